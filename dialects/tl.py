@@ -1,0 +1,1707 @@
+"""The ``tl`` dialect: llc's tensor-level IR (the counterpart of Triton's TTGIR).
+
+Every llc pass rewrites this IR, and users read and write it in ``.mlir`` files. A module
+carries the hardware configuration as attributes, exactly like TTGIR::
+
+    module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32,
+                       "tl.target" = "cuda:90"} {
+      func.func @add(%x: !tl.ptr<f32>, %y: !tl.ptr<f32>, %n: i32) {
+        %pid = tl.get_program_id x : i32
+        %r = tl.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+        ...
+      }
+    }
+
+What comes from where:
+
+* functions, calls and returns: xDSL's ``func`` dialect (``func.func``/``func.call``/
+  ``func.return``);
+* structured control flow: xDSL's ``scf`` (``scf.for``/``scf.if``/``scf.yield``);
+* elementwise arithmetic: xDSL's ``arith`` and ``math`` ops where they accept tensors with
+  encodings (``arith.addf/subf/mulf/divf/maxnumf/...``, ``arith.addi/muli/...``,
+  ``arith.extf/truncf``, ``math.exp/rsqrt/...``, ``arith.constant``). xDSL 0.74 types the
+  result of ``arith.cmpf/cmpi`` as a scalar ``i1``, ``arith.select`` only takes a scalar
+  condition and the integer casts only take scalars, so those have ``tl`` versions:
+  ``tl.cmpf``, ``tl.cmpi``, ``tl.select``, ``tl.sitofp``, ``tl.uitofp``, ``tl.fptosi``,
+  ``tl.fptoui``, ``tl.extsi``, ``tl.extui``, ``tl.trunci``;
+* everything else (tensor creation and shape ops, pointers, loads and stores, reductions,
+  dot, layout conversion, shared memory) is defined here.
+
+The layout attributes (``#tl.blocked<...>``, ``#tl.slice<...>``, ...) live in
+``llc.dialects.layout_attrs``; ``TL`` registers them together with the ops and types below.
+
+>>> from xdsl.dialects.builtin import Float32Type
+>>> print(PointerType(Float32Type()))
+!tl.ptr<f32>
+"""
+
+from __future__ import annotations
+
+import functools
+import math as pymath
+from collections.abc import Iterator, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NoneAttr,
+    ShapedType,
+    StringAttr,
+    TensorType,
+    i32,
+)
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AnyAttr,
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    MemoryAllocEffect,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+
+try:  # The attribute module is written concurrently; the ops do not depend on it.
+    from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
+except ImportError:  # pragma: no cover - only while layout_attrs.py does not exist yet
+    LAYOUT_ATTRIBUTES = ()
+
+# --------------------------------------------------------------------------------------
+# Hardware configuration (module attributes, as in TTGIR)
+# --------------------------------------------------------------------------------------
+
+NUM_WARPS_ATTR = "tl.num-warps"
+"""Module attribute: warps per CTA (``"tl.num-warps" = 4 : i32``)."""
+THREADS_PER_WARP_ATTR = "tl.threads-per-warp"
+"""Module attribute: threads per warp (``"tl.threads-per-warp" = 32 : i32``)."""
+TARGET_ATTR = "tl.target"
+"""Module attribute: the target (``"tl.target" = "cuda:90"``)."""
+
+
+def hardware_config(op: Operation) -> tuple[int, int] | None:
+    """``(num_warps, threads_per_warp)`` of the closest ancestor carrying ``"tl.num-warps"``.
+
+    Returns ``None`` when no ancestor has the attribute (IR before hardware is assigned);
+    ``"tl.threads-per-warp"`` defaults to 32 like in Triton. Raises ``VerifyException`` when
+    the attributes are malformed.
+
+    >>> from xdsl.dialects.builtin import ModuleOp, IntegerAttr, i32
+    >>> hardware_config(ModuleOp([], {"tl.num-warps": IntegerAttr(8, i32)}))
+    (8, 32)
+    """
+    current: Operation | None = op
+    while current is not None:
+        if NUM_WARPS_ATTR in current.attributes:
+            num_warps = _positive_int_attr(current, NUM_WARPS_ATTR)
+            threads = 32
+            if THREADS_PER_WARP_ATTR in current.attributes:
+                threads = _positive_int_attr(current, THREADS_PER_WARP_ATTR)
+            target = current.attributes.get(TARGET_ATTR)
+            if target is not None and not isinstance(target, StringAttr):
+                raise VerifyException(
+                    f'module attribute "{TARGET_ATTR}" must be a string like "cuda:90", '
+                    f"got {target}"
+                )
+            return num_warps, threads
+        current = current.parent_op()
+    return None
+
+
+def _positive_int_attr(op: Operation, name: str) -> int:
+    attr = op.attributes[name]
+    if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
+        raise VerifyException(
+            f'module attribute "{name}" must be a positive integer (e.g. 4 : i32), got {attr}'
+        )
+    return attr.value.data
+
+
+# --------------------------------------------------------------------------------------
+# Small type helpers (used by the verifiers, the interpreter and passes)
+# --------------------------------------------------------------------------------------
+
+
+def shape_of(typ: Attribute) -> tuple[int, ...]:
+    """The shape of a tensor or memdesc type, ``()`` for a scalar.
+
+    >>> from xdsl.dialects.builtin import TensorType, f32
+    >>> shape_of(TensorType(f32, [4, 8])), shape_of(f32)
+    ((4, 8), ())
+    """
+    if isinstance(typ, ShapedType):
+        return tuple(typ.get_shape())
+    return ()
+
+
+def element_type_of(typ: Attribute) -> Attribute:
+    """The element type of a tensor or memdesc type, the type itself for a scalar.
+
+    >>> from xdsl.dialects.builtin import TensorType, f32
+    >>> print(element_type_of(TensorType(f32, [4])))
+    f32
+    """
+    if isinstance(typ, TensorType | MemDescType):
+        return typ.element_type
+    return typ
+
+
+def encoding_of(typ: Attribute) -> Attribute | None:
+    """The layout encoding of a tensor/memdesc type; ``None`` for scalars and plain tensors.
+
+    >>> from xdsl.dialects.builtin import TensorType, f32
+    >>> encoding_of(TensorType(f32, [4])) is None
+    True
+    """
+    if isinstance(typ, TensorType | MemDescType):
+        enc = typ.encoding
+        return None if isinstance(enc, NoneAttr) else enc
+    return None
+
+
+def layout_of(encoding: Attribute | None) -> object | None:
+    """The llc.layouts family object wrapped by a layout attribute (``attr.layout``), if any."""
+    return getattr(encoding, "layout", None) if encoding is not None else None
+
+
+def with_element_type(typ: Attribute, element: Attribute) -> Attribute:
+    """``typ`` with its element type replaced (same shape and encoding); scalars become ``element``.
+
+    >>> from xdsl.dialects.builtin import TensorType, f32, i1
+    >>> print(with_element_type(TensorType(f32, [4]), i1))
+    tensor<4xi1>
+    """
+    if isinstance(typ, TensorType):
+        return TensorType(element, typ.get_shape(), typ.encoding)
+    return element
+
+
+def _kind(encoding: Attribute | None) -> str | None:
+    layout = layout_of(encoding)
+    return getattr(layout, "kind", None)
+
+
+def _fmt(attr: Attribute | None) -> str:
+    return "no encoding" if attr is None else str(attr)
+
+
+def _fmt_layout(layout: object) -> str:
+    """Print a family object as its attribute (``#tl.blocked<{...}>``) when possible."""
+    try:
+        from llc.dialects.layout_attrs import layout_attr_for
+
+        return str(layout_attr_for(layout))
+    except (ImportError, ValueError):
+        return repr(layout)
+
+
+# --------------------------------------------------------------------------------------
+# Types
+# --------------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class PointerType(ParametrizedAttribute, TypeAttribute):
+    """A pointer to global memory: ``!tl.ptr<f32>`` (Triton's ``!tt.ptr<f32>``).
+
+    Tensors of pointers are ordinary tensors: ``tensor<128x!tl.ptr<f32>, #blocked>``.
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> print(PointerType(f16))
+    !tl.ptr<f16>
+    """
+
+    name = "tl.ptr"
+    pointee: Attribute
+
+    def __init__(self, pointee: Attribute):
+        super().__init__(pointee)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (parser.parse_type(),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.pointee)
+
+    def verify(self) -> None:
+        if not isinstance(self.pointee, IntegerType | AnyFloat):
+            raise VerifyException(
+                f"!tl.ptr: the pointee must be an integer or float type, got {self.pointee}"
+            )
+
+
+@irdl_attr_definition
+class MemDescType(ParametrizedAttribute, TypeAttribute, ShapedType):
+    """A shared-memory buffer: ``!tl.memdesc<64x64xf16, #shared>`` (Triton's ``!ttg.memdesc``).
+
+    The encoding is a shared layout attribute (``#tl.swizzled_shared``, ``#tl.nvmma_shared``,
+    ``#tl.shared_linear``); it may be omitted before layouts are assigned.
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> print(MemDescType(f16, [64, 64]))
+    !tl.memdesc<64x64xf16>
+    """
+
+    name = "tl.memdesc"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    encoding: Attribute
+
+    def __init__(
+        self, element_type: Attribute, shape: Sequence[int], encoding: Attribute | None = None
+    ):
+        super().__init__(
+            ArrayAttr(IntAttr(d) for d in shape),
+            element_type,
+            NoneAttr() if encoding is None else encoding,
+        )
+
+    def get_num_dims(self) -> int:
+        return len(self.shape.data)
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+    def get_element_type(self) -> Attribute:
+        return self.element_type
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+            encoding: Attribute = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                encoding = parser.parse_attribute()
+        return (ArrayAttr(IntAttr(d) for d in dims), element, encoding)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            for d in self.get_shape():
+                printer.print_string(f"{d}x")
+            printer.print_attribute(self.element_type)
+            if not isinstance(self.encoding, NoneAttr):
+                printer.print_string(", ")
+                printer.print_attribute(self.encoding)
+
+    def verify(self) -> None:
+        if any(d <= 0 for d in self.get_shape()):
+            raise VerifyException(
+                f"!tl.memdesc: dimensions must be positive, got {list(self.get_shape())}"
+            )
+        kind = _kind(self.encoding)
+        if kind is not None and hasattr(layout_of(self.encoding), "check_hardware"):
+            raise VerifyException(
+                f"!tl.memdesc: the encoding must be a shared layout, got the distributed "
+                f"layout {self.encoding}"
+            )
+
+
+# --------------------------------------------------------------------------------------
+# Verification shared by every tl op: encodings agree with the tensor and the hardware
+# --------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def _hardware_error(layout: object, num_warps: int, threads_per_warp: int) -> str | None:
+    try:
+        layout.check_hardware(num_warps, threads_per_warp)  # type: ignore[attr-defined]
+    except ValueError as err:
+        return str(err)
+    return None
+
+
+def check_type_encoding(typ: Attribute, hardware: tuple[int, int] | None, where: str) -> None:
+    """Check the encoding of ``typ``: rank matches the shape, distributed layouts fit ``hardware``.
+
+    ``where`` names the value in the message (``"tl.load: result"``). Raises ``VerifyException``.
+    """
+    enc = encoding_of(typ)
+    layout = layout_of(enc)
+    if layout is None:
+        return
+    rank = getattr(layout, "rank", None)
+    distributed = hasattr(layout, "check_hardware")
+    if distributed and rank is not None and rank != len(shape_of(typ)):
+        raise VerifyException(
+            f"{where} has type {typ} whose rank {len(shape_of(typ))} differs from the rank "
+            f"{rank} of its layout"
+        )
+    if distributed and hardware is not None:
+        err = _hardware_error(layout, *hardware)
+        if err is not None:
+            raise VerifyException(
+                f'{where}: layout does not fit the module ("{NUM_WARPS_ATTR}" = {hardware[0]}, '
+                f'"{THREADS_PER_WARP_ATTR}" = {hardware[1]}): {err}'
+            )
+
+
+def _op_types(op: Operation) -> Iterator[tuple[str, Attribute]]:
+    for i, v in enumerate(op.operands):
+        yield f"operand #{i}", v.type
+    for i, r in enumerate(op.results):
+        yield f"result #{i}", r.type
+    for region in op.regions:
+        for block in region.blocks:
+            for i, a in enumerate(block.args):
+                yield f"block argument #{i}", a.type
+
+
+def verify_hardware(root: Operation) -> None:
+    """Check every value type under ``root`` (all dialects) against its module's hardware config.
+
+    The ``tl`` ops run this check on their own operands and results when they verify; call
+    this on a whole module to cover values that only ``arith``/``math``/``scf``/``func`` ops
+    touch (function arguments, for instance). Raises ``VerifyException`` naming the op.
+    """
+    for op in root.walk():
+        try:
+            hardware = hardware_config(op)
+            for what, typ in _op_types(op):
+                check_type_encoding(typ, hardware, f"{op.name}: {what}")
+        except VerifyException as err:
+            err.op = op  # type: ignore[attr-defined]  # lets tools report the op's location
+            raise
+
+
+class TLOperation(IRDLOperation):
+    """Base of the tl ops: the op's own checks (``verify_tl``), then encodings vs hardware."""
+
+    def verify_(self) -> None:
+        self.verify_tl()
+        hardware = hardware_config(self)
+        for what, typ in _op_types(self):
+            check_type_encoding(typ, hardware, f"{self.name}: {what}")
+
+    def verify_tl(self) -> None:
+        """Op-specific checks; raise ``VerifyException`` with a message naming the op."""
+
+    def fail(self, message: str) -> VerifyException:
+        """A ``VerifyException`` whose message starts with the op name."""
+        return VerifyException(f"{self.name}: {message}")
+
+
+def _same_shape_and_encoding(op: TLOperation, values: Sequence[tuple[str, Attribute]]) -> None:
+    """Elementwise rule: all the named types have the same shape and encoding."""
+    (first_name, first), *rest = values
+    for name, typ in rest:
+        if shape_of(typ) != shape_of(first):
+            raise op.fail(
+                f"{name} shape {list(shape_of(typ))} differs from {first_name} shape "
+                f"{list(shape_of(first))}"
+            )
+        if isinstance(typ, TensorType) != isinstance(first, TensorType):
+            raise op.fail(f"{name} and {first_name} must both be tensors or both scalars")
+        if encoding_of(typ) != encoding_of(first):
+            raise op.fail(
+                f"{name} encoding {_fmt(encoding_of(typ))} differs from {first_name} encoding "
+                f"{_fmt(encoding_of(first))}"
+            )
+
+
+def _is_int(t: Attribute) -> bool:
+    return isinstance(t, IntegerType)
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def _is_ptr(t: Attribute) -> bool:
+    return isinstance(t, PointerType)
+
+
+def _require_tensor(op: TLOperation, what: str, typ: Attribute) -> TensorType:
+    if not isinstance(typ, TensorType):
+        raise op.fail(f"{what} must be a ranked tensor, got {typ}")
+    return typ
+
+
+# --------------------------------------------------------------------------------------
+# Tensor creation and shape ops
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConstantOp(TLOperation):
+    """A constant tensor (or scalar), splat or dense.
+
+    Splat: ``%c = tl.constant 0.000000e+00 : tensor<128xf32, #blocked>`` (also ``1``, ``true``).
+    Dense: ``%c = tl.constant dense<[0, 1, 2, 3]> : tensor<4xi32, #blocked>``.
+    The dense payload is stored without encoding, so layout passes only retype the result.
+    """
+
+    name = "tl.constant"
+    value = prop_def(Attribute)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, value: float | int | bool | Attribute, result_type: Attribute):
+        element = element_type_of(result_type)
+        if not isinstance(value, Attribute):
+            if isinstance(element, AnyFloat):
+                value = FloatAttr(float(value), element)
+            elif isinstance(element, IntegerType | IndexType):
+                value = IntegerAttr(int(value), element)
+            else:
+                raise VerifyException(f"tl.constant: cannot build a {element} constant")
+        elif isinstance(value, DenseIntOrFPElementsAttr):
+            value = _strip_dense_encoding(value)
+        super().__init__(properties={"value": value}, result_types=[result_type])
+
+    @property
+    def is_splat(self) -> bool:
+        """True for the scalar-value form (or a dense attribute whose elements are all equal)."""
+        return not isinstance(self.value, DenseIntOrFPElementsAttr) or self.value.is_splat()
+
+    def verify_tl(self) -> None:
+        typ = self.result.type
+        element = element_type_of(typ)
+        if not isinstance(element, IntegerType | IndexType | AnyFloat):
+            raise self.fail(f"result element type must be an integer or float, got {element}")
+        value = self.value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            if not isinstance(typ, TensorType):
+                raise self.fail(f"a dense value needs a tensor result, got {typ}")
+            if value.get_shape() != typ.get_shape() or value.get_element_type() != element:
+                raise self.fail(
+                    f"dense value of type {value.type} does not match the result type {typ}"
+                )
+        elif isinstance(value, FloatAttr | IntegerAttr):
+            if value.type != element:
+                raise self.fail(
+                    f"value type {value.type} differs from the result element type {element}"
+                )
+        else:
+            raise self.fail(f"value must be a number or a dense attribute, got {value}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        literal = _parse_optional_scalar_literal(parser)
+        if literal is None:
+            # `dense<...> : type`: the builtin parser reads the payload and its type.
+            dense = parser.parse_attribute()
+            if not isinstance(dense, DenseIntOrFPElementsAttr):
+                parser.raise_error(
+                    f"tl.constant: expected a number, true, false, inf, nan or dense<...>, "
+                    f"got {dense}"
+                )
+            op = cls(dense, dense.type)
+        else:
+            number, is_hex = literal
+            parser.parse_punctuation(":")
+            typ = parser.parse_type()
+            element = element_type_of(typ)
+            if isinstance(element, AnyFloat):
+                if is_hex:  # MLIR spelling of a float by its bits, e.g. 0xFF800000
+                    raw = int(number).to_bytes(element.compile_time_size, "little")
+                    number = next(element.iter_unpack(raw))
+                value: Attribute = FloatAttr(float(number), element)
+            elif isinstance(element, IntegerType | IndexType):
+                if isinstance(number, float):
+                    parser.raise_error(f"tl.constant: {number} is not an integer for {element}")
+                value = IntegerAttr(int(number), element)
+            else:
+                parser.raise_error(f"tl.constant: unsupported element type {element}")
+            op = cls(value, typ)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        value = self.value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            value.print_without_type(printer)
+        elif isinstance(value, FloatAttr):
+            number = value.value.data
+            if pymath.isinf(number):
+                printer.print_string("inf" if number > 0 else "-inf")
+            else:
+                printer.print_float(number, value.type)
+        elif isinstance(value, IntegerAttr):
+            printer.print_int(value.value.data, value.type)
+        else:  # pragma: no cover - rejected by the verifier
+            printer.print_attribute(value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+        printer.print_op_attributes(self.attributes)
+
+
+def _strip_dense_encoding(value: DenseIntOrFPElementsAttr) -> DenseIntOrFPElementsAttr:
+    typ = value.type
+    if isinstance(typ, TensorType) and not isinstance(typ.encoding, NoneAttr):
+        return DenseIntOrFPElementsAttr(TensorType(typ.element_type, typ.get_shape()), value.data)
+    return value
+
+
+def _parse_optional_scalar_literal(parser: Parser) -> tuple[float | int, bool] | None:
+    """(number, written in hex) for ``1``, ``-2.5``, ``true``, ``inf``, ``-inf``, ``nan``,
+    ``0x7FC00000``; ``None`` if the next token starts none of these."""
+    if parser.parse_optional_keyword("true") is not None:
+        return 1, False
+    if parser.parse_optional_keyword("false") is not None:
+        return 0, False
+    if parser.parse_optional_keyword("inf") is not None:
+        return pymath.inf, False
+    if parser.parse_optional_keyword("nan") is not None:
+        return pymath.nan, False
+    if parser.parse_optional_punctuation("-") is not None:
+        if parser.parse_optional_keyword("inf") is not None:
+            return -pymath.inf, False
+        number = parser.parse_optional_number()
+        if number is None:
+            parser.raise_error("tl.constant: expected a number or inf after '-'")
+        return -number, False
+    is_hex = parser._current_token.text[:2] in ("0x", "0X")  # pyright: ignore[reportPrivateUsage]
+    number = parser.parse_optional_number()
+    return None if number is None else (number, is_hex)
+
+
+@irdl_op_definition
+class MakeRangeOp(TLOperation):
+    """``%r = tl.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>``.
+
+    The 1-D tensor ``[start, start + 1, ..., end - 1]`` of ``i32``.
+    """
+
+    name = "tl.make_range"
+    start = prop_def(IntegerAttr)
+    end = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, start: int, end: int, result_type: TensorType):
+        super().__init__(
+            properties={"start": IntegerAttr(start, i32), "end": IntegerAttr(end, i32)},
+            result_types=[result_type],
+        )
+
+    def verify_tl(self) -> None:
+        start, end = self.start.value.data, self.end.value.data
+        if end <= start:
+            raise self.fail(f"end ({end}) must be greater than start ({start})")
+        typ = self.result.type
+        if typ.element_type != i32:
+            raise self.fail(f"result element type must be i32, got {typ.element_type}")
+        if typ.get_shape() != (end - start,):
+            raise self.fail(
+                f"result shape {list(typ.get_shape())} must be [{end - start}] (end - start)"
+            )
+
+
+@irdl_op_definition
+class SplatOp(TLOperation):
+    """``%t = tl.splat %x : f32 -> tensor<128xf32, #blocked>``: every element equals ``%x``."""
+
+    name = "tl.splat"
+    src = operand_def()
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        src = self.src.type
+        if isinstance(src, TensorType):
+            raise self.fail(f"operand must be a scalar, got {src}")
+        if self.result.type.element_type != src:
+            raise self.fail(
+                f"result element type {self.result.type.element_type} differs from the "
+                f"operand type {src}"
+            )
+
+
+@irdl_op_definition
+class BroadcastOp(TLOperation):
+    """``%b = tl.broadcast %x : tensor<1x64xf32, #b> -> tensor<32x64xf32, #b>``.
+
+    Dimensions of size 1 are repeated; the rank, element type and encoding stay the same.
+    """
+
+    name = "tl.broadcast"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        src, res = self.src.type, self.result.type
+        if src.element_type != res.element_type:
+            raise self.fail(
+                f"element type {res.element_type} differs from the operand's {src.element_type}"
+            )
+        s, r = src.get_shape(), res.get_shape()
+        if len(s) != len(r):
+            raise self.fail(f"operand rank {len(s)} differs from result rank {len(r)}")
+        for i, (a, b) in enumerate(zip(s, r, strict=True)):
+            if a != b and a != 1:
+                raise self.fail(
+                    f"dimension {i} of size {a} cannot be broadcast to {b} (only size-1 "
+                    f"dimensions broadcast)"
+                )
+        if encoding_of(src) != encoding_of(res):
+            raise self.fail(
+                f"result encoding {_fmt(encoding_of(res))} differs from the operand encoding "
+                f"{_fmt(encoding_of(src))}"
+            )
+
+
+@irdl_op_definition
+class ExpandDimsOp(TLOperation):
+    """Insert a size-1 dimension at ``axis``; the inverse of reducing along ``axis``.
+
+    ``%e = tl.expand_dims %x {axis = 1 : i32} : tensor<64xf32, #tl.slice<{dim = 1, parent =
+    #blocked}>> -> tensor<64x1xf32, #blocked>``: the operand's slice layout must have
+    ``dim == axis`` and the result's encoding is the slice's parent.
+    """
+
+    name = "tl.expand_dims"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, axis: int, result_type: TensorType):
+        super().__init__(
+            operands=[src], result_types=[result_type], properties={"axis": IntegerAttr(axis, i32)}
+        )
+
+    def verify_tl(self) -> None:
+        src, res = self.src.type, self.result.type
+        axis = self.axis.value.data
+        s = list(src.get_shape())
+        if not 0 <= axis <= len(s):
+            raise self.fail(f"axis {axis} is out of range for an operand of rank {len(s)}")
+        expected = [*s[:axis], 1, *s[axis:]]
+        if list(res.get_shape()) != expected:
+            raise self.fail(f"result shape {list(res.get_shape())} must be {expected}")
+        if src.element_type != res.element_type:
+            raise self.fail("result element type differs from the operand's")
+        src_enc, res_enc = encoding_of(src), encoding_of(res)
+        if src_enc is None and res_enc is None:
+            return
+        src_layout, res_layout = layout_of(src_enc), layout_of(res_enc)
+        if src_layout is None or res_layout is None:
+            if src_enc is None or res_enc is None:
+                raise self.fail("operand and result must both have encodings or neither")
+            return
+        if getattr(src_layout, "kind", None) != "slice":
+            raise self.fail(
+                f"operand encoding must be #tl.slice<{{dim = {axis}, ...}}>, got {src_enc}"
+            )
+        if src_layout.dim != axis:  # type: ignore[attr-defined]
+            raise self.fail(
+                f"operand slice dim {src_layout.dim} must equal axis {axis}"  # type: ignore[attr-defined]
+            )
+        if src_layout.parent != res_layout:  # type: ignore[attr-defined]
+            raise self.fail(
+                f"result encoding {res_enc} must be the parent of the operand's slice encoding"
+            )
+
+
+@irdl_op_definition
+class ReshapeOp(TLOperation):
+    """``%r = tl.reshape %x : tensor<32x32xf32, #a> -> tensor<1024xf32, #b>`` (row-major order)."""
+
+    name = "tl.reshape"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        src, res = self.src.type, self.result.type
+        if src.element_count() != res.element_count():
+            raise self.fail(
+                f"operand has {src.element_count()} elements but the result has "
+                f"{res.element_count()}"
+            )
+        if src.element_type != res.element_type:
+            raise self.fail("result element type differs from the operand's")
+
+
+@irdl_op_definition
+class TransOp(TLOperation):
+    """Permute the dimensions of a tensor.
+
+    ``%t = tl.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf16, #a> -> tensor<64x32xf16,
+    #b>``: result dimension ``i`` is operand dimension ``order[i]`` (like ``numpy.transpose``).
+    """
+
+    name = "tl.trans"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    order = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, order: Sequence[int], result_type: TensorType):
+        super().__init__(
+            operands=[src],
+            result_types=[result_type],
+            properties={"order": DenseArrayBase.from_list(i32, order)},
+        )
+
+    @property
+    def permutation(self) -> tuple[int, ...]:
+        """The ``order`` property as ints."""
+        return tuple(int(v) for v in self.order.get_values())
+
+    def verify_tl(self) -> None:
+        src, res = self.src.type, self.result.type
+        order = self.permutation
+        rank = src.get_num_dims()
+        if sorted(order) != list(range(rank)):
+            raise self.fail(f"order {list(order)} is not a permutation of 0..{rank - 1}")
+        expected = [src.get_shape()[i] for i in order]
+        if list(res.get_shape()) != expected:
+            raise self.fail(f"result shape {list(res.get_shape())} must be {expected}")
+        if src.element_type != res.element_type:
+            raise self.fail("result element type differs from the operand's")
+        self._verify_encoding(src, res, order)
+
+    def _verify_encoding(self, src: TensorType, res: TensorType, order: Sequence[int]) -> None:
+        """The result layout must be the operand layout with its tensor dimensions permuted."""
+        src_enc, res_enc = encoding_of(src), encoding_of(res)
+        if (src_enc is None) != (res_enc is None):
+            raise self.fail("operand and result must both have encodings or neither")
+        if not (hasattr(src_enc, "to_linear_layout") and hasattr(res_enc, "to_linear_layout")):
+            return
+        try:
+            src_ll = src_enc.to_linear_layout(src.get_shape())  # type: ignore[union-attr]
+            res_ll = res_enc.to_linear_layout(res.get_shape())  # type: ignore[union-attr]
+        except ValueError:  # shapes the family cannot lay out are reported elsewhere
+            return
+        permuted = [(name, [tuple(v[i] for i in order) for v in vs]) for name, vs in src_ll.bases]
+        actual = [(name, [tuple(v) for v in vs]) for name, vs in res_ll.bases]
+        if permuted != actual:
+            raise self.fail(
+                f"result encoding {res_enc} is not the operand encoding with its dimensions "
+                f"permuted by order {list(order)} (as linear layouts they differ)"
+            )
+
+
+# --------------------------------------------------------------------------------------
+# Elementwise ops that xDSL's arith does not accept on tensors
+# --------------------------------------------------------------------------------------
+
+CMPF_PREDICATES = (
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+)  # fmt: skip
+"""``tl.cmpf`` predicates, as in ``arith.cmpf`` (``o`` = ordered, ``u`` = unordered)."""
+CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+"""``tl.cmpi`` predicates, as in ``arith.cmpi``."""
+
+
+class _CompareOp(TLOperation):
+    PREDICATES: ClassVar[tuple[str, ...]] = ()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def()
+    predicate = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def __init__(self, predicate: str, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs = SSAValue.get(lhs)
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[with_element_type(lhs.type, IntegerType(1))],
+            properties={"predicate": StringAttr(predicate)},
+        )
+
+    def _element_ok(self, element: Attribute) -> bool:
+        raise NotImplementedError
+
+    def verify_tl(self) -> None:
+        if self.predicate.data not in self.PREDICATES:
+            raise self.fail(
+                f"unknown predicate '{self.predicate.data}' (expected one of "
+                f"{', '.join(self.PREDICATES)})"
+            )
+        element = element_type_of(self.lhs.type)
+        if not self._element_ok(element):
+            raise self.fail(f"cannot compare values of element type {element}")
+        expected = with_element_type(self.lhs.type, IntegerType(1))
+        if self.result.type != expected:
+            raise self.fail(f"result type must be {expected}, got {self.result.type}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _CompareOp:
+        predicate = parser.parse_identifier()
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        typ = parser.parse_type()
+        op = cls(predicate, parser.resolve_operand(lhs, typ), parser.resolve_operand(rhs, typ))
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.predicate.data}, ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+
+
+@irdl_op_definition
+class CmpfOp(_CompareOp):
+    """``%m = tl.cmpf olt, %a, %b : tensor<128xf32, #b>`` gives ``tensor<128xi1, #b>``."""
+
+    name = "tl.cmpf"
+    PREDICATES: ClassVar[tuple[str, ...]] = CMPF_PREDICATES
+
+    def _element_ok(self, element: Attribute) -> bool:
+        return _is_float(element)
+
+
+@irdl_op_definition
+class CmpiOp(_CompareOp):
+    """``%m = tl.cmpi slt, %a, %b : tensor<128xi32, #b>`` gives ``tensor<128xi1, #b>``."""
+
+    name = "tl.cmpi"
+    PREDICATES: ClassVar[tuple[str, ...]] = CMPI_PREDICATES
+
+    def _element_ok(self, element: Attribute) -> bool:
+        return _is_int(element) or isinstance(element, IndexType)
+
+
+@irdl_op_definition
+class SelectOp(TLOperation):
+    """``%r = tl.select %c, %a, %b : tensor<128xi1, #b>, tensor<128xf32, #b>``.
+
+    Elementwise ``c ? a : b``; the condition is an ``i1`` tensor of the same shape and encoding
+    (or a scalar ``i1`` that picks a whole value).
+    """
+
+    name = "tl.select"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    cond = operand_def()
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$cond `,` $true_value `,` $false_value attr-dict `:` type($cond) `,` type($result)"
+    )
+
+    def __init__(
+        self,
+        cond: SSAValue | Operation,
+        true_value: SSAValue | Operation,
+        false_value: SSAValue | Operation,
+    ):
+        true_value = SSAValue.get(true_value)
+        super().__init__(operands=[cond, true_value, false_value], result_types=[true_value.type])
+
+    def verify_tl(self) -> None:
+        cond = self.cond.type
+        if element_type_of(cond) != IntegerType(1):
+            raise self.fail(f"condition must be i1 or a tensor of i1, got {cond}")
+        if isinstance(cond, TensorType):
+            _same_shape_and_encoding(self, [("condition", cond), ("result", self.result.type)])
+
+
+class _CastOp(TLOperation):
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `to` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def _check(self, src: Attribute, dst: Attribute) -> str | None:
+        raise NotImplementedError
+
+    def verify_tl(self) -> None:
+        _same_shape_and_encoding(self, [("operand", self.src.type), ("result", self.result.type)])
+        problem = self._check(element_type_of(self.src.type), element_type_of(self.result.type))
+        if problem is not None:
+            raise self.fail(problem)
+
+
+def _width(t: Attribute) -> int:
+    return t.width.data if isinstance(t, IntegerType) else t.bitwidth  # type: ignore[attr-defined]
+
+
+@irdl_op_definition
+class SIToFPOp(_CastOp):
+    """``%f = tl.sitofp %i : tensor<4xi32, #b> to tensor<4xf32, #b>`` (signed int to float)."""
+
+    name = "tl.sitofp"
+
+    def _check(self, src: Attribute, dst: Attribute) -> str | None:
+        if not (_is_int(src) and _is_float(dst)):
+            return f"converts an integer to a float, got {src} to {dst}"
+        return None
+
+
+@irdl_op_definition
+class UIToFPOp(_CastOp):
+    """``%f = tl.uitofp %i : tensor<4xi32, #b> to tensor<4xf32, #b>`` (unsigned int to float)."""
+
+    name = "tl.uitofp"
+
+    def _check(self, src: Attribute, dst: Attribute) -> str | None:
+        if not (_is_int(src) and _is_float(dst)):
+            return f"converts an integer to a float, got {src} to {dst}"
+        return None
+
+
+@irdl_op_definition
+class FPToSIOp(_CastOp):
+    """``%i = tl.fptosi %f : tensor<4xf32, #b> to tensor<4xi32, #b>`` (rounds toward zero)."""
+
+    name = "tl.fptosi"
+
+    def _check(self, src: Attribute, dst: Attribute) -> str | None:
+        if not (_is_float(src) and _is_int(dst)):
+            return f"converts a float to an integer, got {src} to {dst}"
+        return None
+
+
+@irdl_op_definition
+class FPToUIOp(_CastOp):
+    """``%i = tl.fptoui %f : tensor<4xf32, #b> to tensor<4xi32, #b>`` (rounds toward zero)."""
+
+    name = "tl.fptoui"
+
+    def _check(self, src: Attribute, dst: Attribute) -> str | None:
+        if not (_is_float(src) and _is_int(dst)):
+            return f"converts a float to an integer, got {src} to {dst}"
+        return None
+
+
+class _IntResizeOp(_CastOp):
+    WIDER: ClassVar[bool] = True
+
+    def _check(self, src: Attribute, dst: Attribute) -> str | None:
+        if not (_is_int(src) and _is_int(dst)):
+            return f"converts between integer types, got {src} to {dst}"
+        if self.WIDER and _width(dst) <= _width(src):
+            return f"result type {dst} must be wider than {src}"
+        if not self.WIDER and _width(dst) >= _width(src):
+            return f"result type {dst} must be narrower than {src}"
+        return None
+
+
+@irdl_op_definition
+class ExtSIOp(_IntResizeOp):
+    """``%w = tl.extsi %x : tensor<4xi32, #b> to tensor<4xi64, #b>`` (sign extension)."""
+
+    name = "tl.extsi"
+
+
+@irdl_op_definition
+class ExtUIOp(_IntResizeOp):
+    """``%w = tl.extui %m : tensor<4xi1, #b> to tensor<4xi32, #b>`` (zero extension)."""
+
+    name = "tl.extui"
+
+
+@irdl_op_definition
+class TruncIOp(_IntResizeOp):
+    """``%n = tl.trunci %x : tensor<4xi64, #b> to tensor<4xi32, #b>`` (keeps the low bits)."""
+
+    name = "tl.trunci"
+    WIDER: ClassVar[bool] = False
+
+
+# --------------------------------------------------------------------------------------
+# Pointers, loads and stores
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AddPtrOp(TLOperation):
+    """``%p = tl.addptr %ptrs, %offs : tensor<128x!tl.ptr<f32>, #b>, tensor<128xi32, #b>``.
+
+    Advances each pointer by a number of *elements* (not bytes), like Triton's ``tt.addptr``.
+    """
+
+    name = "tl.addptr"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    ptr = operand_def(T)
+    offset = operand_def()
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
+
+    def __init__(self, ptr: SSAValue | Operation, offset: SSAValue | Operation):
+        ptr = SSAValue.get(ptr)
+        super().__init__(operands=[ptr, offset], result_types=[ptr.type])
+
+    def verify_tl(self) -> None:
+        if not _is_ptr(element_type_of(self.ptr.type)):
+            raise self.fail(
+                f"first operand must be a pointer or tensor of pointers, got {self.ptr.type}"
+            )
+        if not _is_int(element_type_of(self.offset.type)):
+            raise self.fail(
+                f"offset must be an integer or tensor of integers, got {self.offset.type}"
+            )
+        _same_shape_and_encoding(self, [("pointer", self.ptr.type), ("offset", self.offset.type)])
+
+
+def _pointee_type(op: TLOperation, ptr_type: Attribute) -> Attribute:
+    element = element_type_of(ptr_type)
+    if not isinstance(element, PointerType):
+        raise op.fail(f"expected a pointer or tensor of pointers, got {ptr_type}")
+    return with_element_type(ptr_type, element.pointee)
+
+
+@irdl_op_definition
+class LoadOp(TLOperation):
+    """``%x = tl.load %ptrs, %mask, %other : tensor<128x!tl.ptr<f32>, #b>``.
+
+    Reads one element per pointer. Lanes whose ``%mask`` (``i1``, same shape) is false are not
+    read and take ``%other`` (0 if omitted). The result type is the pointee type with the
+    pointer tensor's shape and encoding. ``%mask`` and ``%other`` are optional.
+    """
+
+    name = "tl.load"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    result = result_def()
+    traits = traits_def(MemoryReadEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        other: SSAValue | Operation | None = None,
+        result_type: Attribute | None = None,
+    ):
+        ptr = SSAValue.get(ptr)
+        if result_type is None:
+            element = element_type_of(ptr.type)
+            pointee = element.pointee if isinstance(element, PointerType) else element
+            result_type = with_element_type(ptr.type, pointee)
+        super().__init__(
+            operands=[ptr, [] if mask is None else [mask], [] if other is None else [other]],
+            result_types=[result_type],
+        )
+
+    def verify_tl(self) -> None:
+        expected = _pointee_type(self, self.ptr.type)
+        if self.result.type != expected:
+            raise self.fail(f"result type must be {expected}, got {self.result.type}")
+        if self.other is not None and self.mask is None:
+            raise self.fail("'other' requires a mask")
+        if self.mask is not None:
+            if element_type_of(self.mask.type) != IntegerType(1):
+                raise self.fail(f"mask must be i1 or a tensor of i1, got {self.mask.type}")
+            _same_shape_and_encoding(self, [("pointer", self.ptr.type), ("mask", self.mask.type)])
+        if self.other is not None and self.other.type != expected:
+            raise self.fail(f"'other' must have the result type {expected}, got {self.other.type}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        ptr = parser.parse_unresolved_operand()
+        extra: list[UnresolvedOperand] = []
+        while len(extra) < 2 and parser.parse_optional_punctuation(",") is not None:
+            extra.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        element = element_type_of(ptr_type)
+        if not isinstance(element, PointerType):
+            parser.raise_error(f"tl.load: expected a pointer type, got {ptr_type}")
+        result_type = with_element_type(ptr_type, element.pointee)
+        mask = other = None
+        if extra:
+            mask = parser.resolve_operand(extra[0], with_element_type(ptr_type, IntegerType(1)))
+        if len(extra) > 1:
+            other = parser.resolve_operand(extra[1], result_type)
+        op = cls(parser.resolve_operand(ptr, ptr_type), mask, other, result_type)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(
+            [v for v in (self.ptr, self.mask, self.other) if v is not None], printer.print_operand
+        )
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+
+@irdl_op_definition
+class StoreOp(TLOperation):
+    """``tl.store %ptrs, %values, %mask : tensor<128x!tl.ptr<f32>, #b>`` (``%mask`` optional).
+
+    Writes one element per pointer; lanes whose mask is false are not written.
+    """
+
+    name = "tl.store"
+    ptr = operand_def()
+    value = operand_def()
+    mask = opt_operand_def()
+    traits = traits_def(MemoryWriteEffect())
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        value: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+    ):
+        super().__init__(operands=[ptr, value, [] if mask is None else [mask]])
+
+    def verify_tl(self) -> None:
+        expected = _pointee_type(self, self.ptr.type)
+        if self.value.type != expected:
+            raise self.fail(f"value must have type {expected}, got {self.value.type}")
+        if self.mask is not None:
+            if element_type_of(self.mask.type) != IntegerType(1):
+                raise self.fail(f"mask must be i1 or a tensor of i1, got {self.mask.type}")
+            _same_shape_and_encoding(self, [("pointer", self.ptr.type), ("mask", self.mask.type)])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        mask = None
+        if parser.parse_optional_punctuation(",") is not None:
+            mask = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        element = element_type_of(ptr_type)
+        if not isinstance(element, PointerType):
+            parser.raise_error(f"tl.store: expected a pointer type, got {ptr_type}")
+        op = cls(
+            parser.resolve_operand(ptr, ptr_type),
+            parser.resolve_operand(value, with_element_type(ptr_type, element.pointee)),
+            None
+            if mask is None
+            else parser.resolve_operand(mask, with_element_type(ptr_type, IntegerType(1))),
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(
+            [v for v in (self.ptr, self.value, self.mask) if v is not None], printer.print_operand
+        )
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+
+# --------------------------------------------------------------------------------------
+# Reductions, dot, layout conversion, program ids
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ReduceOp(TLOperation):
+    """Reduce tensors along ``axis`` with a combining region.
+
+    ::
+
+        %m = tl.reduce %x {axis = 1 : i32} : tensor<32x64xf32, #b> -> tensor<32xf32, #s> {
+        ^bb0(%a: f32, %c: f32):
+          %r = arith.maxnumf %a, %c : f32
+          tl.reduce.return %r : f32
+        }
+
+    With ``n`` operands the region takes ``2n`` scalars (the ``n`` accumulated values, then
+    the ``n`` new ones) and returns ``n``. The result drops ``axis`` from the shape and has
+    encoding ``#tl.slice<{dim = axis, parent = <operand encoding>}>``; reducing a 1-D tensor
+    gives scalars. The combining function must be associative and commutative: the order in
+    which elements are combined is unspecified.
+    """
+
+    name = "tl.reduce"
+    srcs = var_operand_def(TensorType)
+    results_ = var_result_def()
+    axis = prop_def(IntegerAttr)
+    combine = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$srcs attr-dict `:` type($srcs) `->` type($results_) $combine"
+
+    def __init__(
+        self,
+        srcs: Sequence[SSAValue | Operation],
+        axis: int,
+        result_types: Sequence[Attribute],
+        combine: Region,
+    ):
+        super().__init__(
+            operands=[srcs],
+            result_types=[result_types],
+            properties={"axis": IntegerAttr(axis, i32)},
+            regions=[combine],
+        )
+
+    def verify_tl(self) -> None:
+        srcs = [s.type for s in self.srcs]
+        if not srcs:
+            raise self.fail("needs at least one operand")
+        if len(self.results_) != len(srcs):
+            raise self.fail(f"has {len(srcs)} operands but {len(self.results_)} results")
+        first = srcs[0]
+        _same_shape_and_encoding(self, [(f"operand #{i}", t) for i, t in enumerate(srcs)])
+        shape = list(first.get_shape())
+        axis = self.axis.value.data
+        if not 0 <= axis < len(shape):
+            raise self.fail(f"axis {axis} is out of range for operands of rank {len(shape)}")
+        out_shape = shape[:axis] + shape[axis + 1 :]
+        enc = encoding_of(first)
+        for i, (src, res) in enumerate(zip(srcs, self.results_, strict=True)):
+            rt = res.type
+            if not out_shape:
+                if rt != src.element_type:
+                    raise self.fail(
+                        f"reducing a 1-D tensor gives a scalar: result #{i} must be "
+                        f"{src.element_type}, got {rt}"
+                    )
+                continue
+            if not isinstance(rt, TensorType) or list(rt.get_shape()) != out_shape:
+                raise self.fail(
+                    f"result #{i} must be a tensor of shape {out_shape} (axis {axis} dropped), "
+                    f"got {rt}"
+                )
+            if rt.element_type != src.element_type:
+                raise self.fail(
+                    f"result #{i} element type {rt.element_type} differs from the operand's "
+                    f"{src.element_type}"
+                )
+            self._verify_result_encoding(i, enc, encoding_of(rt), axis)
+        self._verify_region([t.element_type for t in srcs])
+
+    def _verify_result_encoding(
+        self, i: int, enc: Attribute | None, res_enc: Attribute | None, axis: int
+    ) -> None:
+        expected = f"#tl.slice<{{dim = {axis}, parent = {_fmt(enc)}}}>"
+        if enc is None:
+            if res_enc is not None:
+                raise self.fail(f"result #{i} has encoding {res_enc} but the operands have none")
+            return
+        if res_enc is None:
+            raise self.fail(f"result #{i} encoding must be {expected}, got no encoding")
+        layout, res_layout = layout_of(enc), layout_of(res_enc)
+        if layout is None or res_layout is None:
+            return
+        expected = f"#tl.slice<{{dim = {axis}, parent = <operand encoding>}}>"
+        if getattr(res_layout, "kind", None) != "slice":
+            raise self.fail(f"result #{i} encoding must be {expected}, got {res_enc}")
+        if res_layout.dim != axis:  # type: ignore[attr-defined]
+            raise self.fail(
+                f"result #{i} encoding must be {expected}, got a slice with dim = {res_layout.dim}"  # type: ignore[attr-defined]
+            )
+        if res_layout.parent != layout:  # type: ignore[attr-defined]
+            raise self.fail(
+                f"result #{i} encoding must be {expected}, got a slice whose parent "
+                f"{_fmt_layout(res_layout.parent)} differs from the operand encoding "  # type: ignore[attr-defined]
+                f"{_fmt(enc)}"
+            )
+
+    def _verify_region(self, elements: list[Attribute]) -> None:
+        block = self.combine.block
+        arg_types = [a.type for a in block.args]
+        if arg_types != elements + elements:
+            want = ", ".join(str(t) for t in elements + elements)
+            got = ", ".join(str(t) for t in arg_types)
+            raise self.fail(f"combining region must take ({want}), got ({got})")
+        last = block.last_op
+        if not isinstance(last, ReduceReturnOp):
+            raise self.fail("combining region must end with tl.reduce.return")
+        if [v.type for v in last.values] != elements:
+            want = ", ".join(str(t) for t in elements)
+            got = ", ".join(str(v.type) for v in last.values)
+            raise self.fail(f"combining region must return ({want}), got ({got})")
+
+
+@irdl_op_definition
+class ReduceReturnOp(TLOperation):
+    """``tl.reduce.return %r : f32``: the combined value(s) of a ``tl.reduce`` region."""
+
+    name = "tl.reduce.return"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), HasParent(ReduceOp), Pure())
+    assembly_format = "$values attr-dict `:` type($values)"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[list(values)])
+
+
+@irdl_op_definition
+class DotOp(TLOperation):
+    """Matrix product with accumulator: ``d = a @ b + acc``.
+
+    ``%d = tl.dot %a, %b, %acc : tensor<MxKxf16, #A> * tensor<KxNxf16, #B> -> tensor<MxNxf32,
+    #C>``. Products are accumulated in the result element type. ``#A`` and ``#B`` are
+    ``#tl.dot_op<{opIdx = 0/1, parent = #C, ...}>`` (or all three encodings are absent before
+    layouts are assigned); an optional leading batch dimension is allowed.
+    """
+
+    name = "tl.dot"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    acc = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
+
+    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, acc: SSAValue | Operation):
+        acc = SSAValue.get(acc)
+        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+
+    def verify_tl(self) -> None:
+        a, b, c = self.a.type, self.b.type, self.result.type
+        if not (
+            a.get_num_dims() == b.get_num_dims() == c.get_num_dims() and a.get_num_dims() in (2, 3)
+        ):
+            raise self.fail(
+                f"operands must all be rank 2 (or 3 with a batch dimension), got ranks "
+                f"{a.get_num_dims()}, {b.get_num_dims()}, {c.get_num_dims()}"
+            )
+        *ba, m, k = a.get_shape()
+        *bb, k2, n = b.get_shape()
+        *bc, m2, n2 = c.get_shape()
+        if k != k2:
+            raise self.fail(f"K mismatch: a is {m}x{k} but b is {k2}x{n}")
+        if (m2, n2) != (m, n):
+            raise self.fail(f"result must be {m}x{n} (a is {m}x{k}, b is {k2}x{n}), got {m2}x{n2}")
+        if ba != bb or ba != bc:
+            raise self.fail(f"batch dimensions differ: {ba}, {bb}, {bc}")
+        if a.element_type != b.element_type:
+            raise self.fail(f"a and b element types differ: {a.element_type} vs {b.element_type}")
+        encs = [encoding_of(t) for t in (a, b, c)]
+        if all(e is None for e in encs):
+            return
+        if any(e is None for e in encs):
+            raise self.fail("operands and result must all have encodings or none")
+        res_layout = layout_of(encs[2])
+        for idx, (name, enc) in enumerate((("a", encs[0]), ("b", encs[1]))):
+            layout = layout_of(enc)
+            if layout is None or res_layout is None:
+                continue
+            expected = f"#tl.dot_op<{{opIdx = {idx}, parent = <result encoding>, ...}}>"
+            if getattr(layout, "kind", None) != "dot_op":
+                raise self.fail(f"operand {name} encoding must be {expected}, got {enc}")
+            if layout.op_idx != idx:  # type: ignore[attr-defined]
+                raise self.fail(
+                    f"operand {name} encoding must be {expected}, got opIdx = {layout.op_idx}"  # type: ignore[attr-defined]
+                )
+            if layout.parent != res_layout:  # type: ignore[attr-defined]
+                raise self.fail(
+                    f"operand {name} encoding must be {expected}, got a dot_op whose parent "
+                    f"{_fmt_layout(layout.parent)} differs from the result encoding "  # type: ignore[attr-defined]
+                    f"{encs[2]}"
+                )
+
+
+@irdl_op_definition
+class ConvertLayoutOp(TLOperation):
+    """``%y = tl.convert_layout %x : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #mma>``.
+
+    Changes only the encoding: shape and element type stay the same, and so do the values.
+    """
+
+    name = "tl.convert_layout"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        src, res = self.src.type, self.result.type
+        if src.get_shape() != res.get_shape():
+            raise self.fail(
+                f"shape must not change: {list(src.get_shape())} vs {list(res.get_shape())}"
+            )
+        if src.element_type != res.element_type:
+            raise self.fail(
+                f"element type must not change: {src.element_type} vs {res.element_type}"
+            )
+
+
+_AXES = ("x", "y", "z")
+
+
+class _ProgramAxisOp(TLOperation):
+    axis = prop_def(IntegerAttr)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, axis: int | str = 0):
+        if isinstance(axis, str):
+            axis = _AXES.index(axis)
+        super().__init__(properties={"axis": IntegerAttr(axis, i32)}, result_types=[i32])
+
+    def verify_tl(self) -> None:
+        if self.axis.value.data not in (0, 1, 2):
+            raise self.fail(f"axis must be 0, 1 or 2 (x, y, z), got {self.axis.value.data}")
+        if self.result.type != i32:
+            raise self.fail(f"result must be i32, got {self.result.type}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _ProgramAxisOp:
+        axis = parser.parse_identifier()
+        if axis not in _AXES:
+            parser.raise_error(f"{cls.name}: axis must be x, y or z, got '{axis}'")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        op = cls(axis)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        axis = self.axis.value.data
+        printer.print_string(f" {_AXES[axis] if 0 <= axis < 3 else axis}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class GetProgramIdOp(_ProgramAxisOp):
+    """``%pid = tl.get_program_id x : i32``: this program's index along the grid axis x/y/z."""
+
+    name = "tl.get_program_id"
+
+
+@irdl_op_definition
+class GetNumProgramsOp(_ProgramAxisOp):
+    """``%n = tl.get_num_programs x : i32``: the grid size along axis x/y/z."""
+
+    name = "tl.get_num_programs"
+
+
+# --------------------------------------------------------------------------------------
+# Shared memory
+# --------------------------------------------------------------------------------------
+
+
+def _check_tensor_memdesc(op: TLOperation, tensor: Attribute, mem: Attribute) -> None:
+    if not isinstance(mem, MemDescType):
+        raise op.fail(f"expected a !tl.memdesc, got {mem}")
+    if shape_of(tensor) != shape_of(mem) or element_type_of(tensor) != element_type_of(mem):
+        raise op.fail(f"tensor {tensor} and memory {mem} differ in shape or element type")
+
+
+@irdl_op_definition
+class LocalAllocOp(TLOperation):
+    """Allocate shared memory, optionally initialised from a tensor.
+
+    ``%m = tl.local_alloc %x : (tensor<64x64xf16, #b>) -> !tl.memdesc<64x64xf16, #shared>``
+    or ``%m = tl.local_alloc : () -> !tl.memdesc<64x64xf16, #shared>`` (contents undefined).
+    """
+
+    name = "tl.local_alloc"
+    src = opt_operand_def(TensorType)
+    result = result_def(MemDescType)
+    traits = traits_def(MemoryAllocEffect())
+    assembly_format = "($src^)? attr-dict `:` functional-type($src, $result)"
+
+    def __init__(self, result_type: MemDescType, src: SSAValue | Operation | None = None):
+        super().__init__(operands=[[] if src is None else [src]], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        if self.src is not None:
+            _check_tensor_memdesc(self, self.src.type, self.result.type)
+
+
+@irdl_op_definition
+class LocalLoadOp(TLOperation):
+    """``%x = tl.local_load %m : !tl.memdesc<64x64xf16, #shared> -> tensor<64x64xf16, #b>``."""
+
+    name = "tl.local_load"
+    src = operand_def(MemDescType)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        _check_tensor_memdesc(self, self.result.type, self.src.type)
+
+
+@irdl_op_definition
+class LocalStoreOp(TLOperation):
+    """``tl.local_store %x, %m : tensor<64x64xf16, #b> -> !tl.memdesc<64x64xf16, #shared>``."""
+
+    name = "tl.local_store"
+    src = operand_def(TensorType)
+    dst = operand_def(MemDescType)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$src `,` $dst attr-dict `:` type($src) `->` type($dst)"
+
+    def __init__(self, src: SSAValue | Operation, dst: SSAValue | Operation):
+        super().__init__(operands=[src, dst])
+
+    def verify_tl(self) -> None:
+        _check_tensor_memdesc(self, self.src.type, self.dst.type)
+
+
+@irdl_op_definition
+class LocalDeallocOp(TLOperation):
+    """``tl.local_dealloc %m : !tl.memdesc<64x64xf16, #shared>``: release shared memory."""
+
+    name = "tl.local_dealloc"
+    src = operand_def(MemDescType)
+    traits = traits_def(MemoryFreeEffect())
+    assembly_format = "$src attr-dict `:` type($src)"
+
+    def __init__(self, src: SSAValue | Operation):
+        super().__init__(operands=[src])
+
+
+# --------------------------------------------------------------------------------------
+# Classification helpers for passes
+# --------------------------------------------------------------------------------------
+
+ELEMENTWISE_OP_NAMES: frozenset[str] = frozenset(
+    {
+        "tl.cmpf", "tl.cmpi", "tl.select", "tl.sitofp", "tl.uitofp", "tl.fptosi",
+        "tl.fptoui", "tl.extsi", "tl.extui", "tl.trunci",
+        "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
+        "arith.maxnumf", "arith.minnumf", "arith.maximumf", "arith.minimumf",
+        "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
+        "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.floordivsi",
+        "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrsi", "arith.shrui",
+        "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
+        "arith.extf", "arith.truncf", "arith.bitcast",
+        "math.exp", "math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt",
+        "math.tanh", "math.absf", "math.absi", "math.sin", "math.cos", "math.erf",
+        "math.floor", "math.ceil", "math.fma", "math.powf", "math.copysign",
+    }
+)  # fmt: skip
+"""Ops (tl, arith, math) that apply a scalar function lane by lane: every tensor operand and
+result has the same shape and encoding, so a layout propagates through them unchanged."""
+
+
+def is_elementwise(op: Operation) -> bool:
+    """True if ``op`` is elementwise (see ``ELEMENTWISE_OP_NAMES``) and works on tensors.
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> is_elementwise(ModuleOp([]))
+    False
+    """
+    return op.name in ELEMENTWISE_OP_NAMES and any(
+        isinstance(r.type, TensorType) for r in op.results
+    )
+
+
+def module_of(op: Operation) -> ModuleOp | None:
+    """The closest enclosing ``builtin.module`` of ``op`` (``op`` itself if it is one)."""
+    current: Operation | None = op
+    while current is not None and not isinstance(current, ModuleOp):
+        current = current.parent_op()
+    return current
+
+
+TL_OPS: tuple[type[IRDLOperation], ...] = (
+    ConstantOp,
+    MakeRangeOp,
+    SplatOp,
+    BroadcastOp,
+    ExpandDimsOp,
+    ReshapeOp,
+    TransOp,
+    CmpfOp,
+    CmpiOp,
+    SelectOp,
+    SIToFPOp,
+    UIToFPOp,
+    FPToSIOp,
+    FPToUIOp,
+    ExtSIOp,
+    ExtUIOp,
+    TruncIOp,
+    AddPtrOp,
+    LoadOp,
+    StoreOp,
+    ReduceOp,
+    ReduceReturnOp,
+    DotOp,
+    ConvertLayoutOp,
+    GetProgramIdOp,
+    GetNumProgramsOp,
+    LocalAllocOp,
+    LocalLoadOp,
+    LocalStoreOp,
+    LocalDeallocOp,
+)
+"""Every op of the tl dialect."""
+
+TL_TYPES: tuple[type[ParametrizedAttribute], ...] = (PointerType, MemDescType)
+"""The types of the tl dialect (the layout attributes are in ``LAYOUT_ATTRIBUTES``)."""
+
+TL = Dialect("tl", list(TL_OPS), [*LAYOUT_ATTRIBUTES, *TL_TYPES])
+"""The tl dialect: ops, types and layout attributes."""

@@ -1,0 +1,940 @@
+"""Reference semantics of the ``tl`` IR: xDSL interpreter functions on numpy arrays.
+
+Layouts never change values, so a kernel must compute exactly the same numbers before and after
+any layout pass; this interpreter is the oracle for that. It ignores encodings entirely.
+
+Values during interpretation:
+
+* tensors: ``numpy.ndarray`` with the tensor's shape and the element type's dtype (``f16`` ->
+  ``float16``, ``i1`` -> ``bool``, ``iN`` -> signed ``intN``; ``bf16`` is held in ``float32``
+  rounded to bf16 after every operation);
+* scalars: numpy scalars of the same dtypes (``index`` values are Python ints);
+* pointers: :class:`Pointer` (a :class:`Buffer` and an element offset); tensors of pointers:
+  :class:`PointerTensor` (one buffer and an ``int64`` array of element offsets);
+* shared memory (``!tl.memdesc``): :class:`SharedMemory`.
+
+Loads and stores index the real numpy buffers: an active lane (mask true or no mask) outside
+``[0, buffer size)`` raises :class:`TLInterpretationError` naming the op and the offset (no
+wrap-around); masked-off lanes are not accessed and loads give ``other`` (or 0) there.
+
+Integer arithmetic wraps (two's complement), float arithmetic is IEEE in the element type;
+transcendental ``math`` functions are evaluated in float64 and rounded once to the result type.
+``tl.reduce`` combines pairwise (a balanced tree along the axis), ``tl.dot`` accumulates in
+float64 (int64 for integers) and rounds once: both depend only on the shapes, never on layouts.
+
+>>> buf = Buffer("x", np.arange(4, dtype=np.float32))
+>>> PointerTensor(buf, np.array([0, 2])).offsets.tolist()
+[0, 2]
+"""
+
+from __future__ import annotations
+
+import math as pymath
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from llc.dialects import tl
+from llc.dialects.tl import PointerType, element_type_of, shape_of
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import InterpretationError
+
+__all__ = [
+    "Buffer",
+    "OpTracker",
+    "Pointer",
+    "PointerTensor",
+    "SharedMemory",
+    "TLFunctions",
+    "TLInterpretationError",
+    "make_interpreter",
+    "numpy_dtype",
+    "run_function",
+    "set_grid",
+    "to_value",
+]
+
+# --------------------------------------------------------------------------------------
+# Runtime values
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Buffer:
+    """A global-memory buffer: a flat, writable numpy array that pointers index by element.
+
+    ``shape`` is the shape the caller gave (for saving the buffer back); ``data`` is always 1-D.
+
+    >>> b = Buffer("out", np.zeros((2, 3), np.float32))
+    >>> b.data.shape, b.shape
+    ((6,), (2, 3))
+    """
+
+    name: str
+    data: np.ndarray
+    shape: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.shape:
+            self.shape = tuple(self.data.shape)
+        # Own a contiguous copy so stores never write into the caller's array by surprise.
+        self.data = np.array(self.data, copy=True).reshape(-1)
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        return int(self.data.size)
+
+    def array(self) -> np.ndarray:
+        """The contents in the caller's shape."""
+        return self.data.reshape(self.shape)
+
+
+@dataclass(frozen=True, eq=False)
+class Pointer:
+    """A scalar pointer: element ``offset`` of ``buffer``.
+
+    >>> Pointer(Buffer("x", np.zeros(4, np.float32)), 2).offset
+    2
+    """
+
+    buffer: Buffer
+    offset: int
+
+
+@dataclass(frozen=True, eq=False)
+class PointerTensor:
+    """A tensor of pointers into one buffer: an ``int64`` array of element offsets.
+
+    >>> PointerTensor(Buffer("x", np.zeros(4, np.float32)), np.arange(2)).shape
+    (2,)
+    """
+
+    buffer: Buffer
+    offsets: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The tensor shape."""
+        return tuple(self.offsets.shape)
+
+
+@dataclass(eq=False)
+class SharedMemory:
+    """A shared-memory allocation (the value of a ``!tl.memdesc``)."""
+
+    data: np.ndarray
+    freed: bool = field(default=False)
+
+
+class TLInterpretationError(InterpretationError):
+    """An error while interpreting ``op``; ``err.op`` lets tools report the op's location."""
+
+    def __init__(self, op: Operation, detail: str):
+        super().__init__(f"{op.name}: {detail}")
+        self.op = op
+        self.detail = detail
+        """The message without the op name."""
+
+
+# --------------------------------------------------------------------------------------
+# Types <-> numpy
+# --------------------------------------------------------------------------------------
+
+
+def numpy_dtype(typ: Attribute) -> np.dtype:
+    """The numpy dtype holding values of the scalar/element type ``typ``.
+
+    >>> from xdsl.dialects.builtin import f16, i1, i32, bf16
+    >>> [str(numpy_dtype(t)) for t in (f16, i1, i32, bf16)]
+    ['float16', 'bool', 'int32', 'float32']
+    """
+    typ = element_type_of(typ)
+    if isinstance(typ, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(typ, Float32Type | BFloat16Type):
+        return np.dtype(np.float32)
+    if isinstance(typ, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(typ, IntegerType):
+        width = typ.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width in (8, 16, 32, 64):
+            return np.dtype(f"int{width}")
+    if isinstance(typ, IndexType):
+        return np.dtype(np.int64)
+    raise InterpretationError(f"the interpreter does not support values of type {typ}")
+
+
+def _unsigned(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.bool_) if dtype == np.bool_ else np.dtype(f"uint{dtype.itemsize * 8}")
+
+
+def _round_bf16(x: np.ndarray) -> np.ndarray:
+    """Round float32 values to the nearest bfloat16 (ties to even), kept in float32."""
+    x = np.asarray(x, dtype=np.float32)
+    bits = x.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    out = rounded.astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(x), x, out)
+
+
+def to_value(value: Any, typ: Attribute) -> Any:
+    """Convert ``value`` (scalar or array-like) to the interpreter value of type ``typ``.
+
+    Tensors become arrays of the tensor's shape (scalars broadcast), scalars numpy scalars,
+    ``index`` a Python int. Integer conversion wraps, float conversion rounds to nearest.
+
+    >>> from xdsl.dialects.builtin import TensorType, i32, f32
+    >>> to_value(2**31, i32), to_value([1, 2], TensorType(f32, [2])).dtype
+    (np.int32(-2147483648), dtype('float32'))
+    """
+    element = element_type_of(typ)
+    dtype = numpy_dtype(element)
+    arr = np.asarray(value)
+    if arr.dtype != dtype:
+        with np.errstate(all="ignore"):
+            if dtype == np.bool_:
+                arr = arr != 0
+            elif np.issubdtype(dtype, np.integer) and np.issubdtype(arr.dtype, np.integer):
+                arr = arr.astype(np.int64).astype(dtype)  # wraps, as in hardware
+            else:
+                arr = arr.astype(dtype)
+    if isinstance(element, BFloat16Type):
+        arr = _round_bf16(arr)
+    if isinstance(typ, TensorType):
+        shape = typ.get_shape()
+        if arr.shape != shape:
+            arr = np.broadcast_to(arr, shape)
+        return arr
+    if isinstance(element, IndexType) and arr.ndim == 0:
+        return int(arr)
+    return arr[()]
+
+
+def _result(op: Operation, value: Any, index: int = 0) -> Any:
+    return to_value(value, op.results[index].type)
+
+
+def _is_float(typ: Attribute) -> bool:
+    return isinstance(element_type_of(typ), AnyFloat)
+
+
+# --------------------------------------------------------------------------------------
+# Elementwise arith / math / tl ops
+# --------------------------------------------------------------------------------------
+
+ElementwiseFn = Callable[..., Any]
+
+
+def _signed_div(op: Operation, a: Any, b: Any) -> np.ndarray:
+    a, b = np.asarray(a), np.asarray(b)
+    if np.any(b == 0):
+        raise TLInterpretationError(op, "integer division by zero")
+    q = a // b
+    # numpy floors; MLIR's divsi truncates toward zero.
+    return np.where((a % b != 0) & ((a < 0) != (b < 0)), q + 1, q)
+
+
+def _unsigned_args(op: Operation, *args: Any) -> list[np.ndarray]:
+    dtype = numpy_dtype(op.operands[0].type)
+    return [np.asarray(a).astype(dtype).view(_unsigned(dtype)) for a in args]
+
+
+def _unsigned_div(op: Operation, a: Any, b: Any) -> np.ndarray:
+    ua, ub = _unsigned_args(op, a, b)
+    if np.any(ub == 0):
+        raise TLInterpretationError(op, "integer division by zero")
+    return ua // ub
+
+
+def _unsigned_rem(op: Operation, a: Any, b: Any) -> np.ndarray:
+    ua, ub = _unsigned_args(op, a, b)
+    if np.any(ub == 0):
+        raise TLInterpretationError(op, "integer remainder by zero")
+    return ua % ub
+
+
+def _signed_rem(op: Operation, a: Any, b: Any) -> np.ndarray:
+    a, b = np.asarray(a), np.asarray(b)
+    if np.any(b == 0):
+        raise TLInterpretationError(op, "integer remainder by zero")
+    return np.fmod(a, b)  # sign of the dividend, as C and MLIR's remsi
+
+
+def _floor_div(op: Operation, a: Any, b: Any) -> np.ndarray:
+    if np.any(np.asarray(b) == 0):
+        raise TLInterpretationError(op, "integer division by zero")
+    return np.floor_divide(a, b)
+
+
+def _ceil_div(op: Operation, a: Any, b: Any) -> np.ndarray:
+    a, b = np.asarray(a), np.asarray(b)
+    if np.any(b == 0):
+        raise TLInterpretationError(op, "integer division by zero")
+    return a // b + (a % b != 0)
+
+
+def _ceil_div_unsigned(op: Operation, a: Any, b: Any) -> np.ndarray:
+    ua, ub = _unsigned_args(op, a, b)
+    if np.any(ub == 0):
+        raise TLInterpretationError(op, "integer division by zero")
+    return ua // ub + (ua % ub != 0)
+
+
+def _shift_unsigned_right(op: Operation, a: Any, b: Any) -> np.ndarray:
+    ua, ub = _unsigned_args(op, a, b)
+    return np.right_shift(ua, ub)
+
+
+def _max_unsigned(op: Operation, a: Any, b: Any) -> np.ndarray:
+    ua, ub = _unsigned_args(op, a, b)
+    return np.maximum(ua, ub)
+
+
+def _min_unsigned(op: Operation, a: Any, b: Any) -> np.ndarray:
+    ua, ub = _unsigned_args(op, a, b)
+    return np.minimum(ua, ub)
+
+
+def _maximumf(op: Operation, a: Any, b: Any) -> np.ndarray:
+    a, b = np.asarray(a), np.asarray(b)
+    out = np.maximum(a, b)  # propagates NaN
+    both_zero = (a == 0) & (b == 0)
+    # IEEE maximum: +0 > -0.
+    return np.where(both_zero, np.where(np.signbit(a) & np.signbit(b), a, np.abs(a)), out)
+
+
+def _minimumf(op: Operation, a: Any, b: Any) -> np.ndarray:
+    a, b = np.asarray(a), np.asarray(b)
+    out = np.minimum(a, b)
+    both_zero = (a == 0) & (b == 0)
+    return np.where(both_zero, np.where(np.signbit(a) | np.signbit(b), -np.abs(a), a), out)
+
+
+def _cmpf(predicate: str, a: Any, b: Any) -> np.ndarray:
+    a, b = np.asarray(a), np.asarray(b)
+    ordered = ~(np.isnan(a) | np.isnan(b))
+    table: dict[str, Callable[[], np.ndarray]] = {
+        "false": lambda: np.zeros(np.broadcast(a, b).shape, bool),
+        "true": lambda: np.ones(np.broadcast(a, b).shape, bool),
+        "oeq": lambda: ordered & (a == b),
+        "ogt": lambda: ordered & (a > b),
+        "oge": lambda: ordered & (a >= b),
+        "olt": lambda: ordered & (a < b),
+        "ole": lambda: ordered & (a <= b),
+        "one": lambda: ordered & (a != b),
+        "ord": lambda: ordered,
+        "ueq": lambda: ~ordered | (a == b),
+        "ugt": lambda: ~ordered | (a > b),
+        "uge": lambda: ~ordered | (a >= b),
+        "ult": lambda: ~ordered | (a < b),
+        "ule": lambda: ~ordered | (a <= b),
+        "une": lambda: ~ordered | (a != b),
+        "uno": lambda: ~ordered,
+    }
+    return table[predicate]()
+
+
+def _cmpi(predicate: str, a: Any, b: Any, dtype: np.dtype) -> np.ndarray:
+    a, b = np.asarray(a).astype(dtype), np.asarray(b).astype(dtype)
+    if predicate.startswith("u"):
+        a, b = a.view(_unsigned(dtype)), b.view(_unsigned(dtype))
+    table = {
+        "eq": np.equal, "ne": np.not_equal,
+        "slt": np.less, "sle": np.less_equal, "sgt": np.greater, "sge": np.greater_equal,
+        "ult": np.less, "ule": np.less_equal, "ugt": np.greater, "uge": np.greater_equal,
+    }  # fmt: skip
+    return table[predicate](a, b)
+
+
+def _f64(fn: Callable[..., Any]) -> ElementwiseFn:
+    """A float function evaluated in float64 (rounded once to the result type afterwards)."""
+    return lambda op, *xs: fn(*(np.asarray(x, dtype=np.float64) for x in xs))
+
+
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
+
+
+def _ext_signed(op: Operation, a: Any) -> np.ndarray:
+    a = np.asarray(a)
+    if a.dtype == np.bool_:  # i1 true is -1 when read as signed
+        return np.where(a, -1, 0)
+    return a.astype(np.int64)
+
+
+def _ext_unsigned(op: Operation, a: Any) -> np.ndarray:
+    a = np.asarray(a)
+    if a.dtype == np.bool_:
+        return a.astype(np.int64)
+    return a.view(_unsigned(a.dtype)).astype(np.uint64).astype(np.int64)
+
+
+def _trunc_int(op: Operation, a: Any) -> np.ndarray:
+    a = np.asarray(a)
+    if numpy_dtype(op.results[0].type) == np.bool_:
+        return (a & 1) != 0
+    return a
+
+
+def _fp_to_int(op: Operation, a: Any, unsigned: bool) -> np.ndarray:
+    a = np.asarray(a, dtype=np.float64)
+    dtype = numpy_dtype(op.results[0].type)
+    if np.any(~np.isfinite(a)):
+        raise TLInterpretationError(op, "cannot convert NaN or infinity to an integer")
+    t = np.trunc(a)
+    info = np.iinfo(_unsigned(dtype) if unsigned else dtype)
+    if np.any((t < info.min) | (t > info.max)):
+        bad = a[(t < info.min) | (t > info.max)].flat[0]
+        raise TLInterpretationError(
+            op, f"value {bad} does not fit in {op.results[0].type} (conversion is undefined)"
+        )
+    if unsigned:
+        return t.astype(_unsigned(dtype)).view(dtype) if dtype != np.bool_ else t != 0
+    return t.astype(dtype)
+
+
+def _bitcast(op: Operation, a: Any) -> Any:
+    src = numpy_dtype(op.operands[0].type)
+    dst = numpy_dtype(op.results[0].type)
+    if isinstance(element_type_of(op.results[0].type), BFloat16Type) or isinstance(
+        element_type_of(op.operands[0].type), BFloat16Type
+    ):
+        raise TLInterpretationError(op, "bitcast from/to bf16 is not supported")
+    return np.asarray(a, dtype=src).view(dst)
+
+
+def _select(op: Operation, c: Any, a: Any, b: Any) -> Any:
+    if isinstance(a, PointerTensor | Pointer) or isinstance(b, PointerTensor | Pointer):
+        return _select_pointers(op, c, a, b)
+    return np.where(c, a, b)
+
+
+def _select_pointers(op: Operation, c: Any, a: Any, b: Any) -> Any:
+    if not (isinstance(a, PointerTensor | Pointer) and isinstance(b, PointerTensor | Pointer)):
+        raise TLInterpretationError(op, "cannot select between a pointer and a non-pointer")
+    if a.buffer is not b.buffer:
+        raise TLInterpretationError(
+            op,
+            f"selecting between pointers into different buffers ('{a.buffer.name}' and "
+            f"'{b.buffer.name}') is not supported",
+        )
+    if isinstance(a, Pointer) and isinstance(b, Pointer) and np.ndim(c) == 0:
+        return a if bool(c) else b
+    off_a = a.offsets if isinstance(a, PointerTensor) else a.offset
+    off_b = b.offsets if isinstance(b, PointerTensor) else b.offset
+    return PointerTensor(a.buffer, np.where(c, off_a, off_b).astype(np.int64))
+
+
+# op class -> function(op, *operand values) -> raw result (converted to the result type after)
+_ELEMENTWISE: dict[type[Operation], ElementwiseFn] = {
+    # float arithmetic, in the element type (IEEE)
+    arith.AddfOp: lambda op, a, b: np.add(a, b),
+    arith.SubfOp: lambda op, a, b: np.subtract(a, b),
+    arith.MulfOp: lambda op, a, b: np.multiply(a, b),
+    arith.DivfOp: lambda op, a, b: np.divide(a, b),
+    arith.NegfOp: lambda op, a: np.negative(a),
+    arith.MaxnumfOp: lambda op, a, b: np.fmax(a, b),
+    arith.MinnumfOp: lambda op, a, b: np.fmin(a, b),
+    arith.MaximumfOp: _maximumf,
+    arith.MinimumfOp: _minimumf,
+    # integer arithmetic, wrapping
+    arith.AddiOp: lambda op, a, b: np.add(a, b),
+    arith.SubiOp: lambda op, a, b: np.subtract(a, b),
+    arith.MuliOp: lambda op, a, b: np.multiply(a, b),
+    arith.DivSIOp: _signed_div,
+    arith.DivUIOp: _unsigned_div,
+    arith.RemSIOp: _signed_rem,
+    arith.RemUIOp: _unsigned_rem,
+    arith.FloorDivSIOp: _floor_div,
+    arith.CeilDivSIOp: _ceil_div,
+    arith.CeilDivUIOp: _ceil_div_unsigned,
+    arith.AndIOp: lambda op, a, b: np.bitwise_and(a, b),
+    arith.OrIOp: lambda op, a, b: np.bitwise_or(a, b),
+    arith.XOrIOp: lambda op, a, b: np.bitwise_xor(a, b),
+    arith.ShLIOp: lambda op, a, b: np.left_shift(a, b),
+    arith.ShRSIOp: lambda op, a, b: np.right_shift(a, b),
+    arith.ShRUIOp: _shift_unsigned_right,
+    arith.MaxSIOp: lambda op, a, b: np.maximum(a, b),
+    arith.MinSIOp: lambda op, a, b: np.minimum(a, b),
+    arith.MaxUIOp: _max_unsigned,
+    arith.MinUIOp: _min_unsigned,
+    # conversions
+    arith.ExtFOp: lambda op, a: np.asarray(a),
+    arith.TruncFOp: lambda op, a: np.asarray(a),
+    arith.ExtSIOp: _ext_signed,
+    arith.ExtUIOp: _ext_unsigned,
+    arith.TruncIOp: _trunc_int,
+    arith.SIToFPOp: lambda op, a: _ext_signed(op, a).astype(np.float64),
+    arith.UIToFPOp: lambda op, a: _ext_unsigned(op, a).astype(np.float64),
+    arith.FPToSIOp: lambda op, a: _fp_to_int(op, a, unsigned=False),
+    arith.FPToUIOp: lambda op, a: _fp_to_int(op, a, unsigned=True),
+    arith.IndexCastOp: lambda op, a: _ext_signed(op, a),
+    arith.BitcastOp: _bitcast,
+    arith.SelectOp: _select,
+    arith.CmpfOp: lambda op, a, b: _cmpf(tl.CMPF_PREDICATES[op.predicate.value.data], a, b),
+    arith.CmpiOp: lambda op, a, b: _cmpi(
+        tl.CMPI_PREDICATES[op.predicate.value.data], a, b, numpy_dtype(op.lhs.type)
+    ),
+    # math: transcendental functions in float64, rounded once
+    math.ExpOp: _f64(np.exp),
+    math.Exp2Op: _f64(np.exp2),
+    math.ExpM1Op: _f64(np.expm1),
+    math.LogOp: _f64(np.log),
+    math.Log2Op: _f64(np.log2),
+    math.Log10Op: _f64(np.log10),
+    math.Log1pOp: _f64(np.log1p),
+    math.SqrtOp: _f64(np.sqrt),
+    math.RsqrtOp: _f64(lambda x: 1.0 / np.sqrt(x)),
+    math.CbrtOp: _f64(np.cbrt),
+    math.TanhOp: _f64(np.tanh),
+    math.SinOp: _f64(np.sin),
+    math.CosOp: _f64(np.cos),
+    math.TanOp: _f64(np.tan),
+    math.SinhOp: _f64(np.sinh),
+    math.CoshOp: _f64(np.cosh),
+    math.AsinOp: _f64(np.arcsin),
+    math.AcosOp: _f64(np.arccos),
+    math.AtanOp: _f64(np.arctan),
+    math.AsinhOp: _f64(np.arcsinh),
+    math.AcoshOp: _f64(np.arccosh),
+    math.AtanhOp: _f64(np.arctanh),
+    math.Atan2Op: _f64(np.arctan2),
+    math.ErfOp: _f64(np.vectorize(pymath.erf, otypes=[np.float64])),
+    math.PowFOp: _f64(np.power),
+    math.FmaOp: _f64(lambda a, b, c: a * b + c),
+    math.AbsFOp: lambda op, a: np.abs(a),
+    math.AbsIOp: lambda op, a: np.abs(a),
+    math.CopySignOp: lambda op, a, b: np.copysign(a, b),
+    math.FloorOp: lambda op, a: np.floor(a),
+    math.CeilOp: lambda op, a: np.ceil(a),
+    math.TruncOp: lambda op, a: np.trunc(a),
+    math.RoundOp: lambda op, a: _round_half_away(np.asarray(a)),
+    math.RoundEvenOp: lambda op, a: np.rint(a),
+    # tl versions of the ops xDSL's arith only accepts on scalars
+    tl.CmpfOp: lambda op, a, b: _cmpf(op.predicate.data, a, b),
+    tl.CmpiOp: lambda op, a, b: _cmpi(op.predicate.data, a, b, numpy_dtype(op.lhs.type)),
+    tl.SelectOp: _select,
+    tl.SIToFPOp: lambda op, a: _ext_signed(op, a).astype(np.float64),
+    tl.UIToFPOp: lambda op, a: _ext_unsigned(op, a).astype(np.float64),
+    tl.FPToSIOp: lambda op, a: _fp_to_int(op, a, unsigned=False),
+    tl.FPToUIOp: lambda op, a: _fp_to_int(op, a, unsigned=True),
+    tl.ExtSIOp: _ext_signed,
+    tl.ExtUIOp: _ext_unsigned,
+    tl.TruncIOp: _trunc_int,
+}
+
+
+def _elementwise_impl(op_type: type[Operation], fn: ElementwiseFn) -> Any:
+    def run(
+        self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
+        with np.errstate(all="ignore"):
+            raw = fn(op, *args)
+            if isinstance(raw, PointerTensor | Pointer):
+                return (raw,)
+            return (_result(op, raw),)
+
+    run.__name__ = f"run_{op_type.name.replace('.', '_')}"
+    run.__doc__ = f"Interpret ``{op_type.name}`` elementwise on numpy values."
+    return impl(op_type)(run)
+
+
+def _constant_value(attr: Attribute, typ: Attribute) -> Any:
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        values = np.asarray(attr.get_values())
+        return to_value(values.reshape(attr.get_shape()), typ)
+    if isinstance(attr, FloatAttr | IntegerAttr):
+        return to_value(attr.value.data, typ)
+    raise InterpretationError(f"unsupported constant {attr}")
+
+
+class _ElementwiseBase(InterpreterFunctions):
+    """arith/math/tl elementwise ops (generated from a table) and ``arith.constant``."""
+
+    @impl(arith.ConstantOp)
+    def run_arith_constant(
+        self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues
+    ) -> PythonValues:
+        return (_constant_value(op.value, op.result.type),)
+
+
+ElementwiseFunctions = register_impls(
+    type(
+        "ElementwiseFunctions",
+        (_ElementwiseBase,),
+        {
+            "__doc__": "Numpy implementations of the arith, math and tl elementwise ops.",
+            **{
+                f"run_{cls.name.replace('.', '_')}": _elementwise_impl(cls, fn)
+                for cls, fn in _ELEMENTWISE.items()
+            },
+        },
+    )
+)
+"""Interpreter functions for arith/math (scalars and tensors) and the tl elementwise ops."""
+
+
+# --------------------------------------------------------------------------------------
+# tl ops
+# --------------------------------------------------------------------------------------
+
+
+def _structural(value: Any, fn: Callable[[np.ndarray], np.ndarray]) -> Any:
+    """Apply a data-movement function to a tensor, or to the offsets of a pointer tensor."""
+    if isinstance(value, PointerTensor):
+        return PointerTensor(value.buffer, fn(value.offsets))
+    return fn(np.asarray(value))
+
+
+def _check_pointee(op: Operation, buffer: Buffer, ptr_type: Attribute) -> None:
+    element = element_type_of(ptr_type)
+    assert isinstance(element, PointerType)
+    expected = numpy_dtype(element.pointee)
+    if buffer.data.dtype != expected:
+        raise TLInterpretationError(
+            op,
+            f"buffer '{buffer.name}' holds {buffer.data.dtype} but the pointer type is "
+            f"{element} ({expected})",
+        )
+
+
+def _active_offsets(
+    op: Operation, ptr: Pointer | PointerTensor, mask: Any, verb: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, active mask) with every active offset checked against the buffer bounds."""
+    if isinstance(ptr, Pointer):
+        offsets = np.asarray(ptr.offset, dtype=np.int64)
+    elif isinstance(ptr, PointerTensor):
+        offsets = ptr.offsets
+    else:
+        raise TLInterpretationError(op, f"expected a pointer value, got {type(ptr).__name__}")
+    active = np.ones(offsets.shape, bool) if mask is None else np.broadcast_to(mask, offsets.shape)
+    size = ptr.buffer.size
+    bad = active & ((offsets < 0) | (offsets >= size))
+    if np.any(bad):
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        lane = f" (element {list(index)} of the pointer tensor)" if index else ""
+        count = int(np.count_nonzero(bad))
+        more = f"; {count} lanes are out of bounds" if count > 1 else ""
+        hint = "" if mask is not None else " Use a mask to skip out-of-bounds lanes."
+        raise TLInterpretationError(
+            op,
+            f"out-of-bounds {verb} at offset {int(offsets[index])}{lane} of buffer "
+            f"'{ptr.buffer.name}' with {size} elements{more}.{hint}",
+        )
+    return offsets, active
+
+
+def _reduce_pairwise(
+    interpreter: Interpreter, op: tl.ReduceOp, arrays: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Combine along axis 0 with a balanced tree: ((x0 c x1) c (x2 c x3)) ..."""
+    n = arrays[0].shape[0]
+    while n > 1:
+        half = n // 2
+        lhs = [a[0 : 2 * half : 2] for a in arrays]
+        rhs = [a[1 : 2 * half : 2] for a in arrays]
+        combined = interpreter.run_ssacfg_region(op.combine, (*lhs, *rhs), "tl.reduce")
+        out: list[np.ndarray] = []
+        for c, a in zip(combined, arrays, strict=True):
+            c = np.broadcast_to(np.asarray(c, dtype=a.dtype), lhs[0].shape[:1] + a.shape[1:])
+            if n % 2:
+                c = np.concatenate([c, a[n - 1 : n]])
+            out.append(c)
+        arrays = out
+        n = half + n % 2
+    return [a[0] for a in arrays]
+
+
+def _program_data(interpreter: Interpreter) -> dict[str, tuple[int, int, int]]:
+    return interpreter.get_data(
+        TLFunctions, "grid", lambda: {"program_id": (0, 0, 0), "num_programs": (1, 1, 1)}
+    )
+
+
+def set_grid(
+    interpreter: Interpreter, program_id: Sequence[int], num_programs: Sequence[int]
+) -> None:
+    """Set what ``tl.get_program_id`` / ``tl.get_num_programs`` return (x, y, z)."""
+    pid = (*program_id, 0, 0, 0)[:3]
+    grid = (*num_programs, 1, 1, 1)[:3]
+    interpreter.set_data(TLFunctions, "grid", {"program_id": pid, "num_programs": grid})
+
+
+@register_impls
+class TLFunctions(InterpreterFunctions):
+    """Numpy implementations of the non-elementwise tl ops."""
+
+    @impl(tl.ConstantOp)
+    def run_constant(
+        self, interpreter: Interpreter, op: tl.ConstantOp, args: PythonValues
+    ) -> PythonValues:
+        return (_constant_value(op.value, op.result.type),)
+
+    @impl(tl.MakeRangeOp)
+    def run_make_range(
+        self, interpreter: Interpreter, op: tl.MakeRangeOp, args: PythonValues
+    ) -> PythonValues:
+        return (np.arange(op.start.value.data, op.end.value.data, dtype=np.int32),)
+
+    @impl(tl.SplatOp)
+    def run_splat(
+        self, interpreter: Interpreter, op: tl.SplatOp, args: PythonValues
+    ) -> PythonValues:
+        (value,) = args
+        shape = shape_of(op.result.type)
+        if isinstance(value, Pointer):
+            return (PointerTensor(value.buffer, np.full(shape, value.offset, np.int64)),)
+        return (_result(op, np.full(shape, value)),)
+
+    @impl(tl.BroadcastOp)
+    def run_broadcast(
+        self, interpreter: Interpreter, op: tl.BroadcastOp, args: PythonValues
+    ) -> PythonValues:
+        shape = shape_of(op.result.type)
+        return (_structural(args[0], lambda a: np.broadcast_to(a, shape)),)
+
+    @impl(tl.ExpandDimsOp)
+    def run_expand_dims(
+        self, interpreter: Interpreter, op: tl.ExpandDimsOp, args: PythonValues
+    ) -> PythonValues:
+        axis = op.axis.value.data
+        return (_structural(args[0], lambda a: np.expand_dims(a, axis)),)
+
+    @impl(tl.ReshapeOp)
+    def run_reshape(
+        self, interpreter: Interpreter, op: tl.ReshapeOp, args: PythonValues
+    ) -> PythonValues:
+        shape = shape_of(op.result.type)
+        return (_structural(args[0], lambda a: np.reshape(a, shape)),)
+
+    @impl(tl.TransOp)
+    def run_trans(
+        self, interpreter: Interpreter, op: tl.TransOp, args: PythonValues
+    ) -> PythonValues:
+        order = op.permutation
+        return (_structural(args[0], lambda a: np.transpose(a, order)),)
+
+    @impl(tl.ConvertLayoutOp)
+    def run_convert_layout(
+        self, interpreter: Interpreter, op: tl.ConvertLayoutOp, args: PythonValues
+    ) -> PythonValues:
+        return args  # layouts never change values
+
+    @impl(tl.AddPtrOp)
+    def run_addptr(
+        self, interpreter: Interpreter, op: tl.AddPtrOp, args: PythonValues
+    ) -> PythonValues:
+        ptr, offset = args
+        if isinstance(ptr, Pointer):
+            return (Pointer(ptr.buffer, ptr.offset + int(offset)),)
+        if isinstance(ptr, PointerTensor):
+            return (PointerTensor(ptr.buffer, ptr.offsets + np.asarray(offset, np.int64)),)
+        raise TLInterpretationError(op, f"expected a pointer value, got {type(ptr).__name__}")
+
+    @impl(tl.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: tl.LoadOp, args: PythonValues) -> PythonValues:
+        ptr = args[0]
+        mask = args[1] if op.mask is not None else None
+        other = args[2] if op.other is not None else None
+        if not isinstance(ptr, Pointer | PointerTensor):
+            raise TLInterpretationError(op, f"expected a pointer value, got {type(ptr).__name__}")
+        _check_pointee(op, ptr.buffer, op.ptr.type)
+        offsets, active = _active_offsets(op, ptr, mask, "load")
+        data = ptr.buffer.data
+        values = data[np.where(active, offsets, 0)] if data.size else np.zeros(offsets.shape)
+        fill = 0 if other is None else other
+        return (_result(op, np.where(active, values, fill)),)
+
+    @impl(tl.StoreOp)
+    def run_store(
+        self, interpreter: Interpreter, op: tl.StoreOp, args: PythonValues
+    ) -> PythonValues:
+        ptr, value = args[0], args[1]
+        mask = args[2] if op.mask is not None else None
+        if not isinstance(ptr, Pointer | PointerTensor):
+            raise TLInterpretationError(op, f"expected a pointer value, got {type(ptr).__name__}")
+        _check_pointee(op, ptr.buffer, op.ptr.type)
+        offsets, active = _active_offsets(op, ptr, mask, "store")
+        values = np.broadcast_to(np.asarray(value, ptr.buffer.data.dtype), offsets.shape)
+        ptr.buffer.data[offsets[active]] = values[active]
+        return ()
+
+    @impl(tl.ReduceOp)
+    def run_reduce(
+        self, interpreter: Interpreter, op: tl.ReduceOp, args: PythonValues
+    ) -> PythonValues:
+        axis = op.axis.value.data
+        arrays = [np.moveaxis(np.asarray(a), axis, 0) for a in args]
+        if arrays[0].shape[0] == 0:
+            raise TLInterpretationError(op, "cannot reduce an empty axis")
+        combined = _reduce_pairwise(interpreter, op, arrays)
+        return tuple(_result(op, c, i) for i, c in enumerate(combined))
+
+    @impl_terminator(tl.ReduceReturnOp)
+    def run_reduce_return(
+        self, interpreter: Interpreter, op: tl.ReduceReturnOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl(tl.DotOp)
+    def run_dot(self, interpreter: Interpreter, op: tl.DotOp, args: PythonValues) -> PythonValues:
+        a, b, acc = (np.asarray(x) for x in args)
+        wide = np.float64 if _is_float(op.result.type) else np.int64
+        with np.errstate(all="ignore"):
+            out = np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide)
+        return (_result(op, out),)
+
+    @impl(tl.GetProgramIdOp)
+    def run_get_program_id(
+        self, interpreter: Interpreter, op: tl.GetProgramIdOp, args: PythonValues
+    ) -> PythonValues:
+        return (np.int32(_program_data(interpreter)["program_id"][op.axis.value.data]),)
+
+    @impl(tl.GetNumProgramsOp)
+    def run_get_num_programs(
+        self, interpreter: Interpreter, op: tl.GetNumProgramsOp, args: PythonValues
+    ) -> PythonValues:
+        return (np.int32(_program_data(interpreter)["num_programs"][op.axis.value.data]),)
+
+    @impl(tl.LocalAllocOp)
+    def run_local_alloc(
+        self, interpreter: Interpreter, op: tl.LocalAllocOp, args: PythonValues
+    ) -> PythonValues:
+        typ = op.result.type
+        if args:
+            return (SharedMemory(np.array(args[0], copy=True)),)
+        dtype = numpy_dtype(typ.element_type)
+        # Uninitialised memory: NaN for floats makes reads before writes visible.
+        fill = np.nan if np.issubdtype(dtype, np.floating) else 0
+        return (SharedMemory(np.full(typ.get_shape(), fill, dtype)),)
+
+    @impl(tl.LocalLoadOp)
+    def run_local_load(
+        self, interpreter: Interpreter, op: tl.LocalLoadOp, args: PythonValues
+    ) -> PythonValues:
+        mem = _live_memory(op, args[0])
+        return (mem.data.copy(),)
+
+    @impl(tl.LocalStoreOp)
+    def run_local_store(
+        self, interpreter: Interpreter, op: tl.LocalStoreOp, args: PythonValues
+    ) -> PythonValues:
+        value, mem = args
+        _live_memory(op, mem).data[...] = value
+        return ()
+
+    @impl(tl.LocalDeallocOp)
+    def run_local_dealloc(
+        self, interpreter: Interpreter, op: tl.LocalDeallocOp, args: PythonValues
+    ) -> PythonValues:
+        _live_memory(op, args[0]).freed = True
+        return ()
+
+
+def _live_memory(op: Operation, mem: Any) -> SharedMemory:
+    if not isinstance(mem, SharedMemory):
+        raise TLInterpretationError(op, f"expected shared memory, got {type(mem).__name__}")
+    if mem.freed:
+        raise TLInterpretationError(op, "shared memory used after tl.local_dealloc")
+    return mem
+
+
+# --------------------------------------------------------------------------------------
+# Putting it together
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class OpTracker(Interpreter.Listener):
+    """Remembers the op being interpreted, to locate errors raised by any implementation."""
+
+    current: Operation | None = None
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        self.current = op
+
+
+def make_interpreter(module: ModuleOp, *, tracker: OpTracker | None = None) -> Interpreter:
+    """An xDSL ``Interpreter`` for ``module`` with the tl, arith, math, scf and func semantics.
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> make_interpreter(ModuleOp([])).module.name
+    'builtin.module'
+    """
+    listeners = (tracker,) if tracker is not None else ()
+    interpreter = Interpreter(module, listeners=listeners)
+    interpreter.register_implementations(ElementwiseFunctions())
+    interpreter.register_implementations(TLFunctions())
+    interpreter.register_implementations(ScfFunctions())
+    interpreter.register_implementations(FuncFunctions())
+    return interpreter
+
+
+def run_function(
+    module: ModuleOp,
+    name: str,
+    args: Sequence[Any],
+    *,
+    grid: Sequence[int] = (1,),
+) -> list[tuple[Any, ...]]:
+    """Run ``func.func @name`` once per program of ``grid``; return each program's results.
+
+    Arguments are interpreter values (see the module docstring); :func:`to_value` converts
+    Python numbers and lists. Programs run one after another in row-major order of
+    ``(x, y, z)`` with ``x`` fastest, sharing the buffers.
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> from llc.dialects.tl import TL
+    >>> from xdsl.context import Context
+    >>> from xdsl.parser import Parser
+    >>> from xdsl.dialects import arith, func
+    >>> ctx = Context(); ctx.load_dialect(func.Func); ctx.load_dialect(arith.Arith)
+    >>> m = Parser(ctx, '''func.func @twice(%x: i32) -> i32 {
+    ...   %y = arith.addi %x, %x : i32
+    ...   func.return %y : i32
+    ... }''').parse_module()
+    >>> run_function(m, "twice", [np.int32(21)])
+    [(np.int32(42),)]
+    """
+    interpreter = make_interpreter(module)
+    dims = (*grid, 1, 1, 1)[:3]
+    results: list[tuple[Any, ...]] = []
+    for z in range(dims[2]):
+        for y in range(dims[1]):
+            for x in range(dims[0]):
+                set_grid(interpreter, (x, y, z), dims)
+                results.append(tuple(interpreter.call_op(name, tuple(args))))
+    return results

@@ -1,0 +1,62 @@
+"""llc's xDSL universe: the ``tl`` dialect, llc's passes and targets, all loaded lazily.
+
+``pyproject.toml`` declares it as the ``xdsl.universe`` entry point ``llc``, so the stock
+``xdsl-opt`` (and any xDSL-based tool) parses ``tl`` IR and runs llc's passes once the package is
+installed; ``llc-opt`` registers the same objects directly.
+
+To add a pass or target, add one line to :data:`PASSES` / :data:`TARGETS`
+(``"name": "module:ClassName"``); nothing is imported until the name is used.
+
+>>> sorted(LLC_UNIVERSE.all_dialects)
+['tl']
+>>> LLC_UNIVERSE.all_dialects["tl"]().name
+'tl'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from xdsl.universe import Universe
+
+if TYPE_CHECKING:
+    from xdsl.ir import Dialect
+
+__all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_tl_dialect"]
+
+PASSES: dict[str, str] = {}
+"""Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
+
+TARGETS: dict[str, str] = {}
+"""Target name (as used in ``-t``) -> ``"module:TargetClass"``."""
+
+
+def _lazy(path: str) -> Callable[[], Any]:
+    """A factory importing ``"module:attr"`` on first call.
+
+    >>> _lazy("llc.errors:LayoutError")().__name__
+    'LayoutError'
+    """
+    module_name, _, attr = path.partition(":")
+
+    def load() -> Any:
+        return getattr(importlib.import_module(module_name), attr)
+
+    return load
+
+
+def get_tl_dialect() -> Dialect:
+    """The ``tl`` dialect (ops, types and layout attributes) of :mod:`llc.dialects.tl`."""
+    from llc.dialects.tl import TL
+
+    return TL
+
+
+LLC_UNIVERSE = Universe(
+    all_dialects={"tl": get_tl_dialect},
+    all_passes={name: _lazy(path) for name, path in PASSES.items()},
+    all_targets={name: _lazy(path) for name, path in TARGETS.items()},
+)
+"""Everything llc adds to xDSL, for ``xdsl-opt``'s plugin discovery and for ``llc-opt``."""

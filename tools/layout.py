@@ -1,0 +1,771 @@
+"""``llc-layout``: inspect a layout, or what converting between two layouts needs.
+
+::
+
+    llc-layout '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4],
+                warpsPerCTA = [4, 1], order = [1, 0]}>' --shape 32x32
+    llc-layout @examples/layouts/blocked.ttgir --shape 32x32 --view tensor
+    llc-layout '{1,0:T(8,128)(2,1)}' --shape 16x256          # XLA tiled layout
+    llc-layout 'f32[8,8]{1,0:T(2,2)}'                        # XLA, shape from the text
+    llc-layout 'Swizzle<3,4,3> o (8,64):(64,1)'              # CuTe
+    llc-layout SRC --to DST --shape 64x64                    # layout conversion analysis
+    llc-layout SRC --shape 16x16 --json                      # bases as JSON
+
+``LAYOUT`` is one of
+
+* a Triton layout exactly as a TTGIR dump prints it (``#ttg.blocked<{...}>``,
+  ``#ttg.nvidia_mma<{...}>``, ``#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<...>,
+  kWidth = 2}>``, ``#ttg.swizzled_shared<{...}>``, ``#ttg.linear<{...}>``, ...), with the old
+  ``#triton_gpu.`` prefix or llc's ``#tl.``; alias lines pasted from a dump
+  (``#mma = #ttg.nvidia_mma<...>`` then ``#ttg.dot_op<{..., parent = #mma}>``) are understood,
+  and when the text is only alias lines the last alias is shown;
+* an XLA layout ``{1,0:T(8,128)(2,1)}`` or shape with layout ``f32[3,5]{1,0:T(2,2)}``;
+* a CuTe layout ``(4,2):(2,1)``, swizzle ``Swizzle<3,4,3>`` or ``Swizzle<3,4,3> o (8,64):(64,1)``;
+* ``@FILE`` to read any of these from a file, ``-`` from stdin.
+
+Triton layouts are parsed by xDSL's attribute parser with llc's ``tl`` dialect (the prefix is
+rewritten to ``#tl.``), so syntax and parameter errors carry the line and column of the original
+text. Every error is one line on stderr and exit status 1.
+
+Output: the linear layout (its bases), the F2 matrix, the hardware view and the tensor view
+(:mod:`llc.views`); views of more than ``--max-elements`` entries are replaced by a note. With
+``--to DST`` it prints the conversion map ``DST⁻¹∘SRC`` (Triton's
+``dstLayout.invertAndCompose(srcLayout)``), its quotient by the in-dims it leaves in place
+(Triton's ``minimalCvtLayout``), and which hardware level the data must cross.
+
+>>> main(["#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [1], "
+...       "order = [0]}>", "--shape", "8", "--threads-per-warp", "4", "--view", "tensor"])
+tensor view: the threads holding each element as T<thread>:<register> (thread = lane + warp * 4)
+[T0:0, T1:0, T2:0, T3:0, T0:1, T1:1, T2:1, T3:1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from llc.tools.diagnostics import LocatedError, run_cli
+
+from llc.errors import LayoutError
+from llc.linear_layout import LinearLayout
+from llc.views import (
+    coordinate_view,
+    distributed_view,
+    matrix_view,
+    offset_view,
+    shared_element_view,
+    shared_view,
+)
+
+__all__ = [
+    "ConversionReport",
+    "LoadedLayout",
+    "analyze_conversion",
+    "load_layout",
+    "main",
+    "parse_layout_text",
+    "parse_shape",
+]
+
+PROG = "llc-layout"
+DEFAULT_MAX_ELEMENTS = 4096
+VIEWS = ("all", "bases", "matrix", "hw", "tensor")
+
+# Prefixes of Triton's TritonGPU dialect (current and pre-3.2) and llc's own.
+_PREFIX_RE = re.compile(r"#(?:ttg|triton_gpu|tl)\.")
+_ALIAS_DEF_RE = re.compile(r"#[A-Za-z_][\w$.\-]*\s*=")
+
+MOVEMENT = {
+    "block": "across CTAs (distributed shared memory)",
+    "warp": "across warps (shared memory)",
+    "lane": "within a warp (warp shuffles)",
+    "register": "register only (register permutation, no data movement)",
+    None: "none (layouts are equal up to broadcast)",
+}
+"""What a conversion needs, keyed by the slowest in-dim left in the minimal conversion map."""
+
+
+# ------------------------------------------------------------------------------ input text
+def _read_arg(arg: str, name: str) -> tuple[str, str]:
+    """The text of a LAYOUT argument and the name used in diagnostics."""
+    if arg == "-":
+        return sys.stdin.read(), "<stdin>"
+    if arg.startswith("@"):
+        path = arg[1:]
+        if not path:
+            raise LocatedError("'@' must be followed by a file name (e.g. @layout.ttgir)")
+        try:
+            with open(path, encoding="utf-8") as file:
+                return file.read(), path
+        except OSError as err:
+            raise LocatedError(f"cannot read layout file '{path}': {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise LocatedError(
+                f"cannot read layout file '{path}': not UTF-8 ({err.reason})"
+            ) from None
+    return arg, name
+
+
+def parse_shape(text: str) -> tuple[int, ...]:
+    """``"32x32"`` (or ``"32,32"``) -> ``(32, 32)``.
+
+    >>> parse_shape("16x8x4"), parse_shape("64")
+    ((16, 8, 4), (64,))
+    """
+    parts = re.split(r"[x,×]", text.strip()) if text.strip() else []
+    if not parts or not all(re.fullmatch(r"\d+", p.strip()) for p in parts):
+        raise LocatedError(f"--shape '{text}' is not a shape like 32x32 (positive integers)")
+    dims = tuple(int(p) for p in parts)
+    if any(d < 1 for d in dims):
+        raise LocatedError(f"--shape '{text}' has a zero dim; every dim must be at least 1")
+    return dims
+
+
+def _fmt_shape(shape: Sequence[int]) -> str:
+    return "x".join(str(s) for s in shape)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+# ------------------------------------------------------------------------------ parsing
+@dataclass
+class LoadedLayout:
+    """A parsed LAYOUT argument.
+
+    ``syntax`` is ``"triton"``, ``"xla"`` or ``"cute"``; ``layout`` the family object
+    (:mod:`llc.layouts`, ``XlaTiledLayout``, ``CuteLayout``, ...); ``text`` its canonical
+    spelling; ``dims`` the shape the text itself implies (XLA ``f32[3,5]``, CuTe), if any.
+    """
+
+    syntax: str
+    layout: Any
+    text: str
+    dims: tuple[int, ...] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        """The Triton mnemonic, or ``xla`` / ``cute``."""
+        if self.syntax == "triton":
+            return str(getattr(self.layout, "kind", self.syntax))
+        return self.syntax
+
+    @property
+    def is_distributed(self) -> bool:
+        """A register layout (in-dims ``register, lane, warp, block``)."""
+        return self.syntax == "triton" and hasattr(self.layout, "check_hardware")
+
+    @property
+    def is_shared(self) -> bool:
+        """A shared-memory layout (in-dims ``offset, block``)."""
+        return self.syntax == "triton" and not self.is_distributed
+
+
+def _location(original: str, pos: int, name: str) -> Any:
+    from xdsl.utils.lexer import Location
+
+    pos = max(0, min(pos, len(original)))
+    line = original.count("\n", 0, pos) + 1
+    col = pos - (original.rfind("\n", 0, pos) + 1) + 1
+    return Location(name, line, col)
+
+
+def _rewrite_prefixes(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """Rewrite ``#ttg.``/``#triton_gpu.`` to ``#tl.``; return the new text and, per rewrite,
+    ``(position in the new text, characters removed so far)`` to map positions back."""
+    pieces: list[str] = []
+    shifts: list[tuple[int, int]] = []
+    last = removed = 0
+    for match in _PREFIX_RE.finditer(text):
+        pieces.append(text[last : match.start()])
+        pieces.append("#tl.")
+        removed += len(match.group()) - len("#tl.")
+        shifts.append((match.start() - removed + len(match.group()), removed))
+        last = match.end()
+    pieces.append(text[last:])
+    return "".join(pieces), shifts
+
+
+def _original_pos(pos: int, shifts: list[tuple[int, int]]) -> int:
+    removed = 0
+    for new_pos, total in shifts:
+        if pos >= new_pos:
+            removed = total
+    return pos + removed
+
+
+def _parse_triton(text: str, name: str) -> LoadedLayout:
+    from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, LayoutEncodingAttr
+    from xdsl.context import Context
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    rewritten, shifts = _rewrite_prefixes(text)
+    known = {cls.kind for cls in LAYOUT_ATTRIBUTES}
+    for match in re.finditer(r"#tl\.([A-Za-z_][\w.]*)", rewritten):
+        if match.group(1) not in known:
+            raise LocatedError(
+                f"unknown layout family '{match.group(1)}' (llc knows {', '.join(sorted(known))})",
+                _location(text, _original_pos(match.start(1), shifts), name),
+            )
+    ctx = Context()
+    for attr_cls in LAYOUT_ATTRIBUTES:
+        ctx.load_attr_or_type(attr_cls)
+    parser = Parser(ctx, rewritten, name)
+    try:
+        last_alias: Any = None
+        attr: Any = None
+        while parser._current_token.kind != MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
+            start = parser.pos
+            if _ALIAS_DEF_RE.match(rewritten, start):
+                alias = rewritten[start : rewritten.index("=", start)].strip()
+                parser._parse_alias_def()  # pyright: ignore[reportPrivateUsage]
+                last_alias = parser.attribute_aliases[alias]
+                if not isinstance(last_alias, LayoutEncodingAttr):
+                    parser.raise_error(f"alias '{alias}' is not a layout attribute", start)
+                continue
+            if attr is not None:
+                parser.raise_error("unexpected text after the layout (give one layout)")
+            attr = parser.parse_attribute()
+            if not isinstance(attr, LayoutEncodingAttr):
+                parser.raise_error(
+                    f"'{attr}' is not a layout attribute (#ttg.blocked<{{...}}>, ...)", start
+                )
+    except ParseError as err:
+        raise LocatedError(
+            err.msg, _location(text, _original_pos(err.span.start, shifts), name)
+        ) from None
+    attr = attr if attr is not None else last_alias
+    if attr is None:
+        raise LocatedError(f"{name}: no layout given")
+    return LoadedLayout("triton", attr.layout, str(attr))
+
+
+def _parse_xla(text: str, name: str) -> LoadedLayout:
+    from llc.layouts.xla import XlaTiledLayout, parse_shape_with_layout
+
+    stripped = text.strip()
+    try:
+        if stripped.startswith("{"):
+            layout = XlaTiledLayout.parse(stripped)
+            return LoadedLayout("xla", layout, str(layout))
+        dims, layout = parse_shape_with_layout(stripped)
+    except LayoutError as err:
+        raise LocatedError(f"{name}: {err}") from None
+    return LoadedLayout("xla", layout, f"[{','.join(map(str, dims))}]{layout}", dims)
+
+
+def _parse_cute(text: str, name: str) -> LoadedLayout:
+    from llc.layouts.cute import parse_cute
+
+    try:
+        layout = parse_cute(text.strip())
+    except LayoutError as err:
+        raise LocatedError(f"{name}: {err}") from None
+    return LoadedLayout("cute", layout, str(layout))
+
+
+def parse_layout_text(text: str, name: str = "<layout>") -> LoadedLayout:
+    """Recognize the notation of ``text`` (Triton/llc attribute, XLA or CuTe) and parse it.
+
+    >>> parse_layout_text("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+    ...                   "order = [1, 0]}>").kind
+    'swizzled_shared'
+    >>> parse_layout_text("f32[4,8]{1,0:T(2,2)}").dims
+    (4, 8)
+    >>> parse_layout_text("(4,2):(2,1)").text
+    '(4,2):(2,1)'
+    """
+    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
+    stripped = body.strip()
+    if not stripped:
+        raise LocatedError(f"{name}: empty layout text")
+    if stripped.startswith("#"):
+        return _parse_triton(text, name)
+    if stripped.startswith(("{", "[")) or re.match(r"[A-Za-z]\w*\[", stripped):
+        return _parse_xla(stripped, name)
+    if stripped.startswith(("(", "_", "Swizzle", "Sw<")) or stripped[0].isdigit():
+        return _parse_cute(stripped, name)
+    raise LocatedError(
+        f"{name}: cannot tell the layout notation of '{stripped[:40]}': expected a Triton "
+        "attribute (#ttg.blocked<{...}>), an XLA layout ({1,0:T(8,128)}) or a CuTe layout "
+        "((4,2):(2,1), Swizzle<3,4,3>)"
+    )
+
+
+def load_layout(arg: str, name: str = "<layout>") -> LoadedLayout:
+    """Read (``@file``, ``-``) and parse a LAYOUT argument."""
+    text, source = _read_arg(arg, name)
+    return parse_layout_text(text, source)
+
+
+# ------------------------------------------------------------------------------ to LinearLayout
+def _root_kind(layout: Any) -> str:
+    while hasattr(layout, "parent"):
+        layout = layout.parent
+    return str(getattr(layout, "kind", ""))
+
+
+@dataclass
+class Hardware:
+    """The machine a distributed layout is checked against."""
+
+    num_warps: int
+    threads_per_warp: int
+
+
+def _default_threads(loaded: LoadedLayout) -> int:
+    # AMD CDNA (mfma) runs 64-wide wavefronts; everything else defaults to NVIDIA's 32.
+    return 64 if _root_kind(loaded.layout) == "amd_mfma" else 32
+
+
+def _check_pow2_arg(value: int | None, flag: str) -> None:
+    if value is not None and (value < 1 or value & (value - 1)):
+        raise LocatedError(f"{flag} {value} is not a power of two")
+
+
+def _triton_shape(loaded: LoadedLayout, shape: tuple[int, ...] | None) -> tuple[int, ...]:
+    layout = loaded.layout
+    if shape is None:
+        # Layouts given by their bases define their own shape.
+        if hasattr(layout, "linear_layout"):
+            return tuple(s for _, s in layout.linear_layout().out_dims)
+        raise LocatedError(f"{loaded.kind}: --shape is required (e.g. --shape 32x32)")
+    if layout.rank != len(shape):
+        raise LocatedError(
+            f"{loaded.kind}: the layout has rank {layout.rank}, but --shape {_fmt_shape(shape)} "
+            f"has rank {len(shape)}"
+        )
+    return shape
+
+
+def _padded(shape: tuple[int, ...], what: str, notes: list[str]) -> tuple[int, ...]:
+    from llc.layouts import padded_shape
+
+    padded = padded_shape(shape)
+    if padded != tuple(shape):
+        notes.append(
+            f"note: {what} {_fmt_shape(shape)} is not a power of two in every dim; it is laid "
+            f"out as the padded shape {_fmt_shape(padded)} (elements past {_fmt_shape(shape)} "
+            "are padding, masked off)"
+        )
+    return padded
+
+
+@dataclass
+class Built:
+    """A layout resolved to a :class:`LinearLayout` on a concrete shape."""
+
+    loaded: LoadedLayout
+    ll: LinearLayout
+    shape: tuple[int, ...]  # the real shape (tensor dims; for XLA/CuTe the coordinate dims)
+    padded: tuple[int, ...]
+    hardware: Hardware | None
+    notes: list[str]
+
+
+def build(
+    loaded: LoadedLayout,
+    shape: tuple[int, ...] | None,
+    num_warps: int | None,
+    threads_per_warp: int | None,
+) -> Built:
+    """Check the layout against the shape and hardware and build its LinearLayout."""
+    notes = list(loaded.notes)
+    if loaded.syntax == "triton":
+        real = _triton_shape(loaded, shape)
+        padded = _padded(real, "--shape", notes)
+        hardware = None
+        if loaded.is_distributed:
+            threads = threads_per_warp or _default_threads(loaded)
+            warps = num_warps or loaded.layout.num_warps
+            loaded.layout.check_hardware(warps, threads)
+            hardware = Hardware(warps, threads)
+        return Built(loaded, loaded.layout.to_linear_layout(padded), real, padded, hardware, notes)
+    if loaded.syntax == "xla":
+        dims = loaded.dims
+        if dims is not None and shape is not None and tuple(shape) != dims:
+            raise LocatedError(
+                f"xla: the layout's shape {_fmt_shape(dims)} differs from --shape "
+                f"{_fmt_shape(shape)}"
+            )
+        real = dims or shape
+        if real is None:
+            raise LocatedError(
+                "xla: --shape is required (or write the shape: f32[16,256]{1,0:...})"
+            )
+        if len(real) != loaded.layout.rank:
+            raise LocatedError(
+                f"xla: the layout {loaded.layout} has rank {loaded.layout.rank}, but the shape "
+                f"{_fmt_shape(real)} has rank {len(real)}"
+            )
+        padded = _padded(real, "shape", notes)
+        if padded != real:
+            notes.append("note: XLA offsets shown are those of the padded array")
+        return Built(loaded, loaded.layout.to_linear_layout(padded), real, padded, None, notes)
+    # CuTe: the layout defines its own domain; a swizzle alone takes its size from --shape.
+    layout = loaded.layout
+    if type(layout).__name__ == "CuteSwizzle":
+        size = None
+        if shape is not None:
+            if len(shape) != 1:
+                raise LocatedError(
+                    "cute: a swizzle acts on 1-D offsets; --shape must be one size, got "
+                    + _fmt_shape(shape)
+                )
+            size = _padded(shape, "--shape", notes)[0]
+        ll = layout.to_linear_layout(size)
+    else:
+        ll = layout.to_linear_layout()
+    dims = tuple(ll.get_in_dim_size(n) for n in ll.get_in_dim_names())
+    if shape is not None and type(layout).__name__ != "CuteSwizzle" and tuple(shape) != dims:
+        raise LocatedError(
+            f"cute: the layout {layout} has shape {_fmt_shape(dims)}, but --shape is "
+            f"{_fmt_shape(shape)}"
+        )
+    return Built(loaded, ll, dims, dims, None, notes)
+
+
+# ------------------------------------------------------------------------------ output
+def layout_json(ll: LinearLayout) -> dict[str, Any]:
+    """``{"in_dims": {name: bases}, "out_dims": {name: size}}`` (bases as ``[dim0, ...]``).
+
+    >>> layout_json(LinearLayout.identity_1d(4, "lane", "dim0"))
+    {'in_dims': {'lane': [[1], [2]]}, 'out_dims': {'dim0': 4}}
+    """
+    return {
+        "in_dims": {name: vectors for name, vectors in ll.bases},
+        "out_dims": dict(ll.out_dims),
+    }
+
+
+def _linear_attr(ll: LinearLayout, kind: str) -> str:
+    def fmt(vectors: list[list[int]]) -> str:
+        return "[" + ", ".join("[" + ", ".join(map(str, v)) + "]" for v in vectors) + "]"
+
+    body = ", ".join(f"{name} = {fmt(vectors)}" for name, vectors in ll.bases)
+    return f"#ttg.{kind}<{{{body}}}>"
+
+
+def _bases_section(built: Built) -> str:
+    text = f"linear layout:\n{built.ll}\n"
+    if built.loaded.is_distributed:
+        text += f"as #ttg.linear: {_linear_attr(built.ll, 'linear')}\n"
+    return text
+
+
+def _describe(built: Built) -> str:
+    loaded = built.loaded
+    lines = [f"layout: {loaded.text}"]
+    ll = built.ll
+    if loaded.is_distributed and built.hardware is not None:
+        hw = built.hardware
+        regs = ll.get_in_dim_size("register")
+        blocks = ll.get_in_dim_size("block")
+        lines.append(
+            f"shape: {_fmt_shape(built.padded)}; {_count(hw.num_warps, 'warp')} x "
+            f"{hw.threads_per_warp} threads, {_count(blocks, 'CTA')}, "
+            f"{_count(regs, 'register')} per thread"
+        )
+    elif loaded.is_shared:
+        blocks = ll.get_in_dim_size("block")
+        lines.append(
+            f"shape: {_fmt_shape(built.padded)}; {ll.get_in_dim_size('offset')} offsets per CTA, "
+            f"{_count(blocks, 'CTA')}"
+        )
+    else:
+        outs = ", ".join(f"{n} (size {s})" for n, s in ll.out_dims)
+        lines.append(f"shape: {_fmt_shape(built.padded)} -> {outs}")
+    return "\n".join(lines) + "\n"
+
+
+def _capped(title: str, count: int, limit: int, render: Any) -> str:
+    if count > limit:
+        return (
+            f"{title}\n(omitted: {count} entries > --max-elements {limit}; pass "
+            f"--max-elements {count} to print it)\n"
+        )
+    return f"{title}\n{render()}"
+
+
+def _views(built: Built, which: str, limit: int) -> list[str]:
+    ll = built.ll
+    loaded = built.loaded
+    out: list[str] = []
+    show = (lambda v: True) if which == "all" else (lambda v: v == which)
+    if show("bases"):
+        out.append(_bases_section(built))
+    if show("matrix"):
+        if loaded.is_distributed:
+            axes = "rows: tensor index bits, columns: hardware index bits"
+        elif loaded.is_shared:
+            axes = "rows: tensor index bits, columns: shared-memory offset and block bits"
+        else:
+            axes = "rows: memory offset bits, columns: tensor index bits"
+        out.append(f"F2 matrix ({axes}):\n" + matrix_view(ll))
+    shape = built.shape if built.shape != built.padded else None
+    if loaded.is_distributed:
+        assert built.hardware is not None
+        threads = built.hardware.threads_per_warp
+        if show("hw"):
+            title = (
+                "hardware view: the element each lane holds (one line per register, "
+                "one entry per lane)"
+            )
+            if shape is not None:
+                title += "; * marks padding elements"
+            out.append(
+                _capped(
+                    title,
+                    ll.total_in_size,
+                    limit,
+                    lambda: distributed_view(ll, use_hw_view=True, shape=shape),
+                )
+            )
+        if show("tensor"):
+            blocks = "B<block>:" if ll.get_in_dim_size("block") > 1 else ""
+            title = (
+                f"tensor view: the threads holding each element as {blocks}T<thread>:<register> "
+                f"(thread = lane + warp * {threads})"
+            )
+            out.append(
+                _capped(
+                    title,
+                    ll.total_out_size,
+                    limit,
+                    lambda: distributed_view(ll, use_hw_view=False, shape=shape),
+                )
+            )
+    elif loaded.is_shared:
+        if show("hw"):
+            out.append(
+                _capped(
+                    "hardware view: the element stored at each shared-memory offset",
+                    ll.total_in_size,
+                    limit,
+                    lambda: shared_view(ll, use_hw_view=True, shape=shape),
+                )
+            )
+        if show("tensor"):
+            out.append(
+                _capped(
+                    "tensor view: the shared-memory offset holding each element",
+                    ll.total_out_size,
+                    limit,
+                    lambda: shared_element_view(ll, shape),
+                )
+            )
+    else:
+        if show("hw"):
+            out.append(
+                _capped(
+                    "memory view: the element stored at each offset",
+                    ll.total_out_size,
+                    limit,
+                    lambda: offset_view(ll, shape),
+                )
+            )
+        if show("tensor"):
+            out.append(
+                _capped(
+                    "tensor view: the offset of each element (rows: dim0)",
+                    ll.total_in_size,
+                    limit,
+                    lambda: coordinate_view(ll, shape),
+                )
+            )
+    return out
+
+
+# ------------------------------------------------------------------------------ conversions
+@dataclass
+class ConversionReport:
+    """What converting a tensor from ``src`` to ``dst`` needs.
+
+    ``conversion`` is ``dst.invert_and_compose(src)``: it maps every hardware index
+    ``(register, lane, warp, block)`` of the destination layout to the hardware index of the
+    source layout that holds the same element. ``minimal`` is ``conversion`` without the
+    trailing in-dims on which it is the identity (``removed``, slowest first, as Triton's
+    ``minimalCvtLayout``); ``level`` is the slowest in-dim left (``None``: nothing moves).
+    """
+
+    conversion: LinearLayout
+    minimal: LinearLayout
+    removed: list[str]
+    level: str | None
+
+    @property
+    def movement(self) -> str:
+        """A human description of :attr:`level`."""
+        return MOVEMENT[self.level]
+
+
+def analyze_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionReport:
+    """Triton's ``minimalCvtLayout`` and the lowering it selects.
+
+    >>> src = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [4]])], ["dim0"])
+    >>> dst = LinearLayout.from_bases([("register", [[2]]), ("lane", [[1], [4]])], ["dim0"])
+    >>> analyze_conversion(src, dst).movement
+    'within a warp (warp shuffles)'
+    >>> analyze_conversion(src, src).movement
+    'none (layouts are equal up to broadcast)'
+    """
+    conversion = dst.invert_and_compose(src)
+    minimal = conversion
+    removed: list[str] = []
+    for dim in ("block", "warp", "lane", "register"):
+        if not minimal.has_in_dim(dim):
+            continue
+        quotient = minimal.quotient([dim])
+        if quotient is None:
+            break
+        minimal = quotient
+        removed.append(dim)
+    level = next((d for d in ("block", "warp", "lane", "register") if minimal.has_in_dim(d)), None)
+    return ConversionReport(conversion, minimal, removed, level)
+
+
+def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
+    src_loaded = load_layout(args.layout, "<layout>")
+    dst_loaded = load_layout(args.to, "<to>")
+    for flag, loaded in (("LAYOUT", src_loaded), ("--to", dst_loaded)):
+        if not loaded.is_distributed:
+            what = "a shared-memory layout" if loaded.is_shared else f"an {loaded.kind} layout"
+            if loaded.syntax == "cute":
+                what = "a CuTe layout"
+            raise LocatedError(
+                f"{flag} is {what} ({loaded.kind}); --to converts between distributed "
+                "(register) layouts"
+            )
+    if shape is None:
+        raise LocatedError("--to needs --shape (e.g. --shape 32x32)")
+    threads = args.threads_per_warp or _default_threads(src_loaded)
+    warps = args.num_warps
+    if warps is None:
+        warps = src_loaded.layout.num_warps
+        if dst_loaded.layout.num_warps != warps:
+            raise LocatedError(
+                f"the layouts use different numbers of warps: {warps} (LAYOUT) and "
+                f"{dst_loaded.layout.num_warps} (--to)"
+            )
+    src = build(src_loaded, shape, warps, threads)
+    dst = build(dst_loaded, shape, warps, threads)
+    report = analyze_conversion(src.ll, dst.ll)
+    if args.json:
+        return (
+            json.dumps(
+                {
+                    "conversion": layout_json(report.conversion),
+                    "minimal": layout_json(report.minimal),
+                    "data_movement": report.level or "none",
+                }
+            )
+            + "\n"
+        )
+    lines = [
+        f"source:      {src_loaded.text}",
+        f"destination: {dst_loaded.text}",
+        f"shape: {_fmt_shape(src.padded)}; {_count(warps, 'warp')} x {threads} threads",
+        *src.notes,
+        "",
+        "conversion map DST⁻¹∘SRC = dst.invert_and_compose(src): maps each destination hardware "
+        "index (register, lane, warp, block) to the source hardware index holding the same "
+        "element:",
+        str(report.conversion),
+        "",
+    ]
+    if report.removed:
+        lines.append(
+            "minimal conversion (the map is the identity on "
+            + ", ".join(report.removed)
+            + ": quotiented away):"
+        )
+    else:
+        lines.append("minimal conversion (no in-dim can be quotiented away):")
+    lines.append(str(report.minimal) if report.minimal.num_in_dims else "(empty: the identity)")
+    lines.append("")
+    lines.append(f"data movement: {report.movement}")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------ CLI
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse with llc's error convention: one line on stderr, exit status 1."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        sys.exit(1)
+
+
+def _arg_parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(
+        prog=PROG,
+        description="Show a Triton, XLA or CuTe layout as a linear layout over F2, or what "
+        "converting between two layouts needs.",
+    )
+    parser.add_argument(
+        "layout",
+        metavar="LAYOUT",
+        help="#ttg.blocked<{...}> (as printed in a TTGIR dump; #tl./#triton_gpu. too), "
+        "{1,0:T(8,128)}, f32[3,5]{1,0:T(2,2)}, (4,2):(2,1), Swizzle<3,4,3>; @FILE or - (stdin)",
+    )
+    parser.add_argument("--shape", help="tensor shape, e.g. 32x32 (padded to powers of two)")
+    parser.add_argument("--num-warps", type=int, help="warps per CTA (default: the layout's)")
+    parser.add_argument(
+        "--threads-per-warp",
+        type=int,
+        help="lanes per warp (default 32; 64 for amd_mfma layouts)",
+    )
+    parser.add_argument("--view", choices=VIEWS, default="all", help="what to print (default all)")
+    parser.add_argument(
+        "--max-elements",
+        type=int,
+        default=DEFAULT_MAX_ELEMENTS,
+        help=f"largest hardware/tensor view printed (default {DEFAULT_MAX_ELEMENTS} entries)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the bases as JSON")
+    parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
+    return parser
+
+
+def _run(argv: Sequence[str]) -> None:
+    args = _arg_parser().parse_args(list(argv))
+    _check_pow2_arg(args.threads_per_warp, "--threads-per-warp")
+    if args.num_warps is not None and args.num_warps < 1:
+        raise LocatedError(f"--num-warps {args.num_warps} must be positive")
+    if args.max_elements < 1:
+        raise LocatedError("--max-elements must be positive")
+    shape = parse_shape(args.shape) if args.shape is not None else None
+    if args.to is not None:
+        sys.stdout.write(_conversion(args, shape))
+        return
+    built = build(load_layout(args.layout), shape, args.num_warps, args.threads_per_warp)
+    if args.json:
+        # stdout stays exactly the JSON document.
+        for note in built.notes:
+            print(f"{PROG}: {note}", file=sys.stderr)
+        sys.stdout.write(json.dumps(layout_json(built.ll)) + "\n")
+        return
+    notes = "".join(f"{note}\n" for note in built.notes)
+    sections = _views(built, args.view, args.max_elements)
+    if args.view == "all":
+        sys.stdout.write(_describe(built) + notes + "\n" + "\n".join(sections))
+    else:
+        sys.stdout.write(notes + "".join(sections))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``llc-layout`` console script."""
+    run_cli(PROG, lambda: _run(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

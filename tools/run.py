@@ -1,0 +1,378 @@
+"""``llc-run``: run a function of a tl module on numpy data with the reference interpreter.
+
+::
+
+    llc-run examples/vector_add.mlir --entry add_kernel --grid 8 \\
+        --args x.npy y.npy zeros:1024xf32 1000 --out results/ --print-buffers
+
+Each ``--args`` entry binds one function parameter, in order:
+
+* ``PATH.npy``: a numpy file (its dtype must match the parameter's element type);
+* a literal: ``1.5``, ``7``, ``-3``, ``true``, ``nan``, ``[[1, 2], [3, 4]]`` (converted to the
+  parameter's type; a scalar fills a whole tensor);
+* ``dense<...> : tensor<...>``: an MLIR dense attribute;
+* ``zeros:SHAPExTYPE`` (``zeros:128xf32``, ``zeros:4x8xi32``): a zero-filled array.
+
+A ``!tl.ptr<T>`` parameter gets a fresh global-memory buffer holding the array (flattened);
+the kernel reads and writes it through pointers. After the run ``--print-buffers`` prints every
+buffer, ``--out DIR`` writes each as ``DIR/<param>.npy`` (``<param>`` is the SSA name of the
+parameter, e.g. ``out`` for ``%out``), and ``--save`` writes each back to the ``.npy`` file it
+came from (buffers made from literals or ``zeros:`` go to ``./<param>.npy``). Results of the
+function are printed. ``--grid X[,Y[,Z]]`` runs one program per grid point (``x`` fastest),
+as a GPU launch would, one after another.
+
+Errors (parse, verification, bad arguments, out-of-bounds accesses) are reported as
+``file:line:col: error: ...`` with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from llc.dialects import tl
+from llc.dialects.tl_interpreter import (
+    Buffer,
+    OpTracker,
+    Pointer,
+    PointerTensor,
+    SharedMemory,
+    TLInterpretationError,
+    make_interpreter,
+    numpy_dtype,
+    set_grid,
+    to_value,
+)
+from llc.tools.diagnostics import (
+    LocatedError,
+    locate_exception,
+    op_location,
+    parse_module,
+    read_input,
+    run_cli,
+)
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from llc.errors import LayoutError
+
+__all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid"]
+
+
+def make_context() -> Context:
+    """A context with every xDSL dialect (loaded lazily) and the tl dialect.
+
+    >>> "tl" in make_context().registered_dialect_names
+    True
+    """
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    if "tl" not in ctx.registered_dialect_names:
+        ctx.register_dialect("tl", lambda: tl.TL)
+    return ctx
+
+
+# --------------------------------------------------------------------------------------
+# Arguments
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class BoundArgument:
+    """One parameter's value, and where its buffer (if any) came from."""
+
+    name: str
+    value: Any
+    source: str | None = None
+    """The ``.npy`` path the value was read from, if any."""
+
+
+def _param_name(func: FuncOp, index: int) -> str:
+    hint = func.body.blocks.first.args[index].name_hint if func.body.blocks else None
+    return hint or f"arg{index}"
+
+
+def _parse_literal(text: str, ctx: Context) -> tuple[np.ndarray, bool]:
+    """(array, from_text_literal). Raises ValueError with a reason."""
+    stripped = text.strip()
+    if stripped.startswith("dense<"):
+        try:
+            attr = Parser(ctx, stripped).parse_attribute()
+        except ParseError as err:
+            raise ValueError(f"invalid dense attribute: {err.msg}") from None
+        if not isinstance(attr, DenseIntOrFPElementsAttr):
+            raise ValueError(f"expected a dense attribute, got {attr}")
+        values = np.asarray(attr.get_values()).reshape(attr.get_shape())
+        return values.astype(numpy_dtype(attr.get_element_type())), False
+    lowered = stripped.lower()
+    if lowered in ("true", "false"):
+        return np.asarray(lowered == "true"), True
+    if lowered in ("nan", "inf", "+inf", "-inf"):
+        return np.asarray(float(lowered)), True
+    try:
+        value = ast.literal_eval(stripped)
+    except (ValueError, SyntaxError):
+        raise ValueError(
+            "expected a .npy file, a number, a [list], true/false, dense<...> : tensor<...> "
+            "or zeros:SHAPExTYPE"
+        ) from None
+    if not isinstance(value, int | float | bool | list | tuple):
+        raise ValueError(f"unsupported literal {stripped!r}")
+    try:
+        return np.asarray(value), True
+    except ValueError as err:  # ragged lists
+        raise ValueError(f"not a rectangular array: {err}") from None
+
+
+def _parse_zeros(spec: str, ctx: Context) -> np.ndarray:
+    try:
+        typ = Parser(ctx, f"tensor<{spec}>").parse_type()
+    except ParseError as err:
+        raise ValueError(f"zeros:{spec}: expected SHAPExTYPE such as 128xf32 ({err.msg})") from None
+    assert isinstance(typ, TensorType)
+    return np.zeros(typ.get_shape(), numpy_dtype(typ.element_type))
+
+
+def bind_argument(text: str, typ: Attribute, name: str, ctx: Context) -> BoundArgument:
+    """Turn one ``--args`` entry into the interpreter value for a parameter of type ``typ``.
+
+    Raises ``ValueError`` with a message naming what is wrong.
+
+    >>> from xdsl.dialects.builtin import f32
+    >>> bind_argument("1.5", f32, "x", make_context()).value
+    np.float32(1.5)
+    >>> b = bind_argument("zeros:4xf32", tl.PointerType(f32), "out", make_context()).value
+    >>> (b.buffer.name, b.buffer.size, b.offset)
+    ('out', 4, 0)
+    """
+    source: str | None = None
+    strict = False  # values from .npy files must already have the right dtype
+    if text.endswith(".npy"):
+        try:
+            array = np.load(text, allow_pickle=False)
+        except OSError as err:
+            raise ValueError(f"cannot read '{text}': {err.strerror or err}") from None
+        except ValueError as err:
+            raise ValueError(f"'{text}' is not a numpy array file: {err}") from None
+        source, strict = text, True
+    elif text.startswith("zeros:"):
+        array = _parse_zeros(text[len("zeros:") :], ctx)
+    else:
+        array, _ = _parse_literal(text, ctx)
+
+    if isinstance(typ, tl.PointerType):
+        dtype = numpy_dtype(typ.pointee)
+        if strict and array.dtype != dtype:
+            raise ValueError(
+                f"'{text}' holds {array.dtype} but the parameter is {typ} ({dtype}); "
+                f"save it as {dtype}"
+            )
+        data = np.asarray(to_value(array.reshape(-1), TensorType(typ.pointee, [array.size])))
+        return BoundArgument(name, Pointer(Buffer(name, data, tuple(array.shape)), 0), source)
+    if isinstance(typ, TensorType):
+        dtype = numpy_dtype(typ.element_type)
+        shape = typ.get_shape()
+        if strict and array.dtype != dtype:
+            raise ValueError(f"'{text}' holds {array.dtype} but the parameter is {typ} ({dtype})")
+        if array.shape != shape and array.ndim != 0:
+            raise ValueError(f"shape {list(array.shape)} does not match the parameter type {typ}")
+        return BoundArgument(name, np.array(to_value(array, typ)), source)
+    if isinstance(typ, tl.MemDescType):
+        raise ValueError(f"parameters of type {typ} cannot be passed from the command line")
+    if array.ndim != 0:
+        raise ValueError(f"the parameter is a scalar {typ}, got an array of shape {array.shape}")
+    dtype = numpy_dtype(typ)
+    if strict and array.dtype != dtype:
+        raise ValueError(f"'{text}' holds {array.dtype} but the parameter is {typ}")
+    if np.issubdtype(dtype, np.integer) and np.issubdtype(array.dtype, np.floating):
+        raise ValueError(f"the parameter is {typ}, got the non-integer {array[()]}")
+    return BoundArgument(name, to_value(array, typ), source)
+
+
+def parse_grid(text: str) -> tuple[int, int, int]:
+    """``"4"`` -> (4, 1, 1), ``"4,2"`` -> (4, 2, 1).
+
+    >>> parse_grid("8,2")
+    (8, 2, 1)
+    """
+    try:
+        dims = [int(x) for x in text.replace("x", ",").split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"--grid: expected X[,Y[,Z]] positive integers, got '{text}'") from None
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
+        raise ValueError(f"--grid: expected X[,Y[,Z]] positive integers, got '{text}'")
+    return (*dims, *([1] * (3 - len(dims))))  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------------------
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, Pointer):
+        return f"pointer to element {value.offset} of buffer '{value.buffer.name}'"
+    if isinstance(value, PointerTensor):
+        return f"pointers into buffer '{value.buffer.name}' at offsets\n{value.offsets}"
+    if isinstance(value, SharedMemory):
+        return f"shared memory\n{value.data}"
+    return str(np.asarray(value)) if np.ndim(value) else repr(np.asarray(value)[()].item())
+
+
+def _buffers(bound: Sequence[BoundArgument]) -> list[tuple[BoundArgument, Buffer]]:
+    return [(b, b.value.buffer) for b in bound if isinstance(b.value, Pointer)]
+
+
+def _save(path: str, array: np.ndarray) -> None:
+    try:
+        np.save(path, array)
+    except OSError as err:
+        raise LocatedError(f"cannot write '{path}': {err.strerror or err}") from None
+
+
+# --------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------
+
+
+def _arg_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="llc-run",
+        description="Run a function of a tl module on numpy data (reference interpreter).",
+        epilog="ARG: PATH.npy | number | [list] | true/false | 'dense<...> : tensor<...>' | "
+        "zeros:SHAPExTYPE (e.g. zeros:128xf32). Pointer parameters get a buffer.",
+    )
+    parser.add_argument("input_file", help="the .mlir file ('-' for stdin)")
+    parser.add_argument("--entry", "-e", help="function to run (default: the only one)")
+    parser.add_argument("--args", nargs="*", default=[], metavar="ARG", help="one per parameter")
+    parser.add_argument("--grid", default="1", help="programs to run: X[,Y[,Z]] (default 1)")
+    parser.add_argument("--out", metavar="DIR", help="write every buffer to DIR/<param>.npy")
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help="write every buffer back to its .npy file (others to ./<param>.npy)",
+    )
+    parser.add_argument("--print-buffers", action="store_true", help="print every buffer")
+    parser.add_argument("--full", action="store_true", help="print arrays without eliding")
+    return parser
+
+
+def _entry_function(module: ModuleOp, entry: str | None) -> FuncOp:
+    funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+    if entry is None:
+        if len(funcs) != 1:
+            names = ", ".join(f"@{f.sym_name.data}" for f in funcs) or "none"
+            raise LocatedError(f"--entry is required: the module defines {names}")
+        return funcs[0]
+    for f in funcs:
+        if f.sym_name.data == entry:
+            return f
+    names = ", ".join(f"@{f.sym_name.data}" for f in funcs) or "none"
+    raise LocatedError(f"--entry: no function @{entry} with a body (defined: {names})")
+
+
+def _runtime_error(
+    err: Exception, tracker: OpTracker, module: ModuleOp, pid: tuple[int, ...] | None
+) -> LocatedError:
+    """Locate an error raised while interpreting: at its op, else at the op being run."""
+    op = getattr(err, "op", None) or tracker.current
+    if isinstance(err, TLInterpretationError):
+        message = err.detail
+    else:
+        message = str(err).strip() or type(err).__name__
+        if not isinstance(err, DiagnosticException):
+            message = f"{type(err).__name__}: {message}"
+    if pid is not None:
+        message += f" (program id {list(pid)})"
+    if op is None:
+        return LocatedError(message)
+    return LocatedError(f"'{op.name}' op {message}", op_location(op))
+
+
+def _run(argv: Sequence[str]) -> int:
+    args = _arg_parser().parse_args(argv)
+    ctx = make_context()
+    text, name = read_input(args.input_file)
+    module = parse_module(ctx, text, name)
+    try:
+        module.verify()
+        tl.verify_hardware(module)
+    except (DiagnosticException, LayoutError) as err:
+        raise locate_exception(err, module) from err
+
+    func = _entry_function(module, args.entry)
+    params = func.function_type.inputs.data
+    symbol = f"@{func.sym_name.data}"
+    if len(args.args) != len(params):
+        wanted = ", ".join(str(p) for p in params)
+        raise LocatedError(
+            f"{symbol} takes {len(params)} argument(s) ({wanted}), got {len(args.args)} in --args",
+            op_location(func),
+        )
+    try:
+        grid = parse_grid(args.grid)
+    except ValueError as err:
+        raise LocatedError(str(err)) from None
+    bound: list[BoundArgument] = []
+    for i, (arg_text, typ) in enumerate(zip(args.args, params, strict=True)):
+        pname = _param_name(func, i)
+        try:
+            bound.append(bind_argument(arg_text, typ, pname, ctx))
+        except ValueError as err:
+            raise LocatedError(f"--args #{i} (%{pname}: {typ}): {err}") from None
+
+    tracker = OpTracker()
+    interpreter = make_interpreter(module, tracker=tracker)
+    values = tuple(b.value for b in bound)
+    programs = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
+    printing = np.printoptions(threshold=sys.maxsize) if args.full else np.printoptions()
+    with printing:
+        for pid in programs:
+            set_grid(interpreter, pid, grid)
+            try:
+                results = interpreter.call_op(func.sym_name.data, values)
+            except Exception as err:
+                located = _runtime_error(err, tracker, module, pid if len(programs) > 1 else None)
+                raise located from err
+            for i, value in enumerate(results):
+                where = f" of program {list(pid)}" if len(programs) > 1 else ""
+                rtype = func.function_type.outputs.data[i]
+                print(f"{symbol} result #{i}{where} : {rtype} =\n{_format_value(value)}")
+
+        if args.print_buffers:
+            for b, buf in _buffers(bound):
+                shape = "x".join(str(d) for d in buf.shape) or "scalar"
+                print(f"buffer %{b.name} ({shape}, {buf.data.dtype}) =\n{buf.array()}")
+    if args.out:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as err:
+            raise LocatedError(f"cannot create '{args.out}': {err.strerror or err}") from None
+        for b, buf in _buffers(bound):
+            _save(os.path.join(args.out, f"{b.name}.npy"), buf.array())
+    if args.save:
+        for b, buf in _buffers(bound):
+            _save(b.source or f"{b.name}.npy", buf.array())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point of ``llc-run``."""
+    run_cli("llc-run", lambda: _run(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    main()
