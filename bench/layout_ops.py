@@ -10,12 +10,16 @@ Times ``from_bases``, ``apply``, ``apply_all``, ``*``, ``compose``, ``invert_and
 * a random 24-bit layout,
 
 and ``apply_all`` on a 16-bit layout. Each figure is the median over repeats of the mean time
-of one call (``timeit``). When Triton is installed (the optional ``bench`` extra), the same
-operations on ``triton._C.libtriton.linear_layout.LinearLayout`` are timed too.
+of one call (``timeit``). Rows marked "fresh layouts" time every call on new, equal layouts
+with llc's memo cleared, so nothing llc caches per layout (packed columns, echelon form) or
+memoises (``invert_and_compose``) is reused; the "memoised" row is a repeated call. When
+Triton is installed (the optional ``bench`` extra), the same operations on
+``triton._C.libtriton.linear_layout.LinearLayout`` are timed too (it has no
+``get_free_variable_masks``/``apply_all`` binding: "n/a").
 
 Run it from the repository root::
 
-    python bench/layout_ops.py            # full run (about a minute)
+    python bench/layout_ops.py            # full run (about half a minute)
     python bench/layout_ops.py --quick    # fewer repeats
 
 The layout families from :mod:`llc.layouts` are used when they exist; otherwise the layouts are
@@ -27,10 +31,12 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import pickle
 import platform
 import random
 import statistics
 import sys
+import time
 import timeit
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from llc.linear_layout import LinearLayout  # noqa: E402
+from llc.linear_layout import LinearLayout
 
 Bases = list[tuple[str, list[list[int]]]]
 
@@ -128,7 +134,9 @@ def shared_128b_64x64() -> tuple[LinearLayout, str]:
         return swizzled_shared(64, 64, 8, 1, 8), "hand-built (swizzled shared)"
 
 
-def random_layout(rng: random.Random, in_bits: dict[str, int], out_bits: dict[str, int]) -> LinearLayout:
+def random_layout(
+    rng: random.Random, in_bits: dict[str, int], out_bits: dict[str, int]
+) -> LinearLayout:
     """A random surjective layout (resampled until its rank is full)."""
     total_out = sum(out_bits.values())
     while True:
@@ -159,15 +167,33 @@ def time_op(func: Callable[[], Any], repeats: int, budget_s: float) -> float:
     return statistics.median(s / per_repeat for s in samples)
 
 
+def time_fresh(setup: Callable[[], tuple[Any, ...]], func: Callable[..., Any], calls: int) -> float:
+    """Median seconds of ``func(*setup())`` with a new ``setup()`` (fresh objects) per call."""
+    samples = []
+    for _ in range(calls):
+        args = setup()
+        start = time.perf_counter()
+        func(*args)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def fresh(layout: LinearLayout) -> LinearLayout:
+    """An equal layout without any cached derived data (packed columns, echelon form, ...)."""
+    return pickle.loads(pickle.dumps(layout))
+
+
 def triton_module() -> Any:
+    """Triton's ``linear_layout`` binding module, or None when triton is not importable."""
     try:
         from triton._C.libtriton import linear_layout  # type: ignore[import-not-found]
-    except Exception:  # noqa: BLE001 - any import failure means "not usable"
+    except Exception:  # any import failure means "not usable"
         return None
     return linear_layout
 
 
 def to_triton(tll: Any, layout: LinearLayout) -> Any:
+    """The same layout as a Triton ``LinearLayout``."""
     return tll.LinearLayout.from_bases(
         layout.bases,
         layout.get_out_dim_names(),
@@ -177,7 +203,7 @@ def to_triton(tll: Any, layout: LinearLayout) -> Any:
 
 
 def clear_llc_caches() -> None:
-    """Forget memoised results so that the "cold" rows measure the computation."""
+    """Forget memoised ``invert_and_compose`` results (llc versions that have the memo)."""
     cache = getattr(LinearLayout, "clear_caches", None)
     if cache is not None:
         cache()
@@ -187,7 +213,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     args = parser.parse_args()
-    repeats, budget = (5, 0.1) if args.quick else (9, 0.45)
+    repeats, budget = (5, 0.1) if args.quick else (15, 0.6)
 
     print(f"date:     {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print(f"platform: {platform.platform()}")
@@ -211,25 +237,46 @@ def main() -> None:
     print(f"layouts:  blocked 128x128 from {blk_src}; mma 64x256 from {mma_src};")
     print(f"          shared 64x64 from {smem_src}")
 
-    def factors(layout: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
-        # Split as (register) * (everything else): the product rebuilds the layout.
-        names = layout.get_in_dim_names()
-        outs = layout.get_out_dim_names()
-        return layout.sublayout(names[:1], outs), layout.sublayout(names[1:], outs)
+    def tile(layout: LinearLayout) -> LinearLayout:
+        # Repeat the layout twice along its last out-dim with one more bit of its first in-dim
+        # (what Triton's ensureLayoutNotSmallerThan does): a shared in-dim and out-dim.
+        return LinearLayout.identity_1d(
+            2, layout.get_in_dim_names()[0], layout.get_out_dim_names()[-1]
+        )
 
     cases: list[tuple[str, LinearLayout, LinearLayout]] = [
         # (name, layout, partner for compose/invert_and_compose)
         ("blocked 128x128 -> swizzled smem", blk, smem_128),
         ("mma 64x256 -> blocked", mma, blk_64x256),
-        ("blocked 64x64 -> nvmma 128B smem", blk_64x64, smem),
+        ("blocked 64x64 -> 128B-swizzled smem", blk_64x64, smem),
         ("random 24-bit", rand24, rand24_b),
     ]
 
     tll = triton_module()
     rows: list[tuple[str, str, float, float | None]] = []
+    calls = 100 if args.quick else 400
 
-    def record(case: str, op: str, ours: Callable[[], Any], theirs: Callable[[], Any] | None) -> None:
+    def record(
+        case: str, op: str, ours: Callable[[], Any], theirs: Callable[[], Any] | None
+    ) -> None:
         t_ours = time_op(ours, repeats, budget)
+        t_theirs = time_op(theirs, repeats, budget) if theirs is not None else None
+        rows.append((case, op, t_ours, t_theirs))
+
+    def record_fresh(
+        case: str,
+        op: str,
+        ours: Callable[..., Any],
+        layouts: tuple[LinearLayout, ...],
+        theirs: Callable[[], Any] | None,
+    ) -> None:
+        # llc caches derived data per layout and memoises invert_and_compose: start from
+        # fresh, equal layouts with the memo cleared, so nothing computed before is reused.
+        def setup() -> tuple[Any, ...]:
+            clear_llc_caches()
+            return tuple(fresh(layout) for layout in layouts)
+
+        t_ours = time_fresh(setup, ours, calls)
         t_theirs = time_op(theirs, repeats, budget) if theirs is not None else None
         rows.append((case, op, t_ours, t_theirs))
 
@@ -238,15 +285,14 @@ def main() -> None:
         out_names = layout.get_out_dim_names()
         out_sizes = [s for _, s in layout.out_dims]
         point = {name: (size - 1) // 3 for name, size in layout.in_dims.items()}
-        inner, outer = factors(layout)
-        # The partner maps the same tensor elsewhere: compose with its inverse (when it has one)
-        # turns this layout's hardware index into the partner's.
-        inv_partner = partner.pseudoinvert() if partner.is_surjective() else None
+        tiled = tile(layout)
+        # The partner maps the same tensor elsewhere: composing with its inverse turns this
+        # layout's hardware index into the partner's.
+        inv_partner = partner.pseudoinvert()
         t_layout = to_triton(tll, layout) if tll else None
         t_partner = to_triton(tll, partner) if tll else None
-        t_inner = to_triton(tll, inner) if tll else None
-        t_outer = to_triton(tll, outer) if tll else None
-        t_inv = to_triton(tll, inv_partner) if tll and inv_partner is not None else None
+        t_tiled = to_triton(tll, tiled) if tll else None
+        t_inv = to_triton(tll, inv_partner) if tll else None
 
         record(
             case,
@@ -264,44 +310,52 @@ def main() -> None:
         )
         record(
             case,
-            "product",
-            lambda: inner * outer,  # noqa: B023
-            (lambda: t_inner * t_outer) if tll else None,  # noqa: B023
+            "product (x2 tile)",
+            lambda: layout * tiled,  # noqa: B023
+            (lambda: t_layout * t_tiled) if tll else None,  # noqa: B023
         )
-        if inv_partner is not None:
-            record(
-                case,
-                "compose",
-                lambda: layout.compose(inv_partner),  # noqa: B023
-                (lambda: t_layout.compose(t_inv)) if tll else None,  # noqa: B023
-            )
-
-        def cold_iac(layout: LinearLayout = layout, partner: LinearLayout = partner) -> Any:
-            clear_llc_caches()
-            return layout.invert_and_compose(partner)
-
-        record(
+        record_fresh(
             case,
-            "invert_and_compose",
-            cold_iac,
+            "compose (fresh layouts)",
+            LinearLayout.compose,
+            (layout, inv_partner),
+            (lambda: t_layout.compose(t_inv)) if tll else None,  # noqa: B023
+        )
+        record_fresh(
+            case,
+            "invert_and_compose (fresh layouts)",
+            LinearLayout.invert_and_compose,
+            (layout, partner),
             (lambda: t_layout.invert_and_compose(t_partner)) if tll else None,  # noqa: B023
         )
         if hasattr(LinearLayout, "clear_caches"):
+            layout.invert_and_compose(partner)
             record(
                 case,
-                "invert_and_compose (cached)",
+                "invert_and_compose (memoised)",
                 lambda: layout.invert_and_compose(partner),  # noqa: B023
                 None,
             )
+        record_fresh(
+            case,
+            "get_free_variable_masks (fresh layout)",
+            LinearLayout.get_free_variable_masks,
+            (layout,),
+            None,
+        )
 
-        def fresh_masks(bases: Bases = bases, names: list[str] = out_names) -> Any:
-            # A new instance each call, so the cached echelon form is rebuilt.
-            fresh = LinearLayout.from_bases(bases, names, out_sizes)  # noqa: B023
-            return fresh.get_free_variable_masks()
-
-        record(case, "get_free_variable_masks", layout.get_free_variable_masks, None)
-        record(case, "from_bases + get_free_variable_masks", fresh_masks, None)
-
+    parts = [
+        identity_standard_nd("register", [4, 4], [1, 0]),
+        identity_standard_nd("lane", [4, 8], [1, 0]),
+        identity_standard_nd("warp", [4, 2], [1, 0]),
+    ]
+    t_parts = [to_triton(tll, p) for p in parts] if tll else None
+    record(
+        "blocked 128x128 (identityStandardND)",
+        "product (register * lane * warp)",
+        lambda: parts[0] * parts[1] * parts[2],
+        (lambda: t_parts[0] * t_parts[1] * t_parts[2]) if t_parts else None,
+    )
     record("random 16-bit", "apply_all (65536 points)", rand16.apply_all, None)
 
     print()
@@ -312,13 +366,13 @@ def main() -> None:
     )
     print(triton_note)
     print()
-    head = f"{'layout':34} {'op':38} {'llc us':>10}"
+    head = f"{'layout':36} {'op':38} {'llc us':>10}"
     if tll is not None:
         head += f" {'triton us':>10} {'llc/triton':>10}"
     print(head)
     print("-" * len(head))
     for case, op, ours, theirs in rows:
-        line = f"{case:34} {op:38} {ours * 1e6:10.1f}"
+        line = f"{case:36} {op:38} {ours * 1e6:10.1f}"
         if tll is not None:
             if theirs is None:
                 line += f" {'n/a':>10} {'':>10}"

@@ -2,7 +2,8 @@
 
 Generates one ``func.func`` with N elementwise ``arith`` ops (default 5,000) on
 ``tensor<64x64xf32, LAYOUT>`` values, cycling through six layouts (blocked x2, nvidia_mma,
-dot_op of that mma, linear, amd_mfma), in two spellings of the same module:
+dot_op of that mma, linear, and a slice of the first blocked on ``tensor<64xf32>``), in a
+module for 4 warps of 32 threads, in two spellings of the same module:
 
 * ``inline``: every type repeats ``#tl.<kind><{...}>`` (what xdsl-opt prints);
 * ``aliases``: ``#blocked = #tl.blocked<{...}>`` once at the top, ``#blocked`` in types
@@ -30,9 +31,6 @@ import time
 from collections.abc import Callable
 from io import StringIO
 
-from llc.dialects import layout_attrs
-from llc.dialects.printer import LLCPrinter
-from llc.tools.diagnostics import LLCParser
 from xdsl.context import Context
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import Builtin, ModuleOp
@@ -40,18 +38,21 @@ from xdsl.dialects.func import Func
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from llc.dialects import layout_attrs
+from llc.dialects.printer import LLCPrinter
+from llc.tools.diagnostics import LLCParser
 from llc.universe import get_tl_dialect
 
 MMA = (
     "#tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
     "instrShape = [16, 8]}>"
 )
+BLOCKED = (
+    "#tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+    "order = [1, 0]}>"
+)
 LAYOUTS: list[tuple[str, str]] = [
-    (
-        "blocked",
-        "#tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
-        "order = [1, 0]}>",
-    ),
+    ("blocked", BLOCKED),
     (
         "blocked1",
         "#tl.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], "
@@ -64,12 +65,10 @@ LAYOUTS: list[tuple[str, str]] = [
         "#tl.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], "
         "[16, 0]], warp = [[0, 4], [0, 8]], block = []}>",
     ),
-    (
-        "mma1",
-        "#tl.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], "
-        "isTransposed = true}>",
-    ),
+    ("slice", f"#tl.slice<{{dim = 1, parent = {BLOCKED}}}>"),
 ]
+SHAPES = {"slice": "64"}
+"""Tensor shape per layout (default ``64x64``)."""
 
 
 def generate(num_ops: int, aliases: bool) -> str:
@@ -77,10 +76,11 @@ def generate(num_ops: int, aliases: bool) -> str:
     if aliases:
         header = "".join(f"#{name} = {text}\n" for name, text in LAYOUTS)
         header = header.replace(f"parent = {MMA}", "parent = #mma")
-        types = [f"tensor<64x64xf32, #{name}>" for name, _ in LAYOUTS]
+        header = header.replace(f"parent = {BLOCKED}", "parent = #blocked")
+        types = [f"tensor<{SHAPES.get(name, '64x64')}xf32, #{name}>" for name, _ in LAYOUTS]
     else:
         header = ""
-        types = [f"tensor<64x64xf32, {text}>" for _, text in LAYOUTS]
+        types = [f"tensor<{SHAPES.get(name, '64x64')}xf32, {text}>" for name, text in LAYOUTS]
     k = len(types)
     args = ", ".join(f"%a{j}: {types[j]}" for j in range(k))
     results = ", ".join(types)

@@ -52,7 +52,6 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
-    ModuleOp,
     NoneAttr,
     ShapedType,
     StringAttr,
@@ -99,10 +98,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-try:  # The attribute module is written concurrently; the ops do not depend on it.
-    from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
-except ImportError:  # pragma: no cover - only while layout_attrs.py does not exist yet
-    LAYOUT_ATTRIBUTES = ()
+from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
 
 # --------------------------------------------------------------------------------------
 # Hardware configuration (module attributes, as in TTGIR)
@@ -420,19 +416,23 @@ class TLOperation(IRDLOperation):
         return VerifyException(f"{self.name}: {message}")
 
 
-def _same_shape_and_encoding(op: TLOperation, values: Sequence[tuple[str, Attribute]]) -> None:
+def _same_shape_and_encoding(op: Operation, values: Sequence[tuple[str, Attribute]]) -> None:
     """Elementwise rule: all the named types have the same shape and encoding."""
+
+    def fail(message: str) -> VerifyException:
+        return VerifyException(f"{op.name}: {message}")
+
     (first_name, first), *rest = values
     for name, typ in rest:
         if shape_of(typ) != shape_of(first):
-            raise op.fail(
+            raise fail(
                 f"{name} shape {list(shape_of(typ))} differs from {first_name} shape "
                 f"{list(shape_of(first))}"
             )
         if isinstance(typ, TensorType) != isinstance(first, TensorType):
-            raise op.fail(f"{name} and {first_name} must both be tensors or both scalars")
+            raise fail(f"{name} and {first_name} must both be tensors or both scalars")
         if encoding_of(typ) != encoding_of(first):
-            raise op.fail(
+            raise fail(
                 f"{name} encoding {_fmt(encoding_of(typ))} differs from {first_name} encoding "
                 f"{_fmt(encoding_of(first))}"
             )
@@ -448,12 +448,6 @@ def _is_float(t: Attribute) -> bool:
 
 def _is_ptr(t: Attribute) -> bool:
     return isinstance(t, PointerType)
-
-
-def _require_tensor(op: TLOperation, what: str, typ: Attribute) -> TensorType:
-    if not isinstance(typ, TensorType):
-        raise op.fail(f"{what} must be a ranked tensor, got {typ}")
-    return typ
 
 
 # --------------------------------------------------------------------------------------
@@ -1658,12 +1652,40 @@ def is_elementwise(op: Operation) -> bool:
     )
 
 
-def module_of(op: Operation) -> ModuleOp | None:
-    """The closest enclosing ``builtin.module`` of ``op`` (``op`` itself if it is one)."""
-    current: Operation | None = op
-    while current is not None and not isinstance(current, ModuleOp):
-        current = current.parent_op()
-    return current
+def verify_elementwise(root: Operation) -> None:
+    """Check that the arith/math elementwise ops under ``root`` keep shape and encoding.
+
+    xDSL verifies these ops only partially: it accepts, e.g., ``arith.extf`` from
+    ``tensor<4xf16, #a>`` to ``tensor<8xf32, #b>``. Every tensor operand and result of an op in
+    ``ELEMENTWISE_OP_NAMES`` must have the same shape and encoding. Raises ``VerifyException``
+    (with ``err.op`` set) naming the op.
+    """
+    for op in root.walk():
+        if op.name not in ELEMENTWISE_OP_NAMES or isinstance(op, TLOperation):
+            continue  # the tl ops check themselves
+        named = [(f"operand #{i}", v.type) for i, v in enumerate(op.operands)]
+        named += [(f"result #{i}", r.type) for i, r in enumerate(op.results)]
+        if not any(isinstance(t, TensorType) for _, t in named):
+            continue
+        try:
+            _same_shape_and_encoding(op, named)
+        except VerifyException as err:
+            err.op = op  # type: ignore[attr-defined]
+            raise
+
+
+def verify_module(root: Operation) -> None:
+    """The checks no single op can make, over all dialects: run after ``root.verify()``.
+
+    :func:`verify_hardware` (every layout fits the module's ``"tl.num-warps"`` /
+    ``"tl.threads-per-warp"``, including values only arith/math/scf/func ops touch) and
+    :func:`verify_elementwise`. ``llc-run`` calls it; tools that verify IR should too.
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> verify_module(ModuleOp([]))
+    """
+    verify_hardware(root)
+    verify_elementwise(root)
 
 
 TL_OPS: tuple[type[IRDLOperation], ...] = (

@@ -35,8 +35,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from llc.dialects import tl
-from llc.dialects.tl import PointerType, element_type_of, shape_of
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -66,6 +64,9 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
+
+from llc.dialects import tl
+from llc.dialects.tl import PointerType, element_type_of, shape_of
 
 __all__ = [
     "Buffer",

@@ -27,45 +27,50 @@ __all__ = ["EchelonBasis", "matrix_rank", "transpose_bits"]
 
 
 class EchelonBasis:
-    """An incremental echelon form of a list of F2 column vectors.
+    """An echelon form of a list of F2 column vectors, built in column order.
 
-    Each stored row is ``(vector, combination)``: ``vector`` has a distinct leading (highest) bit,
-    and ``combination`` is the bit set of original *pivot* columns whose XOR equals ``vector``.
+    Each column is either a *pivot* (independent of the columns before it) or *free* (a
+    combination of earlier ones). Every stored row has a distinct leading (highest) bit and
+    remembers which pivot columns XOR to it, so :meth:`solve` returns the unique solution that
+    uses pivot columns only.
 
     >>> EchelonBasis([1, 2, 3]).solve(3)  # 3 = col0 ^ col1; col2 is free so it stays 0
     3
     """
 
-    __slots__ = ("_rows", "free_columns", "num_columns", "pivots")
+    __slots__ = ("_rows", "_shift", "free_columns", "num_columns", "pivots")
 
     def __init__(self, columns: Iterable[int] = ()) -> None:
-        # Sorted by leading bit, highest first, so one pass reduces a vector fully.
-        self._rows: dict[int, tuple[int, int]] = {}
-        self.pivots: tuple[int, ...] = ()
-        self.free_columns: tuple[int, ...] = ()
-        self.num_columns = 0
+        cols = columns if type(columns) is tuple or type(columns) is list else list(columns)
+        count = len(cols)
+        if count and min(cols) < 0:
+            raise ValueError(f"columns must be >= 0 (F2 vectors), got {min(cols)}")
+        width = max(cols, default=0).bit_length()
+        # A row is one int: the vector shifted above `count` bits, the combination of pivot
+        # columns below. Reducing by a row's leading bit then updates both with a single xor,
+        # and a vector is fully reduced once what is left is below `limit`. Rows are indexed
+        # by the bit length of that int.
+        rows: list[int] = [0] * (width + count + 1)
+        limit = 1 << count
         pivots: list[int] = []
         free: list[int] = []
-        for column in columns:
-            if self._insert(column, 1 << self.num_columns):
-                pivots.append(self.num_columns)
+        for c, column in enumerate(cols):
+            value = (column << count) | (1 << c)
+            while value >= limit:
+                length = value.bit_length()
+                row = rows[length]
+                if not row:
+                    rows[length] = value
+                    pivots.append(c)
+                    break
+                value ^= row
             else:
-                free.append(self.num_columns)
-            self.num_columns += 1
-        self.pivots = tuple(pivots)
-        self.free_columns = tuple(free)
-
-    def _insert(self, vector: int, combination: int) -> bool:
-        rows = self._rows
-        while vector:
-            lead = vector.bit_length() - 1
-            row = rows.get(lead)
-            if row is None:
-                rows[lead] = (vector, combination)
-                return True
-            vector ^= row[0]
-            combination ^= row[1]
-        return False
+                free.append(c)
+        self._rows = rows
+        self._shift = count
+        self.num_columns = count
+        self.pivots: tuple[int, ...] = tuple(pivots)
+        self.free_columns: tuple[int, ...] = tuple(free)
 
     @property
     def rank(self) -> int:
@@ -74,31 +79,36 @@ class EchelonBasis:
         >>> EchelonBasis([0b01, 0b10, 0b11, 0]).rank
         2
         """
-        return len(self._rows)
+        return len(self.pivots)
 
     def reduce(self, vector: int) -> tuple[int, int]:
         """Reduce ``vector`` against the basis: returns ``(residual, combination)``.
 
-        ``vector == residual ^ XOR(columns in combination)``; ``residual == 0`` iff ``vector`` is in
-        the span.
+        ``vector == residual ^ XOR(columns in combination)``, ``combination`` uses pivot
+        columns only, and ``residual == 0`` iff ``vector`` is in the span.
 
         >>> EchelonBasis([0b01, 0b10]).reduce(0b111)
         (4, 3)
         """
+        if vector < 0:
+            raise ValueError(f"vector {vector} is negative; F2 vectors are >= 0")
         rows = self._rows
-        combination = 0
+        shift = self._shift
+        limit = 1 << shift
+        size = len(rows)
+        value = vector << shift
         residual = 0
-        while vector:
-            lead_bit = 1 << (vector.bit_length() - 1)
-            row = rows.get(lead_bit.bit_length() - 1)
-            if row is None:
-                # Nothing in the basis has this leading bit: it stays in the residual.
-                residual |= lead_bit
-                vector ^= lead_bit
+        while value >= limit:
+            length = value.bit_length()
+            row = rows[length] if length < size else 0
+            if row:
+                value ^= row
             else:
-                vector ^= row[0]
-                combination ^= row[1]
-        return residual, combination
+                # Nothing in the basis has this leading bit: it stays in the residual.
+                bit = 1 << (length - 1)
+                residual |= bit
+                value ^= bit
+        return residual >> shift, value
 
     def solve(self, vector: int) -> int | None:
         """The ``x`` with ``A x = vector`` using pivot columns only, or None if there is none.
@@ -106,8 +116,21 @@ class EchelonBasis:
         >>> EchelonBasis([0b10, 0b01]).solve(0b10)
         1
         """
-        residual, combination = self.reduce(vector)
-        return None if residual else combination
+        if vector < 0:
+            raise ValueError(f"vector {vector} is negative; F2 vectors are >= 0")
+        rows = self._rows
+        limit = 1 << self._shift
+        size = len(rows)
+        value = vector << self._shift
+        while value >= limit:
+            length = value.bit_length()
+            if length >= size:
+                return None
+            row = rows[length]
+            if not row:
+                return None
+            value ^= row
+        return value
 
     def contains(self, vector: int) -> bool:
         """Whether ``vector`` lies in the span of the columns.
@@ -115,7 +138,7 @@ class EchelonBasis:
         >>> EchelonBasis([0b11]).contains(0b11), EchelonBasis([0b11]).contains(0b01)
         (True, False)
         """
-        return self.reduce(vector)[0] == 0
+        return self.solve(vector) is not None
 
 
 def matrix_rank(columns: Sequence[int]) -> int:

@@ -13,17 +13,26 @@ Any other input is the XOR of the images of its set bits (seed 003)::
 {'x': 1, 'y': 2}
 
 The API is a superset of the Python binding of Triton's ``LinearLayout`` with the same names,
-arguments and answers, plus the rest of Triton's C++ algebra (reshape, quotient, division, ...).
+arguments and answers (checked against triton 3.9, including which preimage
+:meth:`LinearLayout.invert_and_compose` picks), plus the rest of Triton's C++ algebra (reshape,
+quotient, division, ...). Where Triton would abort, llc raises :class:`~llc.errors.LayoutError`;
+a few things Triton rejects are accepted: ``from_bases`` without sizes and with
+``require_surjective=False`` infers the sizes, and ``invert_and_compose`` takes an outer layout
+with larger out-dims. ``str()`` is Triton's ``toString`` without its leading newline. Nothing is
+capped at 64 bits (Python ints).
+
 Dim order is minor-to-major: the first input dim holds the least significant bits when all inputs
 are flattened into one bit vector, and likewise for outputs.
 
 Layouts are immutable values: hashable, ``==`` compares structurally (dims, their order, sizes and
-bases), and derived data (rank, packed columns) is computed once and cached.
+bases). Derived data (packed columns, echelon form, pseudoinverse) is computed once per layout,
+and ``invert_and_compose`` results are memoised (:meth:`LinearLayout.clear_caches`).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -39,18 +48,16 @@ Basis = tuple[int, ...]
 BasesArg = Mapping[str, Sequence[Sequence[int]]] | Iterable[tuple[str, Sequence[Sequence[int]]]]
 
 
+_INTEGER_TYPES = (int, np.integer)
+
+
 def _log2_exact(value: int, what: str) -> int:
-    if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < 1:
+    if not isinstance(value, _INTEGER_TYPES) or isinstance(value, bool) or value < 1:
         raise LayoutError(f"{what} must be a positive power of two, got {value!r}")
     value = int(value)
     if value & (value - 1):
         raise LayoutError(f"{what} must be a power of two, got {value}")
     return value.bit_length() - 1
-
-
-def _next_pow2_above(value: int) -> int:
-    """Smallest power of two strictly greater than ``value`` (llvm::NextPowerOf2)."""
-    return 1 << int(value).bit_length()
 
 
 def _supremum(first: Sequence[str], second: Sequence[str], what: str) -> list[str]:
@@ -59,6 +66,10 @@ def _supremum(first: Sequence[str], second: Sequence[str], what: str) -> list[st
     >>> _supremum(["a", "c"], ["b", "c"], "in")
     ['a', 'b', 'c']
     """
+    if first == second or not second:
+        return list(first)
+    if not first:
+        return list(second)
     in_first, in_second = set(first), set(second)
     result: list[str] = []
     i = j = 0
@@ -133,7 +144,7 @@ class LinearLayout:
         items = list(bases.items()) if isinstance(bases, Mapping) else list(bases)
         if isinstance(out_dims, Mapping):
             out_pairs: list[tuple[str, int]] | None = [(str(k), v) for k, v in out_dims.items()]
-        elif all(isinstance(d, str) for d in out_dims):
+        elif all(type(d) is str for d in out_dims) or all(isinstance(d, str) for d in out_dims):
             out_pairs = None
         else:
             out_pairs = [(str(n), s) for n, s in out_dims]  # type: ignore[misc]
@@ -150,30 +161,36 @@ class LinearLayout:
             if name in in_names:
                 raise LayoutError(f"in-dim '{name}' is given twice")
             try:
-                # operator.index accepts Python and numpy integers but rejects floats.
-                converted = tuple(tuple(map(operator.index, vector)) for vector in item[1])
+                converted = tuple(map(tuple, item[1]))
             except TypeError:
                 raise LayoutError(
                     f"the bases of in-dim '{name}' must be lists of integers, got {item[1]!r}"
                 ) from None
-            for i, basis in enumerate(converted):
-                if len(basis) != num_out:
-                    raise LayoutError(
-                        f"basis {i} of in-dim '{name}' has {len(basis)} entries, expected "
-                        f"{num_out} (one per out-dim {out_names})"
-                    )
+            if any(len(basis) != num_out for basis in converted):
+                i = next(i for i, b in enumerate(converted) if len(b) != num_out)
+                raise LayoutError(
+                    f"basis {i} of in-dim '{name}' has {len(converted[i])} entries, expected "
+                    f"{num_out} (one per out-dim {out_names})"
+                )
             in_names.append(name)
             all_bases.append(converted)
+        flat = [b for vectors in all_bases for b in vectors]
+        if flat and not set(map(type, itertools.chain.from_iterable(flat))) <= {int}:
+            # Not all plain ints: convert numpy integers, reject floats and the like.
+            all_bases = [self._to_ints(n, v) for n, v in zip(in_names, all_bases, strict=True)]
+            flat = [b for vectors in all_bases for b in vectors]
         # Range checks run per out-dim over all bases at once (min/max in C), and only search
         # for the offending basis when one fails.
-        flat = [b for vectors in all_bases for b in vectors]
-        per_out = list(zip(*flat, strict=True)) if flat and num_out else [()] * num_out
-        lows = [min(values, default=0) for values in per_out]
-        highs = [max(values, default=0) for values in per_out]
-        if any(low < 0 for low in lows):
+        if flat and num_out:
+            per_out = list(zip(*flat, strict=False))  # lengths were checked above
+            lows = list(map(min, per_out))
+            highs = list(map(max, per_out))
+        else:
+            lows = highs = [0] * num_out
+        if min(lows, default=0) < 0:
             self._raise_bad_basis(in_names, all_bases, out_names, lambda j, v: v < 0, None)
         if out_pairs is None:
-            sizes = [_next_pow2_above(high) for high in highs]
+            sizes = [1 << high.bit_length() for high in highs]
         else:
             sizes = []
             for name, size in out_pairs:
@@ -190,6 +207,17 @@ class LinearLayout:
                 f"{self.out_dims} need {self.total_out_size_log2} bits; pass "
                 "require_surjective=False to allow this"
             )
+
+    @staticmethod
+    def _to_ints(name: str, vectors: tuple[tuple[Any, ...], ...]) -> tuple[Basis, ...]:
+        try:
+            # operator.index accepts Python and numpy integers but rejects floats.
+            return tuple(tuple(map(operator.index, vector)) for vector in vectors)
+        except TypeError:
+            raise LayoutError(
+                f"the bases of in-dim '{name}' must be lists of integers, got "
+                f"{[list(v) for v in vectors]!r}"
+            ) from None
 
     @staticmethod
     def _raise_bad_basis(
@@ -525,12 +553,6 @@ class LinearLayout:
             packed |= value << offset
         return packed
 
-    def _unpack(self, packed: int) -> tuple[int, ...]:
-        return tuple(
-            (packed >> offset) & (size - 1)
-            for offset, size in zip(self._offsets(), self._out_sizes, strict=True)
-        )
-
     def columns(self) -> tuple[int, ...]:
         """The matrix columns, one bit-packed int per input bit (out-dim 0 in the low bits).
 
@@ -545,8 +567,15 @@ class LinearLayout:
             elif len(offsets) == 2:
                 shift = offsets[1]
                 self._columns = tuple(b[0] | (b[1] << shift) for b in flat)
+            elif not offsets or not flat:
+                self._columns = (0,) * len(flat)
             else:
-                self._columns = tuple(map(self._pack, flat))
+                # One pass per out-dim over all bases beats packing basis by basis.
+                per_out = list(zip(*flat, strict=True))
+                packed = list(per_out[0])
+                for values, offset in zip(per_out[1:], offsets[1:], strict=True):
+                    packed = [c | (v << offset) for c, v in zip(packed, values, strict=True)]
+                self._columns = tuple(packed)
         return self._columns
 
     def _in_starts(self) -> list[int]:
@@ -635,39 +664,57 @@ class LinearLayout:
         >>> L.apply({"i": 3})
         {'a': 1, 'b': 3}
         """
-        given = inputs if type(inputs) is dict else dict(
-            inputs.items() if isinstance(inputs, Mapping) else inputs
+        given = (
+            inputs
+            if type(inputs) is dict
+            else dict(inputs.items() if isinstance(inputs, Mapping) else inputs)
         )
         names = self._in_names
-        if len(given) != len(names) or any(name not in given for name in names):
-            raise LayoutError(
-                f"apply: expected values for in-dims {list(names)}, got {sorted(map(str, given))}"
-            )
+        if len(given) != len(names):
+            self._raise_apply_dims(given)
+        cols = self._columns if self._columns is not None else self.columns()
         packed = 0
-        cols = self.columns()
         col = 0
-        for name, vectors in zip(names, self._bases, strict=True):
-            try:
-                value = operator.index(given[name])
-            except TypeError:
-                raise LayoutError(
-                    f"apply: the value of in-dim '{name}' must be an integer, got "
-                    f"{given[name]!r}"
-                ) from None
-            if value < 0 or value >> len(vectors):
-                raise LayoutError(
-                    f"apply: value {value} of in-dim '{name}' is out of range "
-                    f"[0, {1 << len(vectors)})"
-                )
-            # Visit only the set bits of the input.
-            while value:
-                low = value & -value
-                packed ^= cols[col + low.bit_length() - 1]
-                value ^= low
-            col += len(vectors)
-        if len(self._out_names) == 1:
-            return {self._out_names[0]: packed}
-        return dict(zip(self._out_names, self._unpack(packed), strict=True))
+        try:
+            for name, vectors in zip(names, self._bases, strict=True):
+                value = given[name]
+                if type(value) is not int:
+                    value = self._apply_value(name, value)
+                if value < 0 or value >> len(vectors):
+                    raise LayoutError(
+                        f"apply: value {value} of in-dim '{name}' is out of range "
+                        f"[0, {1 << len(vectors)})"
+                    )
+                # Visit only the set bits of the input.
+                while value:
+                    low = value & -value
+                    packed ^= cols[col + low.bit_length() - 1]
+                    value ^= low
+                col += len(vectors)
+        except KeyError:
+            self._raise_apply_dims(given)
+        out_names = self._out_names
+        if len(out_names) == 1:
+            return {out_names[0]: packed}
+        return {
+            name: (packed >> offset) & (size - 1)
+            for name, offset, size in zip(out_names, self._offsets(), self._out_sizes, strict=True)
+        }
+
+    def _raise_apply_dims(self, given: Mapping[Any, Any]) -> None:
+        raise LayoutError(
+            f"apply: expected values for in-dims {list(self._in_names)}, got "
+            f"{sorted(map(str, given))}"
+        )
+
+    @staticmethod
+    def _apply_value(name: str, value: Any) -> int:
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise LayoutError(
+                f"apply: the value of in-dim '{name}' must be an integer, got {value!r}"
+            ) from None
 
     def apply_all(self) -> dict[str, np.ndarray]:
         """Evaluate every input at once; one ``int64`` array per out-dim.
@@ -795,21 +842,23 @@ class LinearLayout:
         inner_sizes = dict(zip(self._out_names, self._out_sizes, strict=True))
         outer_sizes = dict(zip(outer._out_names, outer._out_sizes, strict=True))
         out_sizes = [inner_sizes.get(n, 1) * outer_sizes.get(n, 1) for n in out_names]
-        inner_map = [self._out_names.index(n) if n in inner_sizes else -1 for n in out_names]
-        outer_map = [outer._out_names.index(n) if n in outer_sizes else -1 for n in out_names]
-        shifts = [inner_sizes.get(n, 1).bit_length() - 1 for n in out_names]
+        inner_convert = _basis_converter(self._out_names, out_names, [0] * len(out_names))
+        outer_convert = _basis_converter(
+            outer._out_names,
+            out_names,
+            [inner_sizes.get(n, 1).bit_length() - 1 for n in out_names],
+        )
         inner_bases = dict(zip(self._in_names, self._bases, strict=True))
         outer_bases = dict(zip(outer._in_names, outer._bases, strict=True))
         new_bases: list[tuple[Basis, ...]] = []
         for name in in_names:
-            vectors: list[Basis] = [
-                tuple(b[k] if k >= 0 else 0 for k in inner_map) for b in inner_bases.get(name, ())
-            ]
-            vectors.extend(
-                tuple((b[k] << s) if k >= 0 else 0 for k, s in zip(outer_map, shifts, strict=True))
-                for b in outer_bases.get(name, ())
-            )
-            new_bases.append(tuple(vectors))
+            inner_part = inner_bases.get(name, ())
+            outer_part = outer_bases.get(name, ())
+            if inner_part:
+                inner_part = inner_convert(inner_part)
+            if outer_part:
+                outer_part = outer_convert(outer_part)
+            new_bases.append(inner_part + outer_part if outer_part else inner_part)
         return LinearLayout._raw(in_names, new_bases, out_names, out_sizes)
 
     # ------------------------------------------------------------------ reordering and reshaping
@@ -1019,20 +1068,21 @@ class LinearLayout:
         )
 
     def resize_in_dim(self, in_dim: str, new_size: int) -> LinearLayout:
-        """Keep only the first ``log2(new_size)`` bases of ``in_dim`` (shrink only, as Triton).
+        """Resize ``in_dim`` as Triton 3.9's ``resizeInDim``.
+
+        Shrinking drops the most significant bases; growing appends zero bases, so the new
+        inputs are broadcast copies.
 
         >>> LinearLayout.identity_1d(8, "i", "o").resize_in_dim("i", 2).bases
         [('i', [[1]])]
+        >>> LinearLayout.identity_1d(2, "i", "o").resize_in_dim("i", 4).bases
+        [('i', [[1], [0]])]
         """
         index = self._in_index(in_dim)
         log = _log2_exact(new_size, f"resize_in_dim size of '{in_dim}'")
-        if log > len(self._bases[index]):
-            raise LayoutError(
-                f"resize_in_dim: new size {new_size} of '{in_dim}' exceeds its size "
-                f"{1 << len(self._bases[index])}"
-            )
         bases = list(self._bases)
-        bases[index] = bases[index][:log]
+        zero = (0,) * len(self._out_names)
+        bases[index] = bases[index][:log] + (zero,) * (log - len(bases[index]))
         return LinearLayout._raw(self._in_names, bases, self._out_names, self._out_sizes)
 
     def resize_out_dim(self, out_dim: str, new_size: int) -> LinearLayout:
@@ -1157,6 +1207,31 @@ class LinearLayout:
             for k in range(len(b))
         )
 
+    def is_identity_on_out_dim(self, dim: str) -> bool:
+        """Whether out-dim ``dim`` equals in-dim ``dim`` (Triton's ``isIdentityOnOutDim``).
+
+        Other in-dims must not reach out-dim ``dim``, but in-dim ``dim`` may reach other out-dims.
+
+        >>> L = LinearLayout.from_bases([("offset", [[1, 0]]), ("block", [[1, 1]])],
+        ...                             ["offset", "block"])
+        >>> L.is_identity_on_out_dim("block"), L.is_identity_on_out_dim("offset")
+        (True, False)
+        """
+        if dim not in self._in_names or dim not in self._out_names:
+            return False
+        j = self._out_names.index(dim)
+        vectors = self._bases[self._in_names.index(dim)]
+        if (1 << len(vectors)) != self._out_sizes[j]:
+            return False
+        if any(b[j] != (1 << i) for i, b in enumerate(vectors)):
+            return False
+        return all(
+            b[j] == 0
+            for name, others in zip(self._in_names, self._bases, strict=True)
+            if name != dim
+            for b in others
+        )
+
     def is_trivial_over(self, dims: Iterable[str] | str) -> bool:
         """Whether the layout is the identity on ``dims`` and keeps them apart from other dims.
 
@@ -1238,14 +1313,7 @@ class LinearLayout:
                 )
             start = outer_starts[name]
             images.extend(outer_cols[start : start + log])
-        new_columns = []
-        for column in self.columns():
-            acc = 0
-            while column:
-                low = column & -column
-                acc ^= images[low.bit_length() - 1]
-                column ^= low
-            new_columns.append(acc)
+        new_columns = _f2_map(self.columns(), images)
         return LinearLayout._from_columns(
             self._in_names,
             [len(v) for v in self._bases],
@@ -1269,12 +1337,16 @@ class LinearLayout:
             offsets.append(total)
             total += size.bit_length() - 1
         if len(offsets) == 1:
-            flat = [(c,) for c in columns]
+            flat: list[tuple[int, ...]] = [(c,) for c in columns]
+        elif not offsets:
+            flat = [()] * len(columns)
         else:
-            masks = [size - 1 for size in out_sizes]
-            flat = [
-                tuple((c >> o) & m for o, m in zip(offsets, masks, strict=True)) for c in columns
+            # One list per out-dim, then zip them into bases (the zip builds tuples in C).
+            per_out = [
+                [(c >> offset) & (size - 1) for c in columns]
+                for offset, size in zip(offsets, out_sizes, strict=True)
             ]
+            flat = list(zip(*per_out, strict=True))
         bases, pos = [], 0
         for log in in_logs:
             bases.append(tuple(flat[pos : pos + log]))
@@ -1339,15 +1411,7 @@ class LinearLayout:
             position += log
         columns = self.columns()
         if not same_packing:
-            remapped = []
-            for column in columns:
-                acc = 0
-                while column:
-                    low = column & -column
-                    acc |= 1 << bit_map[low.bit_length() - 1]
-                    column ^= low
-                remapped.append(acc)
-            columns = tuple(remapped)
+            columns = tuple(_f2_map(columns, [1 << position for position in bit_map]))
         outer_cols = outer.columns()
         self_starts = self._in_starts()
         outer_starts = outer._in_starts()
@@ -1365,18 +1429,20 @@ class LinearLayout:
 
         # The identity heuristic: the same sublayout in both, and block-diagonal in both.
         identity: set[str] = set()
-        shared = [n for n in self._in_names if n in outer._in_names]
-        if shared:
+        candidates = []
+        for i, name in enumerate(self._in_names):
+            if name not in outer._in_names:
+                continue
+            k = outer._in_names.index(name)
+            si, sk = self_starts[i], outer_starts[k]
+            if self_logs[i] == outer_logs[k] and (
+                columns[si : si + self_logs[i]] == outer_cols[sk : sk + outer_logs[k]]
+            ):
+                candidates.append((name, i, k))
+        if candidates:
             self_sup = supports(columns, self_starts, self_logs)
             outer_sup = supports(outer_cols, outer_starts, outer_logs)
-            for name in shared:
-                i = self._in_names.index(name)
-                k = outer._in_names.index(name)
-                if self_logs[i] != outer_logs[k]:
-                    continue
-                si, sk = self_starts[i], outer_starts[k]
-                if columns[si : si + self_logs[i]] != outer_cols[sk : sk + outer_logs[k]]:
-                    continue
+            for name, i, k in candidates:
                 others_self = others_outer = 0
                 for j, sup in enumerate(self_sup):
                     if j != i:
@@ -1414,8 +1480,8 @@ class LinearLayout:
                 new_columns.extend(1 << (target + bit) for bit in range(self_logs[i]))
                 continue
             for column in columns[start : start + self_logs[i]]:
-                residual, solution = echelon.reduce(column)
-                if residual:
+                solution = echelon.solve(column)
+                if solution is None:
                     raise LayoutError(
                         "invert_and_compose: the outer layout does not cover the image of this "
                         f"layout: basis {len(new_columns) - start} of in-dim '{name}' "
@@ -1525,6 +1591,57 @@ class LinearLayout:
         from llc.views import shared_view
 
         return shared_view(self, use_hw_view=use_hw_view)
+
+
+def _f2_map(columns: Sequence[int], images: Sequence[int]) -> list[int]:
+    """Apply a linear map given by the images of the unit vectors: for every column, the XOR of
+    ``images[p]`` over its set bits ``p``.
+
+    >>> _f2_map([0b011, 0b100], [1, 2, 4])
+    [3, 4]
+    """
+    # Dense maps (random layouts) go through numpy when everything fits in a machine word;
+    # sparse ones (the usual permutation-like layouts) are cheaper bit by bit.
+    if (
+        len(columns) > 8
+        and 0 < len(images) <= 63
+        and sum(map(int.bit_count, columns)) > 6 * len(columns)
+        and max(images, default=0).bit_length() <= 63
+    ):
+        packed = np.array(columns, dtype=np.uint64).reshape(-1, 1)
+        bits = (packed >> np.arange(len(images), dtype=np.uint64)) & np.uint64(1)
+        chosen = np.where(bits.astype(bool), np.array(images, dtype=np.uint64), np.uint64(0))
+        return np.bitwise_xor.reduce(chosen, axis=1).tolist()
+    result = []
+    for column in columns:
+        acc = 0
+        while column:
+            low = column & -column
+            acc ^= images[low.bit_length() - 1]
+            column ^= low
+        result.append(acc)
+    return result
+
+
+def _basis_converter(names: Sequence[str], new_names: Sequence[str], shifts: Sequence[int]) -> Any:
+    """A function re-expressing bases over ``names`` as bases over ``new_names`` (a superset),
+    shifting component ``k`` left by ``shifts[k]`` and putting 0 in the new components."""
+    index = [names.index(n) if n in names else -1 for n in new_names]
+    if not any(shifts):
+        if index == list(range(len(names))) and len(index) == len(names):
+            return lambda vectors: vectors
+        # Most products put the out-dims of one factor in a contiguous run of the result.
+        kept = [k for k in index if k >= 0]
+        if kept == list(range(len(names))):
+            first = index.index(0) if names else 0
+            if index[first : first + len(names)] == kept:
+                head = (0,) * first
+                tail = (0,) * (len(new_names) - first - len(names))
+                return lambda vectors: tuple(head + b + tail for b in vectors)
+    pairs = list(zip(index, shifts, strict=True))
+    return lambda vectors: tuple(
+        tuple((b[k] << shift) if k >= 0 else 0 for k, shift in pairs) for b in vectors
+    )
 
 
 @functools.lru_cache(maxsize=1024)

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from llc.dialects.layout_attrs import last_token_end, tensor_layout_error
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     CallSiteLoc,
@@ -62,7 +62,9 @@ from xdsl.utils.exceptions import (
     PassFailedException,
 )
 from xdsl.utils.lexer import Location
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, last_token_end, tensor_layout_error
 from llc.errors import LayoutError
 
 __all__ = [
@@ -379,6 +381,10 @@ class LLCParser(Parser):
         return type_
 
 
+_TRITON_PREFIX = re.compile(r"'ttg\.(\w+)' is not registered")
+_LAYOUT_KINDS = frozenset(attr.kind for attr in LAYOUT_ATTRIBUTES)
+
+
 def parse_module(
     ctx: Context,
     text: str,
@@ -401,10 +407,15 @@ def parse_module(
     """
     parser = LLCParser(ctx, text, name, line_offset)
     try:
+        if allow_implicit_module and parser._current_token.kind == MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
+            # Like mlir-opt: nothing but whitespace and comments is an empty module.
+            return ModuleOp([])
         return parser.parse_module(allow_implicit_module)
     except ParseError as err:
         if line_offset:
             err.span = dataclasses.replace(err.span, line_offset=line_offset)
+        if (match := _TRITON_PREFIX.fullmatch(err.msg)) and match.group(1) in _LAYOUT_KINDS:
+            err.msg += f" (llc spells Triton's #ttg.{match.group(1)} as #tl.{match.group(1)})"
         raise
 
 

@@ -49,10 +49,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from llc.tools.diagnostics import LocatedError, run_cli
-
 from llc.errors import LayoutError
 from llc.linear_layout import LinearLayout
+from llc.tools.diagnostics import LocatedError, run_cli
 from llc.views import (
     coordinate_view,
     distributed_view,
@@ -63,9 +62,12 @@ from llc.views import (
 )
 
 __all__ = [
+    "BuiltLayout",
     "ConversionReport",
     "LoadedLayout",
     "analyze_conversion",
+    "build",
+    "layout_json",
     "load_layout",
     "main",
     "parse_layout_text",
@@ -141,7 +143,12 @@ class LoadedLayout:
 
     ``syntax`` is ``"triton"``, ``"xla"`` or ``"cute"``; ``layout`` the family object
     (:mod:`llc.layouts`, ``XlaTiledLayout``, ``CuteLayout``, ...); ``text`` its canonical
-    spelling; ``dims`` the shape the text itself implies (XLA ``f32[3,5]``, CuTe), if any.
+    spelling; ``dims`` the shape the text itself implies (XLA ``f32[3,5]``), if any.
+
+    >>> loaded = parse_layout_text("#ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+    ...                            "transposed = false, elementBitWidth = 16}>")
+    >>> loaded.syntax, loaded.kind, loaded.is_distributed, loaded.is_shared
+    ('triton', 'nvmma_shared', False, True)
     """
 
     syntax: str
@@ -202,11 +209,12 @@ def _original_pos(pos: int, shifts: list[tuple[int, int]]) -> int:
 
 
 def _parse_triton(text: str, name: str) -> LoadedLayout:
-    from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, LayoutEncodingAttr
     from xdsl.context import Context
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
     from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, LayoutEncodingAttr
 
     rewritten, shifts = _rewrite_prefixes(text)
     known = {cls.kind for cls in LAYOUT_ATTRIBUTES}
@@ -302,7 +310,11 @@ def parse_layout_text(text: str, name: str = "<layout>") -> LoadedLayout:
 
 
 def load_layout(arg: str, name: str = "<layout>") -> LoadedLayout:
-    """Read (``@file``, ``-``) and parse a LAYOUT argument."""
+    """Read (``@file``, ``-``) and parse a LAYOUT argument.
+
+    >>> load_layout("Swizzle<3,4,3>").text
+    'Swizzle<3,4,3>'
+    """
     text, source = _read_arg(arg, name)
     return parse_layout_text(text, source)
 
@@ -315,8 +327,8 @@ def _root_kind(layout: Any) -> str:
 
 
 @dataclass
-class Hardware:
-    """The machine a distributed layout is checked against."""
+class _Hardware:
+    """The machine a distributed layout is checked against (warps per CTA, lanes per warp)."""
 
     num_warps: int
     threads_per_warp: int
@@ -361,14 +373,14 @@ def _padded(shape: tuple[int, ...], what: str, notes: list[str]) -> tuple[int, .
 
 
 @dataclass
-class Built:
-    """A layout resolved to a :class:`LinearLayout` on a concrete shape."""
+class BuiltLayout:
+    """A layout resolved to a :class:`LinearLayout` on a concrete shape (see :func:`build`)."""
 
     loaded: LoadedLayout
     ll: LinearLayout
     shape: tuple[int, ...]  # the real shape (tensor dims; for XLA/CuTe the coordinate dims)
     padded: tuple[int, ...]
-    hardware: Hardware | None
+    hardware: _Hardware | None
     notes: list[str]
 
 
@@ -377,8 +389,20 @@ def build(
     shape: tuple[int, ...] | None,
     num_warps: int | None,
     threads_per_warp: int | None,
-) -> Built:
-    """Check the layout against the shape and hardware and build its LinearLayout."""
+) -> BuiltLayout:
+    """Check the layout against the shape and hardware and build its LinearLayout.
+
+    Shapes that are not powers of two are padded (with a note); ``None`` hardware values take
+    the layout's own warp count and 32 lanes (64 for AMD mfma).
+
+    >>> loaded = parse_layout_text("#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], "
+    ...                            "warpsPerCTA = [2], order = [0]}>")
+    >>> built = build(loaded, (100,), None, None)
+    >>> built.padded, built.ll.in_dims
+    ((128,), {'register': 2, 'lane': 32, 'warp': 2, 'block': 1})
+    >>> built.notes[0][:36]
+    'note: --shape 100 is not a power of '
+    """
     notes = list(loaded.notes)
     if loaded.syntax == "triton":
         real = _triton_shape(loaded, shape)
@@ -388,8 +412,10 @@ def build(
             threads = threads_per_warp or _default_threads(loaded)
             warps = num_warps or loaded.layout.num_warps
             loaded.layout.check_hardware(warps, threads)
-            hardware = Hardware(warps, threads)
-        return Built(loaded, loaded.layout.to_linear_layout(padded), real, padded, hardware, notes)
+            hardware = _Hardware(warps, threads)
+        return BuiltLayout(
+            loaded, loaded.layout.to_linear_layout(padded), real, padded, hardware, notes
+        )
     if loaded.syntax == "xla":
         dims = loaded.dims
         if dims is not None and shape is not None and tuple(shape) != dims:
@@ -410,7 +436,9 @@ def build(
         padded = _padded(real, "shape", notes)
         if padded != real:
             notes.append("note: XLA offsets shown are those of the padded array")
-        return Built(loaded, loaded.layout.to_linear_layout(padded), real, padded, None, notes)
+        return BuiltLayout(
+            loaded, loaded.layout.to_linear_layout(padded), real, padded, None, notes
+        )
     # CuTe: the layout defines its own domain; a swizzle alone takes its size from --shape.
     layout = loaded.layout
     if type(layout).__name__ == "CuteSwizzle":
@@ -431,7 +459,7 @@ def build(
             f"cute: the layout {layout} has shape {_fmt_shape(dims)}, but --shape is "
             f"{_fmt_shape(shape)}"
         )
-    return Built(loaded, ll, dims, dims, None, notes)
+    return BuiltLayout(loaded, ll, dims, dims, None, notes)
 
 
 # ------------------------------------------------------------------------------ output
@@ -455,14 +483,14 @@ def _linear_attr(ll: LinearLayout, kind: str) -> str:
     return f"#ttg.{kind}<{{{body}}}>"
 
 
-def _bases_section(built: Built) -> str:
+def _bases_section(built: BuiltLayout) -> str:
     text = f"linear layout:\n{built.ll}\n"
     if built.loaded.is_distributed:
         text += f"as #ttg.linear: {_linear_attr(built.ll, 'linear')}\n"
     return text
 
 
-def _describe(built: Built) -> str:
+def _describe(built: BuiltLayout) -> str:
     loaded = built.loaded
     lines = [f"layout: {loaded.text}"]
     ll = built.ll
@@ -496,7 +524,7 @@ def _capped(title: str, count: int, limit: int, render: Any) -> str:
     return f"{title}\n{render()}"
 
 
-def _views(built: Built, which: str, limit: int) -> list[str]:
+def _views(built: BuiltLayout, which: str, limit: int) -> list[str]:
     ll = built.ll
     loaded = built.loaded
     out: list[str] = []
@@ -595,6 +623,11 @@ class ConversionReport:
     source layout that holds the same element. ``minimal`` is ``conversion`` without the
     trailing in-dims on which it is the identity (``removed``, slowest first, as Triton's
     ``minimalCvtLayout``); ``level`` is the slowest in-dim left (``None``: nothing moves).
+
+    >>> ll = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2]])], ["dim0"])
+    >>> report = analyze_conversion(ll, ll)
+    >>> report.removed, report.level
+    (['lane', 'register'], None)
     """
 
     conversion: LinearLayout
@@ -604,7 +637,7 @@ class ConversionReport:
 
     @property
     def movement(self) -> str:
-        """A human description of :attr:`level`."""
+        """A human description of :attr:`level`, e.g. ``'across warps (shared memory)'``."""
         return MOVEMENT[self.level]
 
 

@@ -33,15 +33,16 @@ from importlib.metadata import PackageNotFoundError, version
 from io import StringIO
 from typing import IO
 
-from llc.dialects.printer import LLCPrinter
-from llc.tools.diagnostics import locate_exception, parse_module, read_input, run_cli
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from llc.dialects.printer import LLCPrinter
+from llc.dialects.tl import verify_module
 from llc.errors import LayoutError
+from llc.tools.diagnostics import locate_exception, parse_module, read_input, run_cli
 from llc.universe import LLC_UNIVERSE
 
 __all__ = [
@@ -120,7 +121,9 @@ class LLCOptMain(xDSLOptMain):
     # -- pipeline ----------------------------------------------------------------------------
 
     def setup_pipeline(self) -> None:
-        """As xdsl-opt's, but ``--print-between-passes`` prints with layout aliases."""
+        """As xdsl-opt's, plus :func:`llc.dialects.tl.verify_module` (hardware config and
+        elementwise shapes) wherever the module is verified, and alias printing for
+        ``--print-between-passes``."""
         start = time.perf_counter()
 
         def callback(
@@ -131,6 +134,9 @@ class LLCOptMain(xDSLOptMain):
                 print(f"Pass {previous_pass.name} took {time.perf_counter() - start} seconds")
             if not self.args.disable_verify:
                 module.verify()
+                # Layouts vs "tl.num-warps"/"tl.threads-per-warp", also where no tl op checks
+                # them (function arguments, arith ops).
+                verify_module(module)
             if previous_pass and next_pass and self.args.print_between_passes:
                 print(f"IR after {previous_pass.name}:")
                 print(self._print_module(module))

@@ -36,27 +36,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from llc.dialects import tl
-from llc.dialects.tl_interpreter import (
-    Buffer,
-    OpTracker,
-    Pointer,
-    PointerTensor,
-    SharedMemory,
-    TLInterpretationError,
-    make_interpreter,
-    numpy_dtype,
-    set_grid,
-    to_value,
-)
-from llc.tools.diagnostics import (
-    LocatedError,
-    locate_exception,
-    op_location,
-    parse_module,
-    read_input,
-    run_cli,
-)
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
@@ -65,7 +44,27 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from llc.dialects import tl
+from llc.dialects.tl_interpreter import (
+    Buffer,
+    OpTracker,
+    Pointer,
+    PointerTensor,
+    SharedMemory,
+    make_interpreter,
+    numpy_dtype,
+    set_grid,
+    to_value,
+)
 from llc.errors import LayoutError
+from llc.tools.diagnostics import (
+    LocatedError,
+    locate_exception,
+    op_location,
+    parse_module,
+    read_input,
+    run_cli,
+)
 
 __all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid"]
 
@@ -232,6 +231,13 @@ def _format_value(value: Any) -> str:
     return str(np.asarray(value)) if np.ndim(value) else repr(np.asarray(value)[()].item())
 
 
+def _plain_type(typ: Attribute) -> Attribute:
+    """The type without its layout: values do not depend on it, and layouts are long."""
+    if isinstance(typ, TensorType):
+        return TensorType(typ.element_type, typ.get_shape())
+    return typ
+
+
 def _buffers(bound: Sequence[BoundArgument]) -> list[tuple[BoundArgument, Buffer]]:
     return [(b, b.value.buffer) for b in bound if isinstance(b.value, Pointer)]
 
@@ -289,17 +295,16 @@ def _runtime_error(
 ) -> LocatedError:
     """Locate an error raised while interpreting: at its op, else at the op being run."""
     op = getattr(err, "op", None) or tracker.current
-    if isinstance(err, TLInterpretationError):
-        message = err.detail
-    else:
-        message = str(err).strip() or type(err).__name__
-        if not isinstance(err, DiagnosticException):
-            message = f"{type(err).__name__}: {message}"
+    message = str(err).strip() or type(err).__name__
+    if not isinstance(err, DiagnosticException):
+        message = f"{type(err).__name__}: {message}"
     if pid is not None:
         message += f" (program id {list(pid)})"
     if op is None:
         return LocatedError(message)
-    return LocatedError(f"'{op.name}' op {message}", op_location(op))
+    if not message.startswith(f"{op.name}:"):  # the tl ops name themselves already
+        message = f"'{op.name}' op {message}"
+    return LocatedError(message, op_location(op))
 
 
 def _run(argv: Sequence[str]) -> int:
@@ -309,7 +314,7 @@ def _run(argv: Sequence[str]) -> int:
     module = parse_module(ctx, text, name)
     try:
         module.verify()
-        tl.verify_hardware(module)
+        tl.verify_module(module)
     except (DiagnosticException, LayoutError) as err:
         raise locate_exception(err, module) from err
 
@@ -349,7 +354,7 @@ def _run(argv: Sequence[str]) -> int:
                 raise located from err
             for i, value in enumerate(results):
                 where = f" of program {list(pid)}" if len(programs) > 1 else ""
-                rtype = func.function_type.outputs.data[i]
+                rtype = _plain_type(func.function_type.outputs.data[i])
                 print(f"{symbol} result #{i}{where} : {rtype} =\n{_format_value(value)}")
 
         if args.print_buffers:

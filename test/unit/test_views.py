@@ -273,3 +273,39 @@ def test_layout_json() -> None:
         '{"in_dims": {"register": [[0, 1]], "lane": [[0, 2], [1, 0], [2, 0]], "warp": [], '
         '"block": []}, "out_dims": {"dim0": 4, "dim1": 4}}'
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["#ttg.foo<{a = 1}>", "--shape", "4x4"],
+        [
+            "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+            "order = [0]}>",
+            "--shape",
+            "4x4",
+        ],
+        ["@/nonexistent/layout.ttgir"],
+        ["(4,3):(1,4)"],
+        ["(4,2):(2,1)", "--view", "nope"],
+    ],
+)
+def test_llc_layout_errors_exit_1(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from llc.tools.layout import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert "error: " in err and "Traceback" not in err
+
+
+def test_llc_layout_json_main(capsys: pytest.CaptureFixture[str]) -> None:
+    from llc.tools.layout import main
+
+    main(["(4,2):(2,1)", "--json"])
+    assert json.loads(capsys.readouterr().out) == {
+        "in_dims": {"dim0": [[2], [4]], "dim1": [[1]]},
+        "out_dims": {"offset": 8},
+    }
