@@ -978,52 +978,47 @@ def _width(t: Attribute) -> int:
     return t.width.data if isinstance(t, IntegerType) else t.bitwidth  # type: ignore[attr-defined]
 
 
+class _IntFloatCastOp(_CastOp):
+    """A cast between integer and float element types; ``TO_FLOAT`` says which way."""
+
+    TO_FLOAT: ClassVar[bool] = True
+
+    def _check(self, src: Attribute, dst: Attribute) -> str | None:
+        if self.TO_FLOAT and not (_is_int(src) and _is_float(dst)):
+            return f"converts an integer to a float, got {src} to {dst}"
+        if not self.TO_FLOAT and not (_is_float(src) and _is_int(dst)):
+            return f"converts a float to an integer, got {src} to {dst}"
+        return None
+
+
 @irdl_op_definition
-class SIToFPOp(_CastOp):
+class SIToFPOp(_IntFloatCastOp):
     """``%f = tl.sitofp %i : tensor<4xi32, #b> to tensor<4xf32, #b>`` (signed int to float)."""
 
     name = "tl.sitofp"
 
-    def _check(self, src: Attribute, dst: Attribute) -> str | None:
-        if not (_is_int(src) and _is_float(dst)):
-            return f"converts an integer to a float, got {src} to {dst}"
-        return None
-
 
 @irdl_op_definition
-class UIToFPOp(_CastOp):
+class UIToFPOp(_IntFloatCastOp):
     """``%f = tl.uitofp %i : tensor<4xi32, #b> to tensor<4xf32, #b>`` (unsigned int to float)."""
 
     name = "tl.uitofp"
 
-    def _check(self, src: Attribute, dst: Attribute) -> str | None:
-        if not (_is_int(src) and _is_float(dst)):
-            return f"converts an integer to a float, got {src} to {dst}"
-        return None
-
 
 @irdl_op_definition
-class FPToSIOp(_CastOp):
+class FPToSIOp(_IntFloatCastOp):
     """``%i = tl.fptosi %f : tensor<4xf32, #b> to tensor<4xi32, #b>`` (rounds toward zero)."""
 
     name = "tl.fptosi"
-
-    def _check(self, src: Attribute, dst: Attribute) -> str | None:
-        if not (_is_float(src) and _is_int(dst)):
-            return f"converts a float to an integer, got {src} to {dst}"
-        return None
+    TO_FLOAT: ClassVar[bool] = False
 
 
 @irdl_op_definition
-class FPToUIOp(_CastOp):
+class FPToUIOp(_IntFloatCastOp):
     """``%i = tl.fptoui %f : tensor<4xf32, #b> to tensor<4xi32, #b>`` (rounds toward zero)."""
 
     name = "tl.fptoui"
-
-    def _check(self, src: Attribute, dst: Attribute) -> str | None:
-        if not (_is_float(src) and _is_int(dst)):
-            return f"converts a float to an integer, got {src} to {dst}"
-        return None
+    TO_FLOAT: ClassVar[bool] = False
 
 
 class _IntResizeOp(_CastOp):
