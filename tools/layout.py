@@ -29,9 +29,10 @@ text. Every error is one line on stderr and exit status 1.
 
 Output: the linear layout (its bases), the F2 matrix, the hardware view and the tensor view
 (:mod:`llc.views`); views of more than ``--max-elements`` entries are replaced by a note. With
-``--to DST`` it prints the conversion map ``DST⁻¹∘SRC`` (Triton's
-``dstLayout.invertAndCompose(srcLayout)``), its quotient by the in-dims it leaves in place
-(Triton's ``minimalCvtLayout``), and which hardware level the data must cross.
+``--to DST`` it prints the conversion map ``DST⁻¹∘SRC`` (source hardware index -> destination
+hardware index), the lowering map ``SRC⁻¹∘DST`` (Triton's
+``dstLayout.invertAndCompose(srcLayout)``), the lowering map's quotient by the in-dims it leaves
+in place (Triton's ``minimalCvtLayout``), and which hardware level the data must cross.
 
 >>> main(["#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [1], "
 ...       "order = [0]}>", "--shape", "8", "--threads-per-warp", "4", "--view", "tensor"])
@@ -618,9 +619,12 @@ def _views(built: BuiltLayout, which: str, limit: int) -> list[str]:
 class ConversionReport:
     """What converting a tensor from ``src`` to ``dst`` needs.
 
-    ``conversion`` is ``dst.invert_and_compose(src)``: it maps every hardware index
-    ``(register, lane, warp, block)`` of the destination layout to the hardware index of the
-    source layout that holds the same element. ``minimal`` is ``conversion`` without the
+    ``forward`` is ``DST⁻¹∘SRC = src.invert_and_compose(dst)``: it maps every hardware index
+    ``(register, lane, warp, block)`` of the source layout to the destination hardware index that
+    receives its element (seed 001's ``L_B⁻¹∘L_A``). ``conversion`` is the other direction,
+    ``SRC⁻¹∘DST = dst.invert_and_compose(src)``: each destination index to the source index
+    holding its element, which is what Triton's lowering iterates over (a destination may read
+    an element the source broadcasts). ``minimal`` is ``conversion`` without the
     trailing in-dims on which it is the identity (``removed``, slowest first, as Triton's
     ``minimalCvtLayout``); ``level`` is the slowest in-dim left (``None``: nothing moves).
 
@@ -630,6 +634,7 @@ class ConversionReport:
     (['lane', 'register'], None)
     """
 
+    forward: LinearLayout
     conversion: LinearLayout
     minimal: LinearLayout
     removed: list[str]
@@ -651,6 +656,7 @@ def analyze_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionReport
     >>> analyze_conversion(src, src).movement
     'none (layouts are equal up to broadcast)'
     """
+    forward = src.invert_and_compose(dst)
     conversion = dst.invert_and_compose(src)
     minimal = conversion
     removed: list[str] = []
@@ -663,7 +669,7 @@ def analyze_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionReport
         minimal = quotient
         removed.append(dim)
     level = next((d for d in ("block", "warp", "lane", "register") if minimal.has_in_dim(d)), None)
-    return ConversionReport(conversion, minimal, removed, level)
+    return ConversionReport(forward, conversion, minimal, removed, level)
 
 
 def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
@@ -696,7 +702,8 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
         return (
             json.dumps(
                 {
-                    "conversion": layout_json(report.conversion),
+                    "conversion": layout_json(report.forward),
+                    "lowering": layout_json(report.conversion),
                     "minimal": layout_json(report.minimal),
                     "data_movement": report.level or "none",
                 }
@@ -709,9 +716,13 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
         f"shape: {_fmt_shape(src.padded)}; {_count(warps, 'warp')} x {threads} threads",
         *src.notes,
         "",
-        "conversion map DST⁻¹∘SRC = dst.invert_and_compose(src): maps each destination hardware "
-        "index (register, lane, warp, block) to the source hardware index holding the same "
-        "element:",
+        "conversion map DST⁻¹∘SRC = src.invert_and_compose(dst): maps each source hardware "
+        "index (register, lane, warp, block) to the destination hardware index that receives "
+        "its element:",
+        str(report.forward),
+        "",
+        "lowering map SRC⁻¹∘DST = dst.invert_and_compose(src) (Triton's minimalCvtLayout): maps "
+        "each destination hardware index to the source hardware index holding its element:",
         str(report.conversion),
         "",
     ]
