@@ -1194,18 +1194,25 @@ class LinearLayout:
             consecutive = min(consecutive, (other_bits & -other_bits).bit_length() - 1)
         return 1 << consecutive
 
-    def _square_identity_on(self, dim: str) -> bool:
+    def _diagonal_identity_index(self, dim: str) -> int | None:
+        """The out-dim index of ``dim`` if in-dim ``dim`` maps onto out-dim ``dim`` as the
+        identity (same size, basis ``i`` has value ``2^i`` there), else None."""
         if dim not in self._in_names or dim not in self._out_names:
-            return False
+            return None
         j = self._out_names.index(dim)
         vectors = self._bases[self._in_names.index(dim)]
         if (1 << len(vectors)) != self._out_sizes[j]:
+            return None
+        if any(b[j] != (1 << i) for i, b in enumerate(vectors)):
+            return None
+        return j
+
+    def _square_identity_on(self, dim: str) -> bool:
+        j = self._diagonal_identity_index(dim)
+        if j is None:
             return False
-        return all(
-            b[k] == ((1 << i) if k == j else 0)
-            for i, b in enumerate(vectors)
-            for k in range(len(b))
-        )
+        vectors = self._bases[self._in_names.index(dim)]
+        return all(v == 0 for b in vectors for k, v in enumerate(b) if k != j)
 
     def is_identity_on_out_dim(self, dim: str) -> bool:
         """Whether out-dim ``dim`` equals in-dim ``dim`` (Triton's ``isIdentityOnOutDim``).
@@ -1217,13 +1224,8 @@ class LinearLayout:
         >>> L.is_identity_on_out_dim("block"), L.is_identity_on_out_dim("offset")
         (True, False)
         """
-        if dim not in self._in_names or dim not in self._out_names:
-            return False
-        j = self._out_names.index(dim)
-        vectors = self._bases[self._in_names.index(dim)]
-        if (1 << len(vectors)) != self._out_sizes[j]:
-            return False
-        if any(b[j] != (1 << i) for i, b in enumerate(vectors)):
+        j = self._diagonal_identity_index(dim)
+        if j is None:
             return False
         return all(
             b[j] == 0

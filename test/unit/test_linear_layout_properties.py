@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from f2_oracle import gf2_rank
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -132,25 +133,6 @@ def surjective_layouts(
 
 
 # ================================================================================== oracles
-def gf2_rank(columns: Sequence[int]) -> int:
-    """Rank over F2 by Gaussian elimination on a numpy bit matrix (independent of llc.f2)."""
-    if not columns:
-        return 0
-    width = max(max(columns).bit_length(), 1)
-    m = np.array([[(c >> r) & 1 for c in columns] for r in range(width)], dtype=bool)
-    rank = 0
-    for col in range(m.shape[1]):
-        pivot = next((r for r in range(rank, m.shape[0]) if m[r, col]), None)
-        if pivot is None:
-            continue
-        m[[rank, pivot]] = m[[pivot, rank]]
-        below = m[:, col].copy()
-        below[rank] = False
-        m[below] ^= m[rank]
-        rank += 1
-    return rank
-
-
 def pivot_columns(columns: Sequence[int]) -> set[int]:
     """Columns independent of the ones before them, from ranks of prefixes."""
     ranks = [gf2_rank(columns[:k]) for k in range(len(columns) + 1)]
