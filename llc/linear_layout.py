@@ -144,7 +144,7 @@ class LinearLayout:
         items = list(bases.items()) if isinstance(bases, Mapping) else list(bases)
         if isinstance(out_dims, Mapping):
             out_pairs: list[tuple[str, int]] | None = [(str(k), v) for k, v in out_dims.items()]
-        elif all(type(d) is str for d in out_dims) or all(isinstance(d, str) for d in out_dims):
+        elif all(isinstance(d, str) for d in out_dims):
             out_pairs = None
         else:
             out_pairs = [(str(n), s) for n, s in out_dims]  # type: ignore[misc]

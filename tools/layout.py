@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from llc.errors import LayoutError
+from llc.layouts.cute import CuteSwizzle
 from llc.linear_layout import LinearLayout
 from llc.tools.diagnostics import LocatedError, run_cli
 from llc.views import (
@@ -442,7 +443,7 @@ def build(
         )
     # CuTe: the layout defines its own domain; a swizzle alone takes its size from --shape.
     layout = loaded.layout
-    if type(layout).__name__ == "CuteSwizzle":
+    if isinstance(layout, CuteSwizzle):
         size = None
         if shape is not None:
             if len(shape) != 1:
