@@ -10,7 +10,7 @@
     llc-opt bad.mlir --split-input-file --parsing-diagnostics --verify-diagnostics  # lit tests
 
 All of xdsl-opt's flags are inherited. Every dialect xDSL knows is registered, plus ``tl`` and
-llc's passes and targets (:mod:`llc.universe`). Input is MLIR text whatever its extension
+llc's passes and targets (:mod:`llc.dialects.universe`). Input is MLIR text whatever its extension
 (``.mlir``, ``.ttgir``, ...). Errors are printed as ``file:line:col: error: message`` with the
 source line and a caret, exit status 1 (:mod:`llc.tools.diagnostics`); with
 ``--parsing-diagnostics`` / ``--verify-diagnostics`` they are printed on stdout in xdsl-opt's
@@ -43,7 +43,7 @@ from llc.dialects.printer import LLCPrinter
 from llc.dialects.tl import verify_module
 from llc.errors import LayoutError
 from llc.tools.diagnostics import locate_exception, parse_module, read_input, run_cli
-from llc.universe import LLC_UNIVERSE
+from llc.dialects.universe import LLC_UNIVERSE
 
 __all__ = [
     "LLCOptMain",
