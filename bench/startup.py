@@ -21,7 +21,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,17 +81,14 @@ def _time(argv: list[str], repeat: int) -> tuple[float, float, int]:
 
 def _slowest_imports(argv: list[str], count: int = 8) -> list[str]:
     """The imports with the largest cumulative time under ``python -X importtime``."""
-    with tempfile.TemporaryDirectory() as tmp:
-        script = os.path.join(tmp, "run.py")
-        with open(script, "w", encoding="utf-8") as file:
-            file.write(open(argv[0], encoding="utf-8").read())
-        done = subprocess.run(
-            [sys.executable, "-X", "importtime", script, *argv[1:]],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+    # A console script is a Python file: run it under this interpreter with -X importtime.
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     rows = []
     for line in done.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:

@@ -48,12 +48,12 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
 from llc.errors import LayoutError
 from llc.layouts.cute import CuteSwizzle
 from llc.linear_layout import LinearLayout
-from llc.tools.diagnostics import LocatedError, run_cli
+from llc.tools.diagnostics import LocatedError
 from llc.views import (
     coordinate_view,
     distributed_view,
@@ -74,11 +74,10 @@ __all__ = [
     "main",
     "parse_layout_text",
     "parse_shape",
+    "run",
 ]
 
 PROG = "llc-layout"
-DEFAULT_MAX_ELEMENTS = 4096
-VIEWS = ("all", "bases", "matrix", "hw", "tensor")
 
 # Prefixes of Triton's TritonGPU dialect (current and pre-3.2) and llc's own.
 _PREFIX_RE = re.compile(r"#(?:ttg|triton_gpu|tl)\.")
@@ -742,52 +741,11 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
 
 
 # ------------------------------------------------------------------------------ CLI
-class _ArgumentParser(argparse.ArgumentParser):
-    """argparse with llc's error convention: one line on stderr, exit status 1."""
-
-    def error(self, message: str) -> NoReturn:
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def _arg_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
-        prog=PROG,
-        description="Show a Triton, XLA or CuTe layout as a linear layout over F2, or what "
-        "converting between two layouts needs.",
-    )
-    parser.add_argument(
-        "layout",
-        metavar="LAYOUT",
-        help="#ttg.blocked<{...}> (as printed in a TTGIR dump; #tl./#triton_gpu. too), "
-        "{1,0:T(8,128)}, f32[3,5]{1,0:T(2,2)}, (4,2):(2,1), Swizzle<3,4,3>; @FILE or - (stdin)",
-    )
-    parser.add_argument("--shape", help="tensor shape, e.g. 32x32 (padded to powers of two)")
-    parser.add_argument("--num-warps", type=int, help="warps per CTA (default: the layout's)")
-    parser.add_argument(
-        "--threads-per-warp",
-        type=int,
-        help="lanes per warp (default 32; 64 for amd_mfma layouts)",
-    )
-    parser.add_argument("--view", choices=VIEWS, default="all", help="what to print (default all)")
-    parser.add_argument(
-        "--max-elements",
-        type=int,
-        default=DEFAULT_MAX_ELEMENTS,
-        help=f"largest hardware/tensor view printed (default {DEFAULT_MAX_ELEMENTS} entries)",
-    )
-    parser.add_argument("--json", action="store_true", help="print the bases as JSON")
-    parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
-    return parser
-
-
-def _run(argv: Sequence[str]) -> None:
-    args = _arg_parser().parse_args(list(argv))
+def run(args: argparse.Namespace) -> None:
+    """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
     _check_pow2_arg(args.threads_per_warp, "--threads-per-warp")
     if args.num_warps is not None and args.num_warps < 1:
         raise LocatedError(f"--num-warps {args.num_warps} must be positive")
-    if args.max_elements < 1:
-        raise LocatedError("--max-elements must be positive")
     shape = parse_shape(args.shape) if args.shape is not None else None
     if args.to is not None:
         sys.stdout.write(_conversion(args, shape))
@@ -808,8 +766,10 @@ def _run(argv: Sequence[str]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``llc-layout`` console script."""
-    run_cli(PROG, lambda: _run(sys.argv[1:] if argv is None else argv))
+    """Entry point of the ``llc-layout`` console script (:func:`llc.tools.cli.layout_main`)."""
+    from llc.tools.cli import layout_main
+
+    layout_main(argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

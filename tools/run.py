@@ -63,10 +63,9 @@ from llc.tools.diagnostics import (
     op_location,
     parse_module,
     read_input,
-    run_cli,
 )
 
-__all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid"]
+__all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid", "run"]
 
 
 def make_context() -> Context:
@@ -254,28 +253,6 @@ def _save(path: str, array: np.ndarray) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def _arg_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="llc-run",
-        description="Run a function of a tl module on numpy data (reference interpreter).",
-        epilog="ARG: PATH.npy | number | [list] | true/false | 'dense<...> : tensor<...>' | "
-        "zeros:SHAPExTYPE (e.g. zeros:128xf32). Pointer parameters get a buffer.",
-    )
-    parser.add_argument("input_file", help="the .mlir file ('-' for stdin)")
-    parser.add_argument("--entry", "-e", help="function to run (default: the only one)")
-    parser.add_argument("--args", nargs="*", default=[], metavar="ARG", help="one per parameter")
-    parser.add_argument("--grid", default="1", help="programs to run: X[,Y[,Z]] (default 1)")
-    parser.add_argument("--out", metavar="DIR", help="write every buffer to DIR/<param>.npy")
-    parser.add_argument(
-        "--save",
-        action="store_true",
-        help="write every buffer back to its .npy file (others to ./<param>.npy)",
-    )
-    parser.add_argument("--print-buffers", action="store_true", help="print every buffer")
-    parser.add_argument("--full", action="store_true", help="print arrays without eliding")
-    return parser
-
-
 def _entry_function(module: ModuleOp, entry: str | None) -> FuncOp:
     funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
     if entry is None:
@@ -307,8 +284,8 @@ def _runtime_error(
     return LocatedError(message, op_location(op))
 
 
-def _run(argv: Sequence[str]) -> int:
-    args = _arg_parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
+    """Run ``llc-run`` on arguments parsed by :func:`llc.tools.cli.run_arg_parser`."""
     ctx = make_context()
     text, name = read_input(args.input_file)
     module = parse_module(ctx, text, name)
@@ -375,8 +352,10 @@ def _run(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point of ``llc-run``."""
-    run_cli("llc-run", lambda: _run(sys.argv[1:] if argv is None else argv))
+    """Console entry point of ``llc-run`` (:func:`llc.tools.cli.run_main`)."""
+    from llc.tools.cli import run_main
+
+    run_main(argv)
 
 
 if __name__ == "__main__":
