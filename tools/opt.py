@@ -78,7 +78,7 @@ def describe_unsupported_target(name: str, supported: Sequence[str]) -> str:
     """The message for ``-t NAME`` when llc-opt cannot print ``tl`` IR with it.
 
     >>> describe_unsupported_target("riscv-asm", ["mlir"])
-    "-t riscv-asm: xDSL's riscv-asm target cannot print tl IR (it expects its own dialect); \
+    "-t riscv-asm: xDSL's riscv-asm target cannot print tl IR (it expects its own dialects); \
 llc-opt's targets: mlir"
     >>> describe_unsupported_target("bogus", ["mlir"])
     "-t bogus: unknown target; llc-opt's targets: mlir"
@@ -89,7 +89,7 @@ llc-opt's targets: mlir"
     if name in get_all_targets():
         return (
             f"-t {name}: xDSL's {name} target cannot print tl IR (it expects its own "
-            f"dialect); llc-opt's targets: {listed}"
+            f"dialects); llc-opt's targets: {listed}"
         )
     return f"-t {name}: unknown target; llc-opt's targets: {listed}"
 

@@ -135,12 +135,34 @@ def _parse_literal(text: str, ctx: Context) -> tuple[np.ndarray, bool]:
         raise ValueError(f"not a rectangular array: {err}") from None
 
 
+MAX_ARRAY_ELEMENTS = 1 << 28
+"""The largest array ``zeros:`` makes: 2^28 elements (1 GiB of f32), far beyond what the
+reference interpreter runs in reasonable time, and below what exhausts a small machine."""
+
+
 def _parse_zeros(spec: str, ctx: Context) -> np.ndarray:
+    """A zero array of ``SHAPExTYPE``, refused past :data:`MAX_ARRAY_ELEMENTS`.
+
+    >>> _parse_zeros("2x3xi32", make_context()).shape
+    (2, 3)
+    >>> _parse_zeros("99999999999xf32", make_context())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: zeros:99999999999xf32 is too large: 99999999999 elements; the limit is 2^28 ...
+    """
     try:
         typ = Parser(ctx, f"tensor<{spec}>").parse_type()
     except ParseError as err:
         raise ValueError(f"zeros:{spec}: expected SHAPExTYPE such as 128xf32 ({err.msg})") from None
     assert isinstance(typ, TensorType)
+    count = 1
+    for dim in typ.get_shape():
+        count *= dim
+    if count > MAX_ARRAY_ELEMENTS:
+        raise ValueError(
+            f"zeros:{spec} is too large: {count} elements; the limit is 2^28 = "
+            f"{MAX_ARRAY_ELEMENTS} elements per array"
+        )
     return np.zeros(typ.get_shape(), numpy_dtype(typ.element_type))
 
 
