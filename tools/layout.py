@@ -779,7 +779,7 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
         if src_shape != dst_shape:
             raise LocatedError(
                 f"the layouts cover different shapes: {_fmt_shape(src_shape)} (LAYOUT) and "
-                f"{_fmt_shape(dst_shape)} (--to)"
+                f"{_fmt_shape(dst_shape)} (--to); give --shape"
             )
         shape = src_shape
     threads = args.threads_per_warp or _default_threads(src_loaded)
