@@ -39,8 +39,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from llc.dialects import layout_attrs
+from llc.dialects.diagnostics import LLCParser
 from llc.dialects.printer import LLCPrinter
-from llc.tools.diagnostics import LLCParser
 from llc.dialects.universe import get_tl_dialect
 
 MMA = (

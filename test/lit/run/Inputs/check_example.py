@@ -29,8 +29,8 @@ from xdsl.pattern_rewriter import (
     attr_type_rewrite_pattern,
 )
 
+from llc.dialects.diagnostics import parse_module
 from llc.dialects.tl import MemDescType
-from llc.tools.diagnostics import parse_module
 from llc.tools.run import make_context
 
 
