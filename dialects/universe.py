@@ -31,7 +31,9 @@ __all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_tl_dialect"]
 
 LLC_UNIVERSE: Universe  # built on first access, by __getattr__ below
 
-PASSES: dict[str, str] = {}
+PASSES: dict[str, str] = {
+    "llc-strip-layouts": "llc.passes.strip_layouts:StripLayoutsPass",
+}
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
 TARGETS: dict[str, str] = {}

@@ -12,7 +12,7 @@
 All of xdsl-opt's flags are inherited. Every dialect xDSL knows is registered, plus ``tl`` and
 llc's passes and targets (:mod:`llc.dialects.universe`). Input is MLIR text whatever its extension
 (``.mlir``, ``.ttgir``, ...). Errors are printed as ``file:line:col: error: message`` with the
-source line and a caret, exit status 1 (:mod:`llc.tools.diagnostics`); with
+source line and a caret, exit status 1 (:mod:`llc.dialects.diagnostics`); with
 ``--parsing-diagnostics`` / ``--verify-diagnostics`` they are printed on stdout in xdsl-opt's
 format and the next ``// -----`` chunk is processed, exit status 0.
 
@@ -42,11 +42,12 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from llc.dialects.diagnostics import locate_exception, parse_module
 from llc.dialects.printer import LLCPrinter
 from llc.dialects.tl import verify_module
 from llc.errors import LayoutError
 from llc.tools.cli import OPT_TARGETS, opt_arg_parser
-from llc.tools.diagnostics import locate_exception, parse_module, read_input
+from llc.tools.diagnostics import read_input
 
 __all__ = [
     "LLCOptMain",
