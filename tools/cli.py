@@ -247,8 +247,8 @@ def opt_arg_parser() -> ArgumentParser:
         "-p",
         "--passes",
         default="",
-        help=f"Pass pipeline, e.g. 'canonicalize,cse'. llc's passes: {llc_passes}; every "
-        "xDSL pass is available too (see --list-passes)",
+        help="Delimited list of passes, e.g. 'canonicalize,cse'. Available passes are: "
+        f"{llc_passes} (llc's), and every xDSL pass (see --list-passes)",
     )
     parser.add_argument(
         "--list-passes", action=_ListPassesAction, help="print every available pass and exit"
