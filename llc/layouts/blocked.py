@@ -135,7 +135,12 @@ class BlockedLayout(DistributedLayout):
         )
 
     def _build(self, shape: tuple[int, ...]) -> LinearLayout:
-        return self._finish(combine_cta_cga_with_shape(self.cta_tile(), self.cga, shape))
+        # Triton 3.9 (PR #11541) drops the registers of a tile larger than the shape instead of
+        # keeping them as zero (duplicate) registers; lanes and warps still broadcast.
+        tile = combine_cta_cga_with_shape(
+            self.cta_tile(), self.cga, shape, broadcast_registers=False
+        )
+        return self._finish(tile)
 
     def triton_params(self) -> dict[str, object]:
         """Triton's parameters (CTA ones only when not the default).

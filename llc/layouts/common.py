@@ -443,16 +443,28 @@ def ensure_layout_not_smaller_than(layout: LinearLayout, shape: Mapping[str, int
 
 
 def combine_cta_cga_with_shape(
-    cta_layout: LinearLayout, cga: CTALayout, shape: Sequence[int]
+    cta_layout: LinearLayout,
+    cga: CTALayout,
+    shape: Sequence[int],
+    broadcast_registers: bool = True,
 ) -> LinearLayout:
     """Tile/broadcast a one-CTA layout to ``shape`` and multiply by the CGA layout.
 
     The CTA layout's out-dim order decides which dim is repeated first; the result has out-dims
-    ``dim0..`` in standard order, each of exactly the size in ``shape``.
+    ``dim0..`` in standard order, each of exactly the size in ``shape``. Where the CTA tile is
+    larger than the shape, lane/warp/offset bases become zero (a broadcast); register bases do
+    too unless ``broadcast_registers`` is false, in which case they are dropped, largest first,
+    so that no thread holds one element in two registers (Triton 3.9 does this for
+    ``#ttg.blocked`` only; its MMA, dot-operand, MFMA and WMMA layouts keep zero registers).
 
     >>> cta = identity_standard_nd("register", [1], [0]) * identity_standard_nd("lane", [4], [0])
     >>> combine_cta_cga_with_shape(cta, CTALayout([2], [2], [0]), [16]).bases
     [('register', [[4]]), ('lane', [[1], [2]]), ('block', [[8]])]
+    >>> cta = identity_standard_nd("register", [4], [0]) * identity_standard_nd("lane", [2], [0])
+    >>> combine_cta_cga_with_shape(cta, CTALayout.default(1), [2]).bases
+    [('register', [[1], [0]]), ('lane', [[0]]), ('block', [])]
+    >>> combine_cta_cga_with_shape(cta, CTALayout.default(1), [2], broadcast_registers=False).bases
+    [('register', [[1]]), ('lane', [[0]]), ('block', [])]
     """
     rank = len(shape)
     if cta_layout.num_out_dims != rank or cga.rank != rank:
@@ -469,7 +481,7 @@ def combine_cta_cga_with_shape(
         d: max(1, labeled[d] // cga_ll.get_out_dim_size(d)) for d in cta_layout.get_out_dim_names()
     }
     cta_ll = ensure_layout_not_smaller_than(cta_layout, cta_shape)
-    cta_ll = ensure_layout_not_larger_than(cta_ll, cta_shape)
+    cta_ll = ensure_layout_not_larger_than(cta_ll, cta_shape, broadcast_registers)
     return (cta_ll * cga_ll).transpose_outs(names)
 
 

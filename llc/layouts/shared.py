@@ -286,8 +286,13 @@ class NvmmaSharedLayout(SharedLayout):
         per_cta = shape_per_cta(cga, shape)
         tma = self.tma_block_shape(per_cta)
         if self.swizzling_byte_width == 0:
-            layout = LinearLayout.identity_1d(tma[-1], "offset", names[-1])
-            for i in range(rank - 2, -1, -1):
+            # Plain strides: the contiguous dim (dim0 when transposed, else the last) first,
+            # then the others from the last dim down, as the swizzled path orders them.
+            minor_to_major = list(range(rank - 1, -1, -1))
+            if self.transposed:
+                minor_to_major = [0, *minor_to_major[:-1]]
+            layout = LinearLayout.empty()
+            for i in minor_to_major:
                 layout = layout * LinearLayout.identity_1d(tma[i], "offset", names[i])
             layout = ensure_layout_not_smaller_than(layout, dict(zip(names, per_cta, strict=True)))
             return self._finish(combine_cta_cga_with_shape(layout, cga, shape))
