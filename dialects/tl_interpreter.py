@@ -62,7 +62,7 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import tl
@@ -658,16 +658,64 @@ def _active_offsets(
     return offsets, active
 
 
+def is_elementwise_region(region: Region) -> bool:
+    """Whether ``region`` is one block of elementwise ops (and constants) and its terminator.
+
+    Such a region, written for scalars, gives the same result run once on whole arrays as run
+    on each element; any other region (``scf.if``, loops, calls, ...) must run per element.
+
+    >>> from xdsl.ir import Block
+    >>> from xdsl.dialects.builtin import f32
+    >>> block = Block(arg_types=[f32, f32])
+    >>> add = arith.AddfOp(block.args[0], block.args[1])
+    >>> block.add_ops([add, tl.ReduceReturnOp(add.result)])
+    >>> is_elementwise_region(Region(block))
+    True
+    """
+    if len(region.blocks) != 1:
+        return False
+    block = region.blocks[0]
+    last = block.last_op
+    return all(
+        type(inner) in _ELEMENTWISE or isinstance(inner, arith.ConstantOp) or inner is last
+        for inner in block.ops
+    )
+
+
+def _combine_per_element(
+    interpreter: Interpreter, op: tl.ReduceOp, lhs: list[np.ndarray], rhs: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Run the scalar combine region once per element (exact scalar semantics)."""
+    shape = lhs[0].shape
+    outs: list[np.ndarray] | None = None
+    for index in np.ndindex(shape):
+        scalars = [a[index] for a in (*lhs, *rhs)]
+        combined = interpreter.run_ssacfg_region(op.combine, tuple(scalars), "tl.reduce")
+        if outs is None:
+            outs = [np.empty(shape, dtype=a.dtype) for a in lhs]
+        for out, value in zip(outs, combined, strict=True):
+            out[index] = value
+    return outs if outs is not None else [np.empty(shape, dtype=a.dtype) for a in lhs]
+
+
 def _reduce_pairwise(
     interpreter: Interpreter, op: tl.ReduceOp, arrays: list[np.ndarray]
 ) -> list[np.ndarray]:
-    """Combine along axis 0 with a balanced tree: ((x0 c x1) c (x2 c x3)) ..."""
+    """Combine along axis 0 with a balanced tree: ((x0 c x1) c (x2 c x3)) ...
+
+    A straight-line elementwise combine region runs once on whole slabs (fast); any other
+    region runs once per element, so control flow sees scalars as it was written for.
+    """
+    vectorized = is_elementwise_region(op.combine)
     n = arrays[0].shape[0]
     while n > 1:
         half = n // 2
         lhs = [a[0 : 2 * half : 2] for a in arrays]
         rhs = [a[1 : 2 * half : 2] for a in arrays]
-        combined = interpreter.run_ssacfg_region(op.combine, (*lhs, *rhs), "tl.reduce")
+        if vectorized:
+            combined = interpreter.run_ssacfg_region(op.combine, (*lhs, *rhs), "tl.reduce")
+        else:
+            combined = _combine_per_element(interpreter, op, lhs, rhs)
         out: list[np.ndarray] = []
         for c, a in zip(combined, arrays, strict=True):
             c = np.broadcast_to(np.asarray(c, dtype=a.dtype), lhs[0].shape[:1] + a.shape[1:])

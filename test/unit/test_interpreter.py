@@ -418,6 +418,62 @@ def test_reduce_with_two_operands_argmax() -> None:
     assert arg.tolist() == [1, 2]
 
 
+def max_by_branch_region() -> Region:
+    """``cmpf ogt`` then ``scf.if`` yielding the larger value: control flow in the combine."""
+    block = Block(arg_types=[f32, f32])
+    with ImplicitBuilder(block) as (a, b):
+        gt = arith.CmpfOp(a, b, "ogt")
+        then_block, else_block = Block(), Block()
+        with ImplicitBuilder(then_block):
+            scf.YieldOp(a)
+        with ImplicitBuilder(else_block):
+            scf.YieldOp(b)
+        branch = scf.IfOp(gt, [f32], Region(then_block), Region(else_block))
+        tl.ReduceReturnOp(branch.results[0])
+    return Region(block)
+
+
+def test_reduce_with_control_flow_in_the_combine_region() -> None:
+    # Issue 7: the region ran once on whole vectors, and scf.if asked numpy for the truth
+    # value of an array. It must run with scalar semantics; compare with numpy's max.
+    x = np.random.default_rng(7).standard_normal((5, 13)).astype(np.float32)
+
+    def body(v: SSAValue) -> list[SSAValue]:
+        rows = tl.ReduceOp([v], 1, [T([5])], max_by_branch_region())
+        cols = tl.ReduceOp([v], 0, [T([13])], max_by_branch_region())
+        return [rows.results_[0], cols.results_[0]]
+
+    rows, cols = run([T([5, 13])], [T([5]), T([13])], body, [x])
+    np.testing.assert_array_equal(rows, x.max(axis=1))
+    np.testing.assert_array_equal(cols, x.max(axis=0))
+    assert rows.dtype == np.float32 and cols.dtype == np.float32
+
+
+def test_reduce_region_kinds() -> None:
+    from llc.dialects.tl_interpreter import is_elementwise_region
+
+    assert is_elementwise_region(reduce_region(f32, lambda a, b: arith.AddfOp(a, b).result))
+    assert not is_elementwise_region(max_by_branch_region())
+
+
+def test_straight_line_reduce_stays_vectorized(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The per-element fallback is only for regions that need it.
+    import llc.dialects.tl_interpreter as interp
+
+    def fail(*args: Any) -> None:
+        raise AssertionError("a straight-line combine region ran per element")
+
+    monkeypatch.setattr(interp, "_combine_per_element", fail)
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+    def body(v: SSAValue) -> list[SSAValue]:
+        add = reduce_region(f32, lambda a, b: arith.AddfOp(a, b).result)
+        return [tl.ReduceOp([v], 1, [T([3])], add).results_[0]]
+
+    (rows,) = run([T([3, 4])], [T([3])], body, [x])
+    np.testing.assert_array_equal(rows, x.sum(axis=1))
+
+
 def test_dot_accumulates_in_result_type() -> None:
     # In f16, 2048 + 1 == 2048: a dot accumulated in f16 would stop at 2048.
     a = np.ones((2, 4096), np.float16)

@@ -2004,9 +2004,7 @@ def test_mma_tile_larger_than_shape_keeps_zero_registers():
     # lane [0,2] [0,4] [1,0] [2,0] [4,0]; warp [16,0] [32,0]. Shape [8, 8]: dim0 64 -> 8 zeroes
     # warps [32,0] [16,0] and register [8,0], which stays as a zero register.
     layout = NvidiaMmaLayout(2, 0, [4, 1], [16, 8])
-    expected = ll(
-        2, [[0, 1], [0, 0]], [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [[0, 0], [0, 0]]
-    )
+    expected = ll(2, [[0, 1], [0, 0]], [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [[0, 0], [0, 0]])
     assert layout.to_linear_layout([8, 8]) == expected
 
 
