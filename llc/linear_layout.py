@@ -41,6 +41,7 @@ import numpy as np
 
 from llc.errors import LayoutError
 from llc.f2 import EchelonBasis
+from llc.views import distributed_view, shared_view
 
 __all__ = ["LinearLayout"]
 
@@ -1604,15 +1605,25 @@ class LinearLayout:
 
     # ------------------------------------------------------------------ views
     def get_distributed_view(self, use_hw_view: bool = False) -> str:
-        """A text table of a distributed layout (see :mod:`llc.views`)."""
-        from llc.views import distributed_view
+        """A text table of a distributed layout (see :mod:`llc.views`).
 
+        >>> L = LinearLayout.from_bases([("lane", [[1], [2]])], ["dim0"])
+        >>> print(L.get_distributed_view(), end="")
+        [T0:0, T1:0, T2:0, T3:0]
+        """
         return distributed_view(self, use_hw_view=use_hw_view)
 
     def get_shared_view(self, use_hw_view: bool = False) -> str:
-        """A text table of a shared-memory layout (see :mod:`llc.views`)."""
-        from llc.views import shared_view
+        """A text table of a shared-memory layout (see :mod:`llc.views`).
 
+        >>> L = LinearLayout.from_bases([("offset", [[0, 1], [1, 0]])], ["dim0", "dim1"])
+        >>> print(L.get_shared_view(use_hw_view=True), end="")
+        Block: 0:
+        Offset: 0 -> (0,0)
+        Offset: 1 -> (0,1)
+        Offset: 2 -> (1,0)
+        Offset: 3 -> (1,1)
+        """
         return shared_view(self, use_hw_view=use_hw_view)
 
 
