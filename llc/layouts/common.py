@@ -4,8 +4,9 @@ Every Triton layout family is turned into a :class:`~llc.linear_layout.LinearLay
 steps. First a *CTA layout* is built for one block (in-dims ``register, lane, warp`` for
 distributed layouts, ``offset`` for shared ones); then :func:`combine_cta_cga_with_shape`
 tiles it over the tensor shape (extra high ``register``/``offset`` bases, minor out-dim
-first), broadcasts it where it is larger than the shape (zero bases), and multiplies it by the
-CGA layout (in-dim ``block``) built from the ``CTAsPerCGA / CTASplitNum / CTAOrder`` triple.
+first), broadcasts it where it is larger than the shape (zero bases; registers may be dropped
+instead), and multiplies it by the CGA layout (in-dim ``block``) built from the
+``CTAsPerCGA / CTASplitNum / CTAOrder`` triple.
 
 Shapes must be powers of two. The padding convention for other shapes: a tensor of shape
 ``s`` is laid out as the tensor of shape :func:`padded_shape` ``(s)`` (every dim rounded up to
