@@ -49,6 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from llc.conversion import in_dim_columns as _columns
 from llc.errors import LayoutError
 from llc.f2 import EchelonBasis, matrix_rank
 from llc.linear_layout import LinearLayout
@@ -268,17 +269,6 @@ def _combine(columns: Sequence[int], mask: int) -> int:
             out ^= c
         mask >>= 1
     return out
-
-
-def _columns(layout: LinearLayout, dim: str) -> list[int]:
-    if not layout.has_in_dim(dim):
-        return []
-    start = 0
-    for name in layout.get_in_dim_names():
-        if name == dim:
-            break
-        start += layout.get_in_dim_size_log2(name)
-    return list(layout.columns()[start : start + layout.get_in_dim_size_log2(dim)])
 
 
 def _unflatten(value: int, out_dims: Sequence[tuple[str, int]]) -> list[int]:
