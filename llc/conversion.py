@@ -34,6 +34,7 @@ __all__ = [
     "MOVEMENT",
     "ConversionReport",
     "analyze_conversion",
+    "clear_conversion_cache",
     "in_dim_columns",
     "required_level",
 ]
@@ -105,6 +106,14 @@ def analyze_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionReport
     'none (layouts are equal up to broadcast)'
     """
     return _analyze(src, dst)
+
+
+def clear_conversion_cache() -> None:
+    """Forget the cached :func:`analyze_conversion` reports (for cold benchmarks).
+
+    >>> clear_conversion_cache()
+    """
+    _analyze.cache_clear()
 
 
 @functools.lru_cache(maxsize=4096)

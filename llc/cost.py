@@ -54,11 +54,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from llc.conversion import analyze_conversion, in_dim_columns
+from llc.conversion import analyze_conversion, clear_conversion_cache, in_dim_columns
 from llc.errors import LayoutError
 from llc.f2 import EchelonBasis, matrix_rank
 from llc.linear_layout import LinearLayout
-from llc.swizzle import ROW_BYTES, SwizzlePlan, plan_swizzle
+from llc.swizzle import ROW_BYTES, SwizzlePlan, clear_plan_cache, plan_swizzle
 
 __all__ = [
     "ALU_CYCLES",
@@ -71,6 +71,7 @@ __all__ = [
     "WAVEFRONT_CYCLES",
     "ConversionCost",
     "RematerializationCost",
+    "clear_caches",
     "conversion_cost",
     "dtype_bitwidth",
     "rematerialization_cost",
@@ -113,6 +114,11 @@ def dtype_bitwidth(dtype: str | int) -> int:
     >>> [dtype_bitwidth(t) for t in ("f16", "bf16", "f32", "i1", "f8E4M3FN", "!tl.ptr<f32>", 64)]
     [16, 16, 32, 8, 8, 64, 64]
     """
+    return _dtype_bitwidth(dtype)
+
+
+@functools.lru_cache(maxsize=256)
+def _dtype_bitwidth(dtype: str | int) -> int:
     if isinstance(dtype, int) and not isinstance(dtype, bool):
         bits = dtype
     elif isinstance(dtype, str):
@@ -221,7 +227,20 @@ def conversion_cost(
     >>> [conversion_cost(src, swap, [256], t).total for t in ("f16", "f32", "f64")]
     [8.0, 16.0, 32.0]
     """
-    return _conversion_cost(src, dst, tuple(int(s) for s in shape), dtype_bitwidth(dtype))
+    key = (src, dst, shape if type(shape) is tuple else tuple(shape), dtype)
+    cost = _MEMO.get(key)
+    if cost is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        cost = _conversion_cost(src, dst, tuple(int(s) for s in shape), dtype_bitwidth(dtype))
+        _MEMO[key] = cost
+    return cost
+
+
+# The arguments exactly as given -> cost: a hit costs one dict lookup, without normalising the
+# shape and dtype first (the passes ask about the same pairs over and over).
+_MEMO: dict[tuple[Any, ...], ConversionCost] = {}
+_MEMO_LIMIT = 1 << 16
 
 
 @functools.lru_cache(maxsize=16384)
@@ -372,6 +391,19 @@ def _distributed_shared_cost(src: LinearLayout, dst: LinearLayout, bitwidth: int
         2,
         _total(instructions, wavefronts, 2 * CLUSTER_BARRIER_CYCLES),
     )
+
+
+def clear_caches() -> None:
+    """Forget every cached cost, conversion analysis and swizzle plan (for cold benchmarks).
+
+    >>> clear_caches()
+    """
+    _MEMO.clear()
+    _conversion_cost.cache_clear()
+    _remat.cache_clear()
+    _dtype_bitwidth.cache_clear()
+    clear_conversion_cache()
+    clear_plan_cache()
 
 
 # ------------------------------------------------------------------------------ remat

@@ -51,7 +51,6 @@ import numpy as np
 
 from llc.conversion import in_dim_columns as _columns
 from llc.errors import LayoutError
-from llc.f2 import EchelonBasis, matrix_rank
 from llc.linear_layout import LinearLayout
 
 __all__ = [
@@ -62,6 +61,7 @@ __all__ = [
     "ROW_BYTES",
     "AccessCount",
     "SwizzlePlan",
+    "clear_plan_cache",
     "count_wavefronts",
     "lanes_per_phase",
     "plan_swizzle",
@@ -214,21 +214,60 @@ def count_wavefronts(
 _HW_DIMS = ("register", "lane", "warp", "block")
 
 
+class _Span:
+    """An F2 span built one vector at a time (incremental Gaussian elimination on ints).
+
+    ``solve`` gives a vector's combination of the vectors added so far (bit ``i``: the ``i``-th
+    added), or None outside the span.
+    """
+
+    __slots__ = ("_count", "_rows", "rank")
+
+    def __init__(self, vectors: Sequence[int] = ()) -> None:
+        self._rows: dict[int, tuple[int, int]] = {}
+        self._count = 0
+        self.rank = 0
+        for v in vectors:
+            self.add(v)
+
+    def _reduce(self, v: int) -> tuple[int, int]:
+        rows = self._rows
+        combination = 0
+        while v:
+            row = rows.get(v.bit_length())
+            if row is None:
+                break
+            v ^= row[0]
+            combination ^= row[1]
+        return v, combination
+
+    def add(self, v: int) -> bool:
+        """Add ``v``; whether it was independent."""
+        index = self._count
+        self._count += 1
+        residual, combination = self._reduce(v)
+        if not residual:
+            return False
+        self._rows[residual.bit_length()] = (residual, combination ^ (1 << index))
+        self.rank += 1
+        return True
+
+    def contains(self, v: int) -> bool:
+        return not self._reduce(v)[0]
+
+    def solve(self, v: int) -> int | None:
+        residual, combination = self._reduce(v)
+        return None if residual else combination
+
+
 def _independent(vectors: Sequence[int], start: Sequence[int] = ()) -> list[int]:
     """The vectors (in order) that are independent of ``start`` and of those taken before."""
-    columns = list(start)
-    basis = EchelonBasis(columns)
-    taken: list[int] = []
-    for v in vectors:
-        if v and not basis.contains(v):
-            taken.append(v)
-            columns.append(v)
-            basis = EchelonBasis(columns)
-    return taken
+    span = _Span(start)
+    return [v for v in vectors if v and span.add(v)]
 
 
 def _dim(vectors: Sequence[int]) -> int:
-    return matrix_rank([v for v in vectors if v])
+    return _Span(vectors).rank
 
 
 def _dim_meet(first: Sequence[int], second: Sequence[int]) -> int:
@@ -406,6 +445,14 @@ def plan_swizzle(
     return _plan(src, dst, int(bitwidth), int(scratch_limit))
 
 
+def clear_plan_cache() -> None:
+    """Forget the cached :func:`plan_swizzle` plans (for cold benchmarks).
+
+    >>> clear_plan_cache()
+    """
+    _plan.cache_clear()
+
+
 @functools.lru_cache(maxsize=4096)
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int) -> SwizzlePlan:
     _check_pair(src, dst, bitwidth)
@@ -429,7 +476,7 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
             positions.append(v)
 
     def leading(regs: Sequence[int], cols: Sequence[int]) -> int:
-        basis = EchelonBasis(list(regs))
+        basis = _Span(list(regs))
         k = 0
         while k < min(len(cols), max_vec) and basis.contains(cols[k]):
             k += 1
@@ -460,7 +507,7 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
         *_columns(dst, "warp"),
     ]
     complement = _independent([*hardware, *(1 << i for i in range(n))], positions)
-    coder = EchelonBasis([*positions, *complement])
+    coder = _Span([*positions, *complement])
     shift = len(positions)
 
     def project(c: int) -> int:
@@ -479,10 +526,10 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
     pool = list(dict.fromkeys(c for c in map(project, raw) if c))
     side_a = [*lanes_a, *positions[:k_a], *sub]
     side_b = [*lanes_b, *positions[:k_b], *sub]
+    taken = _Span(positions)
+    span_a = _Span(side_a)
+    span_b = _Span(side_b)
     for _ in range(segment_count):
-        taken = EchelonBasis([*positions, *segment])
-        span_a = EchelonBasis([*side_a, *segment])
-        span_b = EchelonBasis([*side_b, *segment])
         best: tuple[int, int, int] | None = None
         for index, c in enumerate(pool):
             if taken.contains(c):
@@ -495,11 +542,14 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
                 break
         assert best is not None  # unit vectors always complete the basis
         segment.append(best[2])
+        taken.add(best[2])
+        span_a.add(best[2])
+        span_b.add(best[2])
 
     # Rounds: segment directions that are registers on both sides, only when the buffer is
     # too large; they become the top offset bits.
     element_bytes = bitwidth // 8
-    all_common = EchelonBasis(_intersection(regs_a, regs_b, n))
+    all_common = _Span(_intersection(regs_a, regs_b, n))
     reps: list[int] = []
     while (element_bytes << (n - len(reps))) > scratch_limit:
         movable = [s for s in segment if s not in reps and all_common.contains(s)]
@@ -517,7 +567,7 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
         [size for _, size in outs],
     )
 
-    offsets = EchelonBasis(columns)  # solve() gives a tensor direction's offset bits
+    offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
 
     def side(layout: LinearLayout, regs: list[int]) -> tuple[LinearLayout, int, int, int, int]:
         # The widest vector: leading offset bits that are this side's registers and that no
