@@ -262,6 +262,7 @@ def _conversion_cost(
         return ConversionCost.zero("registers", level)
     if level == "block":
         return _distributed_shared_cost(src_ll, dst_ll, bitwidth)
+    src_ll, dst_ll = _per_cta(src_ll, dst_ll)
     shared = _shared_cost(src_ll, dst_ll, bitwidth, level)
     if level == "lane":
         shuffle = _shuffle_cost(src_ll, dst_ll, bitwidth, shared.plan)
@@ -302,6 +303,44 @@ def _as_linear(layout: LayoutLike, shape: tuple[int, ...], what: str) -> LinearL
             f"{built.get_in_dim_names()})"
         )
     return built
+
+
+def _per_cta(src: LinearLayout, dst: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
+    """The layouts of one CTA, when the data stays within each CTA but CTAs split the tensor.
+
+    CTA 0 holds a subspace ``S`` of the tensor (the span of its register, lane and warp
+    images; the same for both layouts when no data crosses CTAs). Its elements are renumbered
+    ``0 .. |S|-1`` through the pivot bits of ``S``'s reduced echelon basis, a bijection, so the
+    layouts become ``(register, lane, warp) -> dim0`` over one CTA's share. Bank conflicts depend
+    only on which thread holds which element, so the plan is unchanged by the renumbering.
+    """
+    if all(not ll.has_in_dim("block") or ll.get_in_dim_size("block") == 1 for ll in (src, dst)):
+        return src, dst
+    hardware = ("register", "lane", "warp")
+    rows: dict[int, int] = {}  # leading bit -> row of the reduced echelon basis of S
+    for column in (c for d in hardware for c in in_dim_columns(src, d)):
+        for lead, row in rows.items():
+            if column >> lead & 1:
+                column ^= row
+        if column:
+            lead = column.bit_length() - 1
+            rows = {k: (r ^ column if r >> lead & 1 else r) for k, r in rows.items()}
+            rows[lead] = column
+    pivots = sorted(rows)
+
+    def compress(value: int) -> list[int]:
+        return [sum(((value >> p) & 1) << k for k, p in enumerate(pivots))]
+
+    def rebuild(ll: LinearLayout) -> LinearLayout:
+        bases = [(d, [compress(c) for c in in_dim_columns(ll, d)]) for d in hardware]
+        return LinearLayout.from_bases(bases, ["dim0"], [1 << len(pivots)])
+
+    try:
+        return rebuild(src), rebuild(dst)
+    except LayoutError:  # pragma: no cover - the level check guarantees the same subspace
+        raise LayoutError(
+            "conversion_cost: the CTAs of the two layouts hold different data"
+        ) from None
 
 
 def _distinct_registers(layout: LinearLayout) -> int:

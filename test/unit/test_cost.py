@@ -16,7 +16,7 @@ from llc.cost import (
     rematerialization_cost,
 )
 from llc.errors import LayoutError
-from llc.layouts import BlockedLayout, DotOperandLayout, NvidiaMmaLayout, SliceLayout
+from llc.layouts import BlockedLayout, CTALayout, DotOperandLayout, NvidiaMmaLayout, SliceLayout
 from llc.linear_layout import LinearLayout
 
 ROW = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])
@@ -127,6 +127,27 @@ def test_cached_and_accepts_families_or_linear_layouts() -> None:
     assert first.as_dict()["wavefronts"] == first.wavefronts
     # A non-power-of-two shape is padded, as the families lay it out.
     assert conversion_cost(ROW, COL, [48, 64], "f16") == first
+
+
+def test_ctas_that_split_the_tensor_plan_per_cta() -> None:
+    split = CTALayout([2, 1], [2, 1], [1, 0])
+    a, b = (
+        BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0], split),
+        BlockedLayout([1, 4], [8, 4], [1, 4], [1, 0], split),
+    )
+    per_cta = conversion_cost(
+        BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]),
+        BlockedLayout([1, 4], [8, 4], [1, 4], [1, 0]),
+        [32, 64],
+        "f16",
+    )
+    cost = conversion_cost(a, b, [64, 64], "f16")
+    assert cost.strategy == "shared"
+    assert cost.total == per_cta.total and cost.shared_bytes == per_cta.shared_bytes
+    # Across CTAs: distributed shared memory, dearer than any in-CTA round trip.
+    other = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0], CTALayout([1, 2], [1, 2], [1, 0]))
+    crossing = conversion_cost(a, other, [64, 64], "f16")
+    assert crossing.strategy == "distributed_shared" and crossing.total > cost.total
 
 
 def test_conversion_cost_errors() -> None:
