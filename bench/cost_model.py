@@ -118,7 +118,7 @@ def main() -> None:
         f"Python {platform.python_version()}; cold: median of {repeat}, warm: best of 3 x {number}"
     )
     header = (
-        f"| {'conversion':32} | {'dtype':5} | {'strategy':8} | {'wavefronts':>10} | "
+        f"| {'conversion':40} | {'dtype':5} | {'strategy':8} | {'wavefronts':>10} | "
         f"{'ideal':>5} | {'total cyc':>9} | {'cold fam us':>11} | {'cold LL us':>10} | "
         f"{'warm us':>7} |"
     )
@@ -138,7 +138,7 @@ def main() -> None:
             warm.append(w)
             label = f"{name} {'x'.join(map(str, shape))}"
             print(
-                f"| {label:32} | {dtype:5} | {cost.strategy:8} | {cost.wavefronts:>10} | "
+                f"| {label:40} | {dtype:5} | {cost.strategy:8} | {cost.wavefronts:>10} | "
                 f"{cost.ideal_wavefronts:>5} | {cost.total:>9.0f} | {cf * 1e6:>11.0f} | "
                 f"{cl * 1e6:>10.0f} | {w * 1e6:>7.2f} |"
             )
