@@ -456,6 +456,39 @@ def clear_plan_cache() -> None:
 @functools.lru_cache(maxsize=4096)
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int) -> SwizzlePlan:
     _check_pair(src, dst, bitwidth)
+    plan = _build(src, dst, bitwidth, scratch_limit, False, None)
+    if plan.store_conflicts == 0 and plan.load_conflicts == 0:
+        return plan
+    # A lane or warp direction that touches the vector bits shrinks that side's vector, and the
+    # segment was chosen for the wider one. Retry with the sides' final vectors, and with the
+    # destination's lanes and warps first in the complement; keep the cheapest plan.
+    candidates = [plan]
+    for dst_first in (False, True):
+        first = _build(src, dst, bitwidth, scratch_limit, dst_first, None)
+        hint = (first.store_vector.bit_length() - 1, first.load_vector.bit_length() - 1)
+        candidates += [first, _build(src, dst, bitwidth, scratch_limit, dst_first, hint)]
+        # Narrower but conflict-free accesses can beat wide conflicting ones.
+        candidates.append(_build(src, dst, bitwidth, scratch_limit, dst_first, (0, 0)))
+    return min(candidates, key=_plan_cost)
+
+
+def _plan_cost(plan: SwizzlePlan) -> tuple[int, int]:
+    """Wavefronts of all of a warp's stores and loads, then its instructions."""
+    wavefronts = (
+        plan.store_instructions * plan.store_wavefronts
+        + plan.load_instructions * plan.load_wavefronts
+    )
+    return wavefronts, plan.store_instructions + plan.load_instructions
+
+
+def _build(
+    src: LinearLayout,
+    dst: LinearLayout,
+    bitwidth: int,
+    scratch_limit: int,
+    dst_first: bool,
+    vector_hint: tuple[int, int] | None,
+) -> SwizzlePlan:
     n = src.total_out_size_log2
     log_bw = bitwidth.bit_length() - 1
     max_vec = int(math.log2(MAX_VECTOR_BITS)) - log_bw
@@ -465,7 +498,7 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
     regs_a = _independent(_columns(src, "register"))
     regs_b = _independent(_columns(dst, "register"))
     common = _intersection(regs_a, regs_b, n)
-    positions = common[:max_vec]
+    positions = common[: max_vec if vector_hint != (0, 0) else 0]
     vector_bits = len(positions)
     # Fill the rest of a 4-byte word with one side's registers, so that side at least moves
     # whole words (Triton's getVbasis does the same).
@@ -489,6 +522,8 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
 
     k_a = leading(regs_a, positions)
     k_b = leading(regs_b, positions)
+    if vector_hint is not None:
+        k_a, k_b = min(k_a, vector_hint[0]), min(k_b, vector_hint[1])
     lanes_a = phase_lanes(src, k_a)
     lanes_b = phase_lanes(dst, k_b)
     sub = positions[:sub_word]
@@ -500,12 +535,9 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
     # A complement of the vector directions that holds as many lane and warp directions of
     # both sides as it can: segment and bank directions are taken inside it, so those lanes and
     # warps never touch the vector bits of an offset (each thread's vectors stay aligned).
-    hardware = [
-        *_columns(src, "lane"),
-        *_columns(src, "warp"),
-        *_columns(dst, "lane"),
-        *_columns(dst, "warp"),
-    ]
+    sides = [[*_columns(src, "lane"), *_columns(src, "warp")]]
+    sides.append([*_columns(dst, "lane"), *_columns(dst, "warp")])
+    hardware = sides[1] + sides[0] if dst_first else sides[0] + sides[1]
     complement = _independent([*hardware, *(1 << i for i in range(n))], positions)
     coder = _Span([*positions, *complement])
     shift = len(positions)
