@@ -339,7 +339,9 @@ class SwizzlePlan:
     """How a conversion goes through shared memory; see :func:`plan_swizzle`.
 
     ``shared`` maps ``offset`` (in elements, ``bitwidth`` bits each) to the tensor; its offset
-    bits are ``vector_bits`` vector, ``bank_bits`` bank, then ``segment_bits`` segment bits whose
+    bits are ``vector_bits`` vector (registers of both sides), ``bank_bits`` bank (including
+    any further registers of one side that widen its vector, and the rest of a 4-byte word),
+    then ``segment_bits`` segment bits whose
     top ``rep_bits`` are rounds (the scratch buffer holds ``2^(all - rep_bits)`` elements and is
     reused by each of the ``rounds``). ``store_layout`` is the source layout with duplicated
     registers dropped and its registers renumbered (an in-thread permutation, free) so that
@@ -437,10 +439,12 @@ def plan_swizzle(
     ...     [("register", [[1, 0], [2, 0]]), ("lane", [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]]),
     ...      ("warp", [[0, 8]])], ["dim0", "dim1"])
     >>> plan = plan_swizzle(row, col, 16)      # f16, no register direction in common
-    >>> plan.vector_bits, plan.store_vector, plan.load_vector
-    (0, 2, 1)
+    >>> plan.vector_bits, plan.store_vector, plan.load_vector   # the source's 4 stay together
+    (0, 4, 1)
     >>> (plan.store_wavefronts, plan.store_ideal), (plan.load_wavefronts, plan.load_ideal)
-    ((1, 1), (1, 1))
+    ((2, 2), (1, 1))
+    >>> plan.store_instructions, plan.load_instructions
+    (1, 4)
     """
     return _plan(src, dst, int(bitwidth), int(scratch_limit))
 
@@ -457,6 +461,12 @@ def clear_plan_cache() -> None:
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int) -> SwizzlePlan:
     _check_pair(src, dst, bitwidth)
     plan = _build(src, dst, bitwidth, scratch_limit, False, None)
+    # One side may have more contiguous registers than the two share: place them right after
+    # the common vector so that side moves wider vectors (Triton's getVbasis picks a side too).
+    for extend in ("src", "dst"):
+        wider = _build(src, dst, bitwidth, scratch_limit, False, None, extend)
+        if _plan_cost(wider) < _plan_cost(plan):
+            plan = wider
     if plan.store_conflicts == 0 and plan.load_conflicts == 0:
         return plan
     # A lane or warp direction that touches the vector bits shrinks that side's vector, and the
@@ -488,6 +498,7 @@ def _build(
     scratch_limit: int,
     dst_first: bool,
     vector_hint: tuple[int, int] | None,
+    extend: str | None = None,
 ) -> SwizzlePlan:
     n = src.total_out_size_log2
     log_bw = bitwidth.bit_length() - 1
@@ -507,6 +518,12 @@ def _build(
             if len(positions) >= min(sub_word, n):
                 break
             positions.append(v)
+
+    if extend is not None:
+        # That side's further registers follow the shared vector (the other side's vector
+        # stops where they start).
+        own = regs_a if extend == "src" else regs_b
+        positions += _independent(own, positions)[: max(0, max_vec - len(positions))]
 
     def leading(regs: Sequence[int], cols: Sequence[int]) -> int:
         basis = _Span(list(regs))
@@ -640,7 +657,7 @@ def _build(
         bitwidth=bitwidth,
         shared=shared,
         vector_bits=vector_bits,
-        bank_bits=len(bank),
+        bank_bits=len(positions) - vector_bits + len(bank),
         segment_bits=len(segment),
         rep_bits=len(reps),
         store_layout=store_layout,
