@@ -46,6 +46,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -266,13 +267,18 @@ def _independent(vectors: Sequence[int], start: Sequence[int] = ()) -> list[int]
     return [v for v in vectors if v and span.add(v)]
 
 
-def _dim(vectors: Sequence[int]) -> int:
-    return _Span(vectors).rank
-
-
-def _dim_meet(first: Sequence[int], second: Sequence[int]) -> int:
-    """``dim(span(first) ∩ span(second))``."""
-    return _dim(first) + _dim(second) - _dim([*first, *second])
+def _rank(vectors: Sequence[int]) -> int:
+    """The dimension of the span of ``vectors``."""
+    rows: dict[int, int] = {}
+    for v in vectors:
+        while v:
+            lead = v.bit_length()
+            row = rows.get(lead)
+            if row is None:
+                rows[lead] = v
+                break
+            v ^= row
+    return len(rows)
 
 
 def _intersection(first: Sequence[int], second: Sequence[int], bits: int) -> list[int]:
@@ -460,35 +466,92 @@ def clear_plan_cache() -> None:
 @functools.lru_cache(maxsize=4096)
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int) -> SwizzlePlan:
     _check_pair(src, dst, bitwidth)
-    plan = _build(src, dst, bitwidth, scratch_limit, False, None)
+    best = _build(src, dst, bitwidth, scratch_limit, False, None)
     # One side may have more contiguous registers than the two share: place them right after
     # the common vector so that side moves wider vectors (Triton's getVbasis picks a side too).
-    for extend in ("src", "dst"):
+    max_vec = int(math.log2(MAX_VECTOR_BITS)) - (bitwidth.bit_length() - 1)
+    for extend, side in (("src", best.store), ("dst", best.load)):
+        if side.k >= max_vec or len(side.registers) <= side.k:
+            continue  # already as wide as it gets, or no register left to add
         wider = _build(src, dst, bitwidth, scratch_limit, False, None, extend)
-        if _plan_cost(wider) < _plan_cost(plan):
-            plan = wider
-    if plan.store_conflicts == 0 and plan.load_conflicts == 0:
-        return plan
+        if wider.cost() < best.cost():
+            best = wider
+    if not best.conflicts():
+        return best.finish(src, dst, bitwidth)
     # A lane or warp direction that touches the vector bits shrinks that side's vector, and the
     # segment was chosen for the wider one. Retry with the sides' final vectors, and with the
     # destination's lanes and warps first in the complement; keep the cheapest plan.
-    candidates = [plan]
+    candidates = [best]
     for dst_first in (False, True):
         first = _build(src, dst, bitwidth, scratch_limit, dst_first, None)
-        hint = (first.store_vector.bit_length() - 1, first.load_vector.bit_length() - 1)
-        candidates += [first, _build(src, dst, bitwidth, scratch_limit, dst_first, hint)]
+        candidates += [first, _build(src, dst, bitwidth, scratch_limit, dst_first, first.ks)]
         # Narrower but conflict-free accesses can beat wide conflicting ones.
         candidates.append(_build(src, dst, bitwidth, scratch_limit, dst_first, (0, 0)))
-    return min(candidates, key=_plan_cost)
+    return min(candidates, key=_Draft.cost).finish(src, dst, bitwidth)
 
 
-def _plan_cost(plan: SwizzlePlan) -> tuple[int, int]:
-    """Wavefronts of all of a warp's stores and loads, then its instructions."""
-    wavefronts = (
-        plan.store_instructions * plan.store_wavefronts
-        + plan.load_instructions * plan.load_wavefronts
-    )
-    return wavefronts, plan.store_instructions + plan.load_instructions
+class _Side(NamedTuple):
+    """One side of a draft plan: its vector (log2), register directions, counts."""
+
+    k: int
+    registers: list[int]
+    wavefronts: int
+    ideal: int
+    instructions: int
+
+
+class _Draft(NamedTuple):
+    """A candidate plan before its linear layouts are built."""
+
+    columns: list[int]
+    vector_bits: int
+    bank_bits: int
+    segment_bits: int
+    rep_bits: int
+    store: _Side
+    load: _Side
+
+    @property
+    def ks(self) -> tuple[int, int]:
+        return self.store.k, self.load.k
+
+    def conflicts(self) -> bool:
+        return self.store.wavefronts > self.store.ideal or self.load.wavefronts > self.load.ideal
+
+    def cost(self) -> tuple[int, int]:
+        """Wavefronts of all of a warp's stores and loads, then its instructions."""
+        store, load = self.store, self.load
+        wavefronts = store.instructions * store.wavefronts + load.instructions * load.wavefronts
+        return wavefronts, store.instructions + load.instructions
+
+    def finish(self, src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzlePlan:
+        outs = src.out_dims
+        shared = LinearLayout.from_bases(
+            [("offset", [_unflatten(v, outs) for v in self.columns])],
+            [name for name, _ in outs],
+            [size for _, size in outs],
+        )
+        store, load = self.store, self.load
+        return SwizzlePlan(
+            src=src,
+            dst=dst,
+            bitwidth=bitwidth,
+            shared=shared,
+            vector_bits=self.vector_bits,
+            bank_bits=self.bank_bits,
+            segment_bits=self.segment_bits,
+            rep_bits=self.rep_bits,
+            store_layout=_with_registers(src, store.registers),
+            load_layout=_with_registers(dst, load.registers),
+            store_vector=1 << store.k,
+            load_vector=1 << load.k,
+            store_wavefronts=store.wavefronts,
+            load_wavefronts=load.wavefronts,
+            store_ideal=store.ideal,
+            load_ideal=load.ideal,
+            store_instructions=store.instructions,
+            load_instructions=load.instructions,
+        )
 
 
 def _build(
@@ -499,7 +562,7 @@ def _build(
     dst_first: bool,
     vector_hint: tuple[int, int] | None,
     extend: str | None = None,
-) -> SwizzlePlan:
+) -> _Draft:
     n = src.total_out_size_log2
     log_bw = bitwidth.bit_length() - 1
     max_vec = int(math.log2(MAX_VECTOR_BITS)) - log_bw
@@ -609,21 +672,18 @@ def _build(
 
     bank = _independent(complement, [*positions, *segment])
     columns = [*positions, *bank, *segment]
-    outs = src.out_dims
-    shared = LinearLayout.from_bases(
-        [("offset", [_unflatten(v, outs) for v in columns])],
-        [name for name, _ in outs],
-        [size for _, size in outs],
-    )
-
     offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
+    sub_mask = (1 << min(sub_word, n)) - 1
+    segment_mask = ((1 << n) - 1) & ~((1 << max(row_bits, 0)) - 1) if n > row_bits else 0
+    rep_mask = ((1 << len(reps)) - 1) << (n - len(reps))
 
-    def side(layout: LinearLayout, regs: list[int]) -> tuple[LinearLayout, int, int, int, int]:
+    def side(layout: LinearLayout, regs: list[int]) -> _Side:
         # The widest vector: leading offset bits that are this side's registers and that no
         # lane or warp touches (else a thread's vector would be misaligned or permuted).
         k = leading(regs, columns)
+        lanes = _columns(layout, "lane")
         touching = 0
-        for v in [*_columns(layout, "lane"), *_columns(layout, "warp")]:
+        for v in [*lanes, *_columns(layout, "warp")]:
             touching |= offsets.solve(v) or 0
         if touching:
             k = min(k, (touching & -touching).bit_length() - 1)
@@ -633,43 +693,30 @@ def _build(
             bits = (offsets.solve(v) or 0) & low
             rest.append(v ^ _combine(columns, bits))
         registers = [*columns[:k], *rest]
-        moved = _with_registers(layout, registers)
-        lanes = _columns(moved, "lane")
         per_phase = lanes_per_phase((1 << k) * element_bytes, 1 << len(lanes))
         phases = max(1, (1 << len(lanes)) // per_phase)
-        touched = [*lanes[: per_phase.bit_length() - 1], *columns[:k]]
-        sub_span = columns[: min(sub_word, n)]
-        seg_span = columns[max(row_bits, 0) :] if n > row_bits else []
-        rep_span = columns[n - len(reps) :] if reps else []
-        conflict = _dim_meet(touched, [*sub_span, *seg_span]) - _dim_meet(
-            touched, [*sub_span, *rep_span]
+        # What one phase touches, in offset coordinates. Its intersection with a coordinate
+        # subspace (a mask of offset bits) has dimension rank(all) - rank(outside the mask).
+        touched = [offsets.solve(v) or 0 for v in lanes[: per_phase.bit_length() - 1]]
+        touched += [1 << i for i in range(k)]
+        outside_same_bank = ~(sub_mask | segment_mask)
+        outside_same_word = ~(sub_mask | rep_mask)
+        conflict = _rank([v & outside_same_word for v in touched]) - _rank(
+            [v & outside_same_bank for v in touched]
         )
-        distinct = _dim(touched) - _dim_meet(touched, rep_span)
+        distinct = _rank([v & ~rep_mask for v in touched])
         ideal = max(1, -(-(element_bytes << distinct) // ROW_BYTES))
         instructions = 1 << (len(registers) - k)
-        return moved, k, phases << conflict, phases * ideal, instructions
+        return _Side(k, registers, phases << conflict, phases * ideal, instructions)
 
-    store_layout, k_a, store_wf, store_ideal, store_instr = side(src, regs_a)
-    load_layout, k_b, load_wf, load_ideal, load_instr = side(dst, regs_b)
-    return SwizzlePlan(
-        src=src,
-        dst=dst,
-        bitwidth=bitwidth,
-        shared=shared,
-        vector_bits=vector_bits,
-        bank_bits=len(positions) - vector_bits + len(bank),
-        segment_bits=len(segment),
-        rep_bits=len(reps),
-        store_layout=store_layout,
-        load_layout=load_layout,
-        store_vector=1 << k_a,
-        load_vector=1 << k_b,
-        store_wavefronts=store_wf,
-        load_wavefronts=load_wf,
-        store_ideal=store_ideal,
-        load_ideal=load_ideal,
-        store_instructions=store_instr,
-        load_instructions=load_instr,
+    return _Draft(
+        columns,
+        vector_bits,
+        len(positions) - vector_bits + len(bank),
+        len(segment),
+        len(reps),
+        side(src, regs_a),
+        side(dst, regs_b),
     )
 
 
