@@ -466,16 +466,22 @@ def clear_plan_cache() -> None:
 @functools.lru_cache(maxsize=4096)
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int) -> SwizzlePlan:
     _check_pair(src, dst, bitwidth)
-    best = _build(src, dst, bitwidth, scratch_limit, False, None)
-    # One side may have more contiguous registers than the two share: place them right after
-    # the common vector so that side moves wider vectors (Triton's getVbasis picks a side too).
     max_vec = int(math.log2(MAX_VECTOR_BITS)) - (bitwidth.bit_length() - 1)
-    for extend, side in (("src", best.store), ("dst", best.load)):
-        if side.k >= max_vec or len(side.registers) <= side.k:
-            continue  # already as wide as it gets, or no register left to add
-        wider = _build(src, dst, bitwidth, scratch_limit, False, None, extend)
-        if wider.cost() < best.cost():
-            best = wider
+    best: _Draft | None = None
+    # Filling the rest of a 4-byte word with one side's registers can starve the other side's
+    # vector, so narrow elements also try leaving the word to the bank bits. One side may have
+    # more contiguous registers than the two share: place them right after the common vector
+    # so that side moves wider vectors (Triton's getVbasis picks a side too).
+    for fill in (True, False) if bitwidth < 32 else (True,):
+        base = _build(src, dst, bitwidth, scratch_limit, False, None, fill=fill)
+        options = [base]
+        for extend, side in (("src", base.store), ("dst", base.load)):
+            if side.k < max_vec and len(side.registers) > side.k:
+                options.append(_build(src, dst, bitwidth, scratch_limit, False, None, extend, fill))
+        for option in options:
+            if best is None or option.cost() < best.cost():
+                best = option
+    assert best is not None
     if not best.conflicts():
         return best.finish(src, dst, bitwidth)
     # A lane or warp direction that touches the vector bits shrinks that side's vector, and the
@@ -562,6 +568,7 @@ def _build(
     dst_first: bool,
     vector_hint: tuple[int, int] | None,
     extend: str | None = None,
+    fill: bool = True,
 ) -> _Draft:
     n = src.total_out_size_log2
     log_bw = bitwidth.bit_length() - 1
@@ -576,7 +583,7 @@ def _build(
     vector_bits = len(positions)
     # Fill the rest of a 4-byte word with one side's registers, so that side at least moves
     # whole words (Triton's getVbasis does the same).
-    for side in (regs_a, regs_b):
+    for side in (regs_a, regs_b) if fill else ():
         for v in _independent(side, positions):
             if len(positions) >= min(sub_word, n):
                 break
