@@ -23,9 +23,11 @@ destination may read any source copy of an element):
 * ``none`` / ``registers``: a no-op or a register renaming, cost 0;
 * ``shuffle``: the data stays within each warp: per destination 32-bit word one shuffle, plus
   two selects per word for every destination lane bit whose source *register* depends on the
-  lane (the swap of Triton's ``transferWithinWarp``); sub-32-bit elements are packed into words,
-  64-bit elements take two shuffles. If the shared-memory round trip is cheaper, it is chosen
-  instead (issue 10: by cost, not by rule);
+  lane (the swap of Triton's ``transferWithinWarp``); sub-32-bit elements are assumed packed
+  into words (as Triton packs them), 64-bit elements take two shuffles. When exactly one
+  register bit trades places with one lane bit and nothing else moves, Triton's "ship" sends
+  half of each register pair: one butterfly shuffle and two selects per pair. If the
+  shared-memory round trip is cheaper, it is chosen instead (issue 10: by cost, not by rule);
 * ``shared``: store, barrier, load through the swizzled layout of :func:`llc.swizzle.plan_swizzle`,
   counted in its exact wavefronts (bank conflicts included) plus one address instruction per
   shared-memory instruction and the barriers;

@@ -8,14 +8,26 @@ Conflicts"): the offset bits are ``vector | bank | segment`` (and ``rep`` when t
 would be too large):
 
 * **vector**: tensor directions that are registers in *both* layouts, capped at 128 bits, so
-  that both sides move whole vectors (``st.shared.v4`` / ``ld.shared.v4``);
+  that both sides move whole vectors (``st.shared.v4`` / ``ld.shared.v4``). Right after them
+  come, when that is cheaper, further registers of one side (that side moves wider vectors) or,
+  for elements narrower than 32 bits, registers filling the rest of a 4-byte word;
 * **segment**: the directions that select the 128-byte row. Directions that neither side's
   lanes (of one access phase) span are free of conflicts; then ``a ^ b`` of a store lane ``a``
   and a load lane ``b``; only when no such direction is left does a lane direction become a
   segment bit, costing conflicts on that side (chosen greedily, one at a time, by exact count);
-* **bank**: unit directions completing the basis (the position inside a 128-byte row);
+* **bank**: the rest, the position inside a 128-byte row. Bank and segment directions are taken
+  from a complement of the vector that holds the lanes and warps of both sides where it can, so
+  that no lane or warp moves a thread's vector off its alignment; where one still does, that
+  side's vector narrows;
 * **rep**: segment directions that are registers on both sides, moved to the top and converted
   in rounds when the scratch buffer would exceed ``scratch_limit`` bytes (issue 10).
+
+The variants (which side widens, word filling, complement order, narrower vectors) are compared
+by their exact wavefront and instruction counts and the cheapest is kept. The choice is greedy,
+not proven minimal: on layouts whose bases are unit vectors (every layout family) the tests
+find no bank conflict on any pair without broadcast, and the plan never beats the ideal; on
+arbitrary ``#ttg.linear`` bases it can miss a conflict-free plan. ``ldmatrix``/``stmatrix`` tiles
+and AMD's LDS phases are not modelled (issue 10 adds them with the lowering).
 
 Hardware model (NVIDIA, as issue 10 states it; CUDA C++ Programming Guide, "Shared Memory" in
 the compute-capability appendix): shared memory has 32 banks of 4 bytes; byte address ``a`` is in
