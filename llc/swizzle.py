@@ -37,10 +37,16 @@ accesses, half-warps for 64-bit, quarter-warps for 128-bit). Within a phase, lan
 same 4-byte word share it (broadcast, also for stores of equal values); ``k`` distinct words in
 one bank cost ``k`` wavefronts, so a phase costs the largest number of distinct words any bank
 holds. An instruction costs the sum over its phases. Its *ideal* is, per phase,
-``max(1, ceil(distinct bytes / 128))``. Because every address here is linear (XOR) in the lane,
-warp and register bits, every warp instruction of one side costs the same; :func:`plan_swizzle`
-reports that count from ranks over F2, and :func:`count_wavefronts` counts it by brute force from
-the addresses (the tests check that both agree).
+``max(1, ceil(distinct bytes / 128))``. One refinement, measured: a 64- or 128-bit *load* whose
+lanes ``2k`` and ``2k+1`` read the same address is served as 16 requests, phases then holding
+twice as many lanes (stores and other repeats are not merged). On an H100 (sm_90) Nsight
+Compute's wavefront counters agree with this model on all 59 warp accesses tried:
+``bench/smem_wavefronts_gpu.py`` and bench/RESULTS.md.
+
+Because every address here is linear (XOR) in the lane, warp and register bits, every warp
+instruction of one side costs the same; :func:`plan_swizzle` reports that count from ranks over
+F2, and :func:`count_wavefronts` counts it by brute force from the addresses (the tests check
+that both agree).
 
 >>> from llc.layouts import BlockedLayout
 >>> row = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([64, 64])
@@ -148,6 +154,8 @@ def count_wavefronts(
     vector: int,
     bitwidth: int,
     scratch_elements: int | None = None,
+    *,
+    store: bool = False,
 ) -> AccessCount:
     """Count the wavefronts of the warp instructions that store (or load) a distributed layout.
 
@@ -155,8 +163,9 @@ def count_wavefronts(
     (in elements) to the tensor, bijectively. Instruction ``i`` of a thread moves its registers
     ``i*vector .. i*vector+vector-1``, which must sit at consecutive offsets starting at a multiple
     of ``vector`` (a :class:`LayoutError` says which do not). The physical address of an offset is
-    ``offset % scratch_elements`` (a conversion in rounds reuses its buffer). Counting follows the
-    hardware model of the module docstring, on all addresses at once with numpy.
+    ``offset % scratch_elements`` (a conversion in rounds reuses its buffer). ``store`` says
+    whether the access is a store (loads merge lane pairs, see the module docstring). Counting
+    follows the hardware model of the module docstring, on all addresses at once with numpy.
 
     >>> lanes = LinearLayout.from_bases([("register", []), ("lane", [[1], [2]])], ["dim0"])
     >>> strided = LinearLayout.from_bases([("offset", [[2], [1]])], ["dim0"])
@@ -200,11 +209,26 @@ def count_wavefronts(
         base = base % scratch_elements
     element_bytes = bitwidth // 8
     access = vector * element_bytes
+    # One row of byte addresses per (block, warp, instruction), one column per lane.
+    addr = (base * element_bytes).transpose(0, 1, 3, 2).reshape(-1, lanes)
+    wavefronts, ideal = _count_phases(addr, access)
+    if not store and access > BANK_BYTES and lanes > 1:
+        # Measured on an H100 (bench/RESULTS.md): a 64- or 128-bit load whose lanes 2k and
+        # 2k+1 read the same address is served as half as many requests.
+        paired = (addr[:, 0::2] == addr[:, 1::2]).all(axis=1)
+        merged_wavefronts, merged_ideal = _count_phases(addr[:, 0::2], access)
+        wavefronts = np.where(paired, merged_wavefronts, wavefronts)
+        ideal = np.where(paired, merged_ideal, ideal)
+    shape = (blocks, warps, regs // vector)
+    return AccessCount(wavefronts.reshape(shape), ideal.reshape(shape))
+
+
+def _count_phases(addr: np.ndarray, access: int) -> tuple[np.ndarray, np.ndarray]:
+    """Wavefronts and ideal of each row of lane byte addresses (``access`` bytes per lane)."""
+    rows, lanes = addr.shape
     per_phase = lanes_per_phase(access, lanes)
     phases = max(1, lanes // per_phase)
-    # (block, warp, instruction, phase, lane in phase) byte addresses.
-    addr = (base * element_bytes).transpose(0, 1, 3, 2).reshape(-1, phases, lanes // phases)
-    groups = addr.shape[0] * phases
+    groups = rows * phases
     addr = addr.reshape(groups, -1)
     words_per_lane = max(1, access // BANK_BYTES)
     words = ((addr // BANK_BYTES)[..., None] + np.arange(words_per_lane)).reshape(groups, -1)
@@ -215,12 +239,11 @@ def count_wavefronts(
         (distinct // span) * BANKS + (distinct % span) % BANKS, minlength=groups * BANKS
     ).reshape(groups, BANKS)
     wavefronts = per_bank.max(axis=1)
-    accesses = np.unique(group_ids * (int(addr.max(initial=0)) + 1) + addr)
     spanned = int(addr.max(initial=0)) + 1
+    accesses = np.unique(group_ids * spanned + addr)
     distinct_bytes = np.bincount(accesses // spanned, minlength=groups) * access
     ideal = np.maximum(1, -(-distinct_bytes // ROW_BYTES))
-    shape = (blocks, warps, regs // vector, phases)
-    return AccessCount(wavefronts.reshape(shape).sum(axis=-1), ideal.reshape(shape).sum(axis=-1))
+    return wavefronts.reshape(rows, phases).sum(axis=1), ideal.reshape(rows, phases).sum(axis=1)
 
 
 # ------------------------------------------------------------------------------ F2 helpers
@@ -614,17 +637,20 @@ def _build(
             k += 1
         return k
 
-    def phase_lanes(layout: LinearLayout, k: int) -> list[int]:
+    def phase_lanes(layout: LinearLayout, k: int, load: bool) -> list[int]:
         lanes = _columns(layout, "lane")
-        per_phase = lanes_per_phase((1 << k) * bitwidth // 8, 1 << len(lanes))
+        access = (1 << k) * bitwidth // 8
+        if load and access > BANK_BYTES and lanes and not lanes[0]:
+            lanes = lanes[1:]  # lane pairs read one address (see count_wavefronts)
+        per_phase = lanes_per_phase(access, 1 << len(lanes))
         return lanes[: per_phase.bit_length() - 1]
 
     k_a = leading(regs_a, positions)
     k_b = leading(regs_b, positions)
     if vector_hint is not None:
         k_a, k_b = min(k_a, vector_hint[0]), min(k_b, vector_hint[1])
-    lanes_a = phase_lanes(src, k_a)
-    lanes_b = phase_lanes(dst, k_b)
+    lanes_a = phase_lanes(src, k_a, False)
+    lanes_b = phase_lanes(dst, k_b, True)
     sub = positions[:sub_word]
 
     # Segment directions, greedily: a candidate costs one doubling of the conflicts on a side
@@ -696,7 +722,7 @@ def _build(
     segment_mask = ((1 << n) - 1) & ~((1 << max(row_bits, 0)) - 1) if n > row_bits else 0
     rep_mask = ((1 << len(reps)) - 1) << (n - len(reps))
 
-    def side(layout: LinearLayout, regs: list[int]) -> _Side:
+    def side(layout: LinearLayout, regs: list[int], load: bool) -> _Side:
         # The widest vector: leading offset bits that are this side's registers and that no
         # lane or warp touches (else a thread's vector would be misaligned or permuted).
         k = leading(regs, columns)
@@ -712,7 +738,15 @@ def _build(
             bits = (offsets.solve(v) or 0) & low
             rest.append(v ^ _combine(columns, bits))
         registers = [*columns[:k], *rest]
-        per_phase = lanes_per_phase((1 << k) * element_bytes, 1 << len(lanes))
+        access = (1 << k) * element_bytes
+        if (
+            load
+            and access > BANK_BYTES
+            and lanes
+            and not (offsets.solve(lanes[0]) or 0) & ~rep_mask
+        ):
+            lanes = lanes[1:]  # lane pairs read one address: half as many requests
+        per_phase = lanes_per_phase(access, 1 << len(lanes))
         phases = max(1, (1 << len(lanes)) // per_phase)
         # What one phase touches, in offset coordinates. Its intersection with a coordinate
         # subspace (a mask of offset bits) has dimension rank(all) - rank(outside the mask).
@@ -734,8 +768,8 @@ def _build(
         len(positions) - vector_bits + len(bank),
         len(segment),
         len(reps),
-        side(src, regs_a),
-        side(dst, regs_b),
+        side(src, regs_a, False),
+        side(dst, regs_b, True),
     )
 
 
