@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_tl_dialect"]
 
-PASSES: dict[str, str] = {}
+PASSES: dict[str, str] = {
+    "llc-strip-layouts": "llc.passes.strip_layouts:StripLayoutsPass",
+}
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
 TARGETS: dict[str, str] = {}
