@@ -14,10 +14,10 @@ and compares every buffer and every result:
 installed ``xdsl.universe`` plugin such as llc's, e.g. ``"llc-optimize-layouts"`` or
 ``"canonicalize"``), verifies the result and checks it against the input.
 
-Parameters are bound from the function signature: a ``!tl.ptr<T>`` parameter gets a fresh buffer of
-``buffer_elements`` random elements (a tensor of pointers: a fresh buffer and pointers to its
-consecutive elements, in row-major order), a scalar a random number (``i32``: in ``[-8, 8)``), a tensor a
-random tensor of its type. Floats are standard normal. Kernels from
+Parameters are bound from the function signature: a ``!tl.ptr<T>`` parameter gets a fresh buffer
+of ``buffer_elements`` random elements (a tensor of pointers: a fresh buffer and pointers to its
+consecutive elements, in row-major order), a scalar a random number (``i32``: in ``[-8, 8)``), a
+tensor a random tensor of its type. Floats are standard normal. Kernels from
 :mod:`llc.testing.kernel_gen` run with the default ``buffer_elements``.
 
 >>> from llc.testing.kernel_gen import generate_kernel

@@ -1,4 +1,4 @@
-"""``tl.convert_layout`` folds under ``canonicalize``, and the memory effects that let ``dce`` work."""
+"""``tl.convert_layout`` folds under ``canonicalize``; the memory effects that let ``dce`` work."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The example kernels: every ``examples/NAME.mlir`` has a layout-free form ``examples/ttir/NAME.mlir``.
+"""Every example ``examples/NAME.mlir`` has a layout-free form ``examples/ttir/NAME.mlir``.
 
 The layout-free form (tensor types without encoding, no ``tl.convert_layout``: the TTIR-like input
 of layout assignment) must be exactly what ``llc-strip-layouts`` makes of the laid-out kernel, so
