@@ -175,9 +175,11 @@ def run_module(
 ) -> dict[str, np.ndarray]:
     """Run ``@entry`` on seeded random inputs; return every buffer and result by name.
 
-    Buffers are named by their parameter (``"%out0"``), results ``"result #i"``.
+    Buffers are named by their parameter (``"%out0"``), results ``"result #i"``. Text is parsed and
+    verified; a ``ModuleOp`` is run as it is.
     """
-    module = parse(module)
+    if isinstance(module, str):
+        module = parse(module)
     func = _entry(module, entry)
     rng = np.random.default_rng(seed)
     args: list[Any] = []
