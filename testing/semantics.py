@@ -369,10 +369,10 @@ def check_pipeline(
     ``kwargs`` go to :func:`check_same_semantics` (``entry``, ``seeds``, ...).
 
     >>> from llc.testing.kernel_gen import generate_kernel
-    >>> kernel = generate_kernel(2)
+    >>> kernel = generate_kernel(4)
     >>> out = check_pipeline(kernel.laid_out, "canonicalize", entry=kernel.entry)
     >>> kernel.laid_out.count("tl.convert_layout"), out.count("tl.convert_layout")
-    (5, 1)
+    (6, 1)
     """
     module = parse(module_text)
     apply_pipeline(module, pipeline)
