@@ -589,10 +589,12 @@ class _Builder:
             self.fresh(h) for h in ("gt", "eq", "lt", "tie", "keep", "v", "i")
         )
         self.op(
-            lambda T, N: f"{top}, {arg} = tl.reduce {N(v.name)}, {index.name} "
-            f"{{axis = {axis} : i32}} : {T(v.shape, 'f32', v.layout)}, "
-            f"{T(v.shape, 'i32', v.layout)} -> {T(out_shape, 'f32', out_layout)}, "
-            f"{T(out_shape, 'i32', out_layout)} {{"
+            lambda T, N: (
+                f"{top}, {arg} = tl.reduce {N(v.name)}, {index.name} "
+                f"{{axis = {axis} : i32}} : {T(v.shape, 'f32', v.layout)}, "
+                f"{T(v.shape, 'i32', v.layout)} -> {T(out_shape, 'f32', out_layout)}, "
+                f"{T(out_shape, 'i32', out_layout)} {{"
+            )
         )
         self.depth += 1
         self.emit_raw(f"^bb0({va}: f32, {ia}: i32, {vb}: f32, {ib}: i32):")
@@ -609,8 +611,10 @@ class _Builder:
         self.emit_raw("}")
         as_float = self.fresh("argf")
         self.emit(
-            lambda T: f"{as_float} = tl.sitofp {arg} : {T(out_shape, 'i32', out_layout)} to "
-            f"{T(out_shape, 'f32', out_layout)}"
+            lambda T: (
+                f"{as_float} = tl.sitofp {arg} : {T(out_shape, 'i32', out_layout)} to "
+                f"{T(out_shape, 'f32', out_layout)}"
+            )
         )
         self.pool.append(_Value(top, out_shape, "f32", out_layout))
         self.pool.append(_Value(as_float, out_shape, "f32", out_layout))
