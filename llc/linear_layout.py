@@ -60,17 +60,26 @@ def _log2_exact(value: int, what: str) -> int:
     return value.bit_length() - 1
 
 
-def _supremum(first: Sequence[str], second: Sequence[str], what: str) -> list[str]:
-    """Shortest list holding both name lists as subsequences (their orders must agree).
+def _supremum(first: tuple[str, ...], second: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """Shortest tuple holding both name tuples as subsequences (their orders must agree).
 
-    >>> _supremum(["a", "c"], ["b", "c"], "in")
-    ['a', 'b', 'c']
+    >>> _supremum(("a", "c"), ("b", "c"), "in")
+    ('a', 'b', 'c')
     """
     if first == second or not second:
-        return list(first)
+        return first
     if not first:
-        return list(second)
+        return second
     in_first, in_second = set(first), set(second)
+    # Usually one list already holds the other (a tile adds bases to existing dims).
+    if in_second <= in_first:
+        positions = list(map(first.index, second))
+        if positions == sorted(positions):
+            return first
+    elif in_first <= in_second:
+        positions = list(map(second.index, first))
+        if positions == sorted(positions):
+            return second
     result: list[str] = []
     i = j = 0
     while i < len(first) or j < len(second):
@@ -89,7 +98,7 @@ def _supremum(first: Sequence[str], second: Sequence[str], what: str) -> list[st
                 f"product: the {what} dims {list(first)} and {list(second)} appear in "
                 "incompatible orders, so no common order exists"
             )
-    return result
+    return tuple(result)
 
 
 class LinearLayout:
@@ -108,10 +117,11 @@ class LinearLayout:
     """
 
     __slots__ = (
-        "_bases",
+        "_bases_v",
         "_columns",
         "_echelon",
         "_hash",
+        "_in_logs",
         "_in_names",
         "_out_names",
         "_out_offsets",
@@ -120,7 +130,8 @@ class LinearLayout:
     )
 
     _in_names: tuple[str, ...]
-    _bases: tuple[tuple[Basis, ...], ...]
+    _in_logs: tuple[int, ...]
+    _bases_v: tuple[tuple[Basis, ...], ...] | None
     _out_names: tuple[str, ...]
     _out_sizes: tuple[int, ...]
 
@@ -144,29 +155,32 @@ class LinearLayout:
         items = list(bases.items()) if isinstance(bases, Mapping) else list(bases)
         if isinstance(out_dims, Mapping):
             out_pairs: list[tuple[str, int]] | None = [(str(k), v) for k, v in out_dims.items()]
-        elif all(isinstance(d, str) for d in out_dims):
+        elif all(type(d) is str for d in out_dims) or all(isinstance(d, str) for d in out_dims):
             out_pairs = None
         else:
             out_pairs = [(str(n), s) for n, s in out_dims]  # type: ignore[misc]
         out_names = [p[0] for p in out_pairs] if out_pairs is not None else list(out_dims)  # type: ignore[arg-type]
-        if len(set(out_names)) != len(out_names):
-            raise LayoutError(f"duplicate out-dim names in {out_names}")
         num_out = len(out_names)
+        if len(set(out_names)) != num_out:
+            raise LayoutError(f"duplicate out-dim names in {out_names}")
         in_names: list[str] = []
         all_bases: list[tuple[Basis, ...]] = []
         for item in items:
-            if not isinstance(item, tuple | list) or len(item) != 2:
+            if type(item) is not tuple and not isinstance(item, tuple | list) or len(item) != 2:
                 raise LayoutError(f"bases must be (in_dim, [basis, ...]) pairs, got {item!r}")
-            name = str(item[0])
+            name, vectors = item
+            if type(name) is not str:
+                name = str(name)
             if name in in_names:
                 raise LayoutError(f"in-dim '{name}' is given twice")
             try:
-                converted = tuple(map(tuple, item[1]))
+                converted = tuple(map(tuple, vectors))
             except TypeError:
                 raise LayoutError(
-                    f"the bases of in-dim '{name}' must be lists of integers, got {item[1]!r}"
+                    f"the bases of in-dim '{name}' must be lists of integers, got {vectors!r}"
                 ) from None
-            if any(len(basis) != num_out for basis in converted):
+            # All lengths right is the common case: one set() in C instead of a Python loop.
+            if converted and set(map(len, converted)) != {num_out}:
                 i = next(i for i, b in enumerate(converted) if len(b) != num_out)
                 raise LayoutError(
                     f"basis {i} of in-dim '{name}' has {len(converted[i])} entries, expected "
@@ -174,11 +188,11 @@ class LinearLayout:
                 )
             in_names.append(name)
             all_bases.append(converted)
-        flat = [b for vectors in all_bases for b in vectors]
-        if flat and not set(map(type, itertools.chain.from_iterable(flat))) <= {int}:
+        flat = list(itertools.chain.from_iterable(all_bases))
+        if flat and num_out and not set(map(type, itertools.chain.from_iterable(flat))) <= {int}:
             # Not all plain ints: convert numpy integers, reject floats and the like.
             all_bases = [self._to_ints(n, v) for n, v in zip(in_names, all_bases, strict=True)]
-            flat = [b for vectors in all_bases for b in vectors]
+            flat = list(itertools.chain.from_iterable(all_bases))
         # Range checks run per out-dim over all bases at once (min/max in C), and only search
         # for the offending basis when one fails.
         if flat and num_out:
@@ -186,6 +200,7 @@ class LinearLayout:
             lows = list(map(min, per_out))
             highs = list(map(max, per_out))
         else:
+            per_out = []
             lows = highs = [0] * num_out
         if min(lows, default=0) < 0:
             self._raise_bad_basis(in_names, all_bases, out_names, lambda j, v: v < 0, None)
@@ -194,14 +209,28 @@ class LinearLayout:
         else:
             sizes = []
             for name, size in out_pairs:
-                _log2_exact(size, f"size of out-dim '{name}'")
+                if type(size) is not int or size < 1 or size & (size - 1):
+                    _log2_exact(size, f"size of out-dim '{name}'")
                 sizes.append(int(size))
             if any(high >= size for high, size in zip(highs, sizes, strict=True)):
                 self._raise_bad_basis(
                     in_names, all_bases, out_names, lambda j, v: v >= sizes[j], sizes
                 )
         self._init_raw(tuple(in_names), tuple(all_bases), tuple(out_names), tuple(sizes))
-        if require_surjective and not self.is_surjective():
+        # Pack the columns now, from the per-out-dim value lists the range check built.
+        if per_out:
+            offset = 0
+            packed: list[int] | tuple[int, ...] = per_out[0]
+            for values, size in zip(per_out[1:], sizes, strict=False):
+                offset += size.bit_length() - 1
+                if offset:
+                    packed = [c | (v << offset) for c, v in zip(packed, values, strict=True)]
+                else:
+                    packed = [c | v for c, v in zip(packed, values, strict=True)]
+            self._columns = tuple(packed)
+        else:
+            self._columns = (0,) * len(flat)
+        if require_surjective and not self._is_surjective_fast():
             raise LayoutError(
                 f"layout is not surjective: its image has rank {self.rank} but the out-dims "
                 f"{self.out_dims} need {self.total_out_size_log2} bits; pass "
@@ -250,7 +279,8 @@ class LinearLayout:
         out_sizes: tuple[int, ...],
     ) -> None:
         self._in_names = in_names
-        self._bases = bases
+        self._in_logs = tuple(map(len, bases))
+        self._bases_v = bases
         self._out_names = out_names
         self._out_sizes = out_sizes
         self._out_offsets: tuple[int, ...] | None = None
@@ -278,6 +308,52 @@ class LinearLayout:
         return layout
 
     @classmethod
+    def _new(
+        cls,
+        in_names: tuple[str, ...],
+        bases: tuple[tuple[Basis, ...], ...],
+        out_names: tuple[str, ...],
+        out_sizes: tuple[int, ...],
+    ) -> LinearLayout:
+        """:meth:`_raw` for arguments that are already tuples of tuples (no copies, no checks).
+
+        The internal results (products, transposes, ...) are valid by construction, so only
+        :meth:`from_bases` and ``__init__`` pay for validation.
+        """
+        layout = cls.__new__(cls)
+        layout._in_names = in_names
+        layout._in_logs = tuple(map(len, bases))
+        layout._bases_v = bases
+        layout._out_names = out_names
+        layout._out_sizes = out_sizes
+        layout._out_offsets = None
+        layout._columns = None
+        layout._echelon = None
+        layout._hash = None
+        layout._pseudoinverse = None
+        return layout
+
+    @property
+    def _bases(self) -> tuple[tuple[Basis, ...], ...]:
+        """The bases as tuples; layouts built from packed columns unpack them on first use."""
+        bases = self._bases_v
+        if bases is None:
+            bases = self._bases_v = _unpack_columns(
+                self._columns or (), self._in_logs, self._offsets(), self._out_sizes
+            )
+        return bases
+
+    def _is_surjective_fast(self) -> bool:
+        """:meth:`is_surjective` without an echelon form when single-bit columns cover all bits
+        (the usual case: most bases of real layouts are unit vectors)."""
+        full = (1 << self.total_out_size_log2) - 1
+        covered = 0
+        for column in self.columns():
+            if not column & (column - 1):
+                covered |= column
+        return covered == full or self.rank == self.total_out_size_log2
+
+    @classmethod
     def from_bases(
         cls,
         bases: BasesArg,
@@ -295,6 +371,9 @@ class LinearLayout:
         >>> L.out_dims, L.is_surjective()
         ([('out1', 32)], False)
         """
+        fast = _from_bases_fast(cls, bases, out_dim_names, out_dim_sizes, require_surjective)
+        if fast is not None:
+            return fast
         if out_dim_sizes is None:
             return cls(bases, list(out_dim_names), require_surjective)
         if len(out_dim_sizes) != len(out_dim_names):
@@ -768,14 +847,20 @@ class LinearLayout:
     def _key(self) -> tuple[Any, ...]:
         return (self._in_names, self._bases, self._out_names, self._out_sizes)
 
+    def _packed_key(self) -> tuple[Any, ...]:
+        # The packed columns determine the bases once the dims and sizes are fixed, and they
+        # are cheaper to compare and hash than nested tuples (and never need unpacking).
+        columns = self._columns if self._columns is not None else self.columns()
+        return (self._in_names, self._in_logs, self._out_names, self._out_sizes, columns)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LinearLayout):
             return NotImplemented
-        return self is other or self._key() == other._key()
+        return self is other or self._packed_key() == other._packed_key()
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(self._key())
+            self._hash = hash(self._packed_key())
         return self._hash
 
     def __copy__(self) -> LinearLayout:
@@ -837,29 +922,53 @@ class LinearLayout:
         """
         if not isinstance(outer, LinearLayout):
             return NotImplemented
-        in_names = _supremum(self._in_names, outer._in_names, "in")
-        out_names = _supremum(self._out_names, outer._out_names, "out")
-        inner_sizes = dict(zip(self._out_names, self._out_sizes, strict=True))
-        outer_sizes = dict(zip(outer._out_names, outer._out_sizes, strict=True))
-        out_sizes = [inner_sizes.get(n, 1) * outer_sizes.get(n, 1) for n in out_names]
-        inner_convert = _basis_converter(self._out_names, out_names, [0] * len(out_names))
-        outer_convert = _basis_converter(
-            outer._out_names,
-            out_names,
-            [inner_sizes.get(n, 1).bit_length() - 1 for n in out_names],
+        a_in, b_in = self._in_names, outer._in_names
+        a_out, b_out = self._out_names, outer._out_names
+        in_names = a_in if a_in == b_in or not b_in else b_in if not a_in else _supremum(
+            a_in, b_in, "in"
         )
-        inner_bases = dict(zip(self._in_names, self._bases, strict=True))
-        outer_bases = dict(zip(outer._in_names, outer._bases, strict=True))
+        out_names = (
+            a_out
+            if a_out == b_out or not b_out
+            else b_out
+            if not a_out
+            else _supremum(a_out, b_out, "out")
+        )
+        a_sizes, b_sizes = self._out_sizes, outer._out_sizes
+        if a_out == out_names and b_out == out_names:
+            out_sizes = tuple(x * y for x, y in zip(a_sizes, b_sizes, strict=True))
+        else:
+            inner_size = dict(zip(a_out, a_sizes, strict=True))
+            outer_size = dict(zip(b_out, b_sizes, strict=True))
+            out_sizes = tuple(inner_size.get(n, 1) * outer_size.get(n, 1) for n in out_names)
+        # Inner values keep their place; outer values move above the inner size of each dim.
+        inner_convert = _basis_converter(a_out, out_names, None)
+        shifts = None
+        if any(n in a_out for n in b_out):
+            inner_log = dict(zip(a_out, self._in_logs_of_out(), strict=True))
+            shifts = [inner_log.get(n, 0) for n in out_names]
+        outer_convert = _basis_converter(b_out, out_names, shifts)
+        a_bases, b_bases = self._bases, outer._bases
+        if len(in_names) == len(a_in) + len(b_in):
+            # Disjoint in-dims: the supremum lists inner's, then outer's.
+            new = tuple(map(inner_convert, a_bases)) + tuple(map(outer_convert, b_bases))
+            return LinearLayout._new(in_names, new, out_names, out_sizes)
+        inner_index = {n: k for k, n in enumerate(a_in)}
+        outer_index = {n: k for k, n in enumerate(b_in)}
         new_bases: list[tuple[Basis, ...]] = []
         for name in in_names:
-            inner_part = inner_bases.get(name, ())
-            outer_part = outer_bases.get(name, ())
-            if inner_part:
-                inner_part = inner_convert(inner_part)
-            if outer_part:
-                outer_part = outer_convert(outer_part)
-            new_bases.append(inner_part + outer_part if outer_part else inner_part)
-        return LinearLayout._raw(in_names, new_bases, out_names, out_sizes)
+            k = inner_index.get(name)
+            inner_part = inner_convert(a_bases[k]) if k is not None else ()
+            k = outer_index.get(name)
+            if k is not None and b_bases[k]:
+                new_bases.append(inner_part + outer_convert(b_bases[k]))
+            else:
+                new_bases.append(inner_part)
+        return LinearLayout._new(in_names, tuple(new_bases), out_names, out_sizes)
+
+    def _in_logs_of_out(self) -> list[int]:
+        """log2 of every out-dim size, in out-dim order."""
+        return [size.bit_length() - 1 for size in self._out_sizes]
 
     # ------------------------------------------------------------------ reordering and reshaping
     def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
@@ -1333,29 +1442,18 @@ class LinearLayout:
         out_names: Sequence[str],
         out_sizes: Sequence[int],
     ) -> LinearLayout:
-        """Build from packed columns (valid by construction); the columns are kept as cache."""
-        offsets, total = [], 0
-        for size in out_sizes:
-            offsets.append(total)
-            total += size.bit_length() - 1
-        if len(offsets) == 1:
-            flat: list[tuple[int, ...]] = [(c,) for c in columns]
-        elif not offsets:
-            flat = [()] * len(columns)
-        else:
-            # One list per out-dim, then zip them into bases (the zip builds tuples in C).
-            per_out = [
-                [(c >> offset) & (size - 1) for c in columns]
-                for offset, size in zip(offsets, out_sizes, strict=True)
-            ]
-            flat = list(zip(*per_out, strict=True))
-        bases, pos = [], 0
-        for log in in_logs:
-            bases.append(tuple(flat[pos : pos + log]))
-            pos += log
-        layout = cls._raw(in_names, bases, out_names, out_sizes)
-        layout._out_offsets = tuple(offsets)
+        """Build from packed columns (valid by construction); the bases are unpacked lazily."""
+        layout = cls.__new__(cls)
+        layout._in_names = tuple(in_names)
+        layout._in_logs = tuple(in_logs)
+        layout._bases_v = None
+        layout._out_names = tuple(out_names)
+        layout._out_sizes = tuple(out_sizes)
+        layout._out_offsets = None
         layout._columns = tuple(columns)
+        layout._echelon = None
+        layout._hash = None
+        layout._pseudoinverse = None
         return layout
 
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
@@ -1625,25 +1723,135 @@ def _f2_map(columns: Sequence[int], images: Sequence[int]) -> list[int]:
     return result
 
 
-def _basis_converter(names: Sequence[str], new_names: Sequence[str], shifts: Sequence[int]) -> Any:
-    """A function re-expressing bases over ``names`` as bases over ``new_names`` (a superset),
-    shifting component ``k`` left by ``shifts[k]`` and putting 0 in the new components."""
-    index = [names.index(n) if n in names else -1 for n in new_names]
-    if not any(shifts):
-        if index == list(range(len(names))) and len(index) == len(names):
-            return lambda vectors: vectors
+def _from_bases_fast(
+    cls: type[LinearLayout],
+    bases: Any,
+    out_dim_names: Sequence[str],
+    out_dim_sizes: Sequence[int] | None,
+    require_surjective: bool,
+) -> LinearLayout | None:
+    """``from_bases`` for well-formed input: every check runs as a few C-level calls over all
+    bases at once. Returns None on anything unusual (bad input included), and the caller then
+    goes through ``__init__``, which finds the problem and names it."""
+    if type(bases) is dict:
+        bases = bases.items()
+    elif type(bases) is not list and type(bases) is not tuple:
+        return None
+    out_names = tuple(out_dim_names)
+    num_out = len(out_names)
+    if set(map(type, out_names)) - {str} or len(set(out_names)) != num_out:
+        return None
+    in_names: list[str] = []
+    all_bases: list[tuple[Basis, ...]] = []
+    try:
+        for name, vectors in bases:
+            in_names.append(name)
+            all_bases.append(tuple(map(tuple, vectors)))
+    except (TypeError, ValueError):
+        return None
+    if set(map(type, in_names)) - {str} or len(set(in_names)) != len(in_names):
+        return None
+    flat = list(itertools.chain.from_iterable(all_bases))
+    if flat:
+        if set(map(len, flat)) != {num_out} or (
+            num_out and set(map(type, itertools.chain.from_iterable(flat))) != {int}
+        ):
+            return None
+        per_out: list[tuple[int, ...]] = list(zip(*flat))
+    else:
+        per_out = []
+    if out_dim_sizes is None:
+        sizes = tuple(1 << max(values).bit_length() for values in per_out) or (1,) * num_out
+    else:
+        sizes = tuple(out_dim_sizes)
+        if len(sizes) != num_out or set(map(type, sizes)) - {int}:
+            return None
+        for size in sizes:
+            if size < 1 or size & (size - 1):
+                return None
+    if per_out and (
+        min(map(min, per_out)) < 0
+        or any(max(values) >= size for values, size in zip(per_out, sizes, strict=True))
+    ):
+        return None
+    layout = cls._new(tuple(in_names), tuple(all_bases), out_names, sizes)
+    # Pack the columns from the per-out-dim value lists (one list comprehension per out-dim).
+    if per_out:
+        packed: Sequence[int] = per_out[0]
+        offset = 0
+        for values, size in zip(per_out[1:], sizes, strict=False):
+            offset += size.bit_length() - 1
+            packed = [c | (v << offset) for c, v in zip(packed, values, strict=True)]
+        layout._columns = tuple(packed)
+    else:
+        layout._columns = (0,) * len(flat)
+    if require_surjective and not layout._is_surjective_fast():
+        return None
+    return layout
+
+
+def _unpack_columns(
+    columns: Sequence[int],
+    in_logs: Sequence[int],
+    offsets: Sequence[int],
+    out_sizes: Sequence[int],
+) -> tuple[tuple[Basis, ...], ...]:
+    """Split packed columns back into per-in-dim tuples of bases.
+
+    >>> _unpack_columns([1, 6], [1, 1], [0, 1], [2, 4])
+    (((1, 0),), ((0, 3),))
+    """
+    if len(offsets) == 1:
+        flat: list[tuple[int, ...]] = [(c,) for c in columns]
+    elif not offsets:
+        flat = [()] * len(columns)
+    else:
+        # One list per out-dim, then zip them into bases (the zip builds tuples in C).
+        per_out = [
+            [(c >> offset) & (size - 1) for c in columns]
+            for offset, size in zip(offsets, out_sizes, strict=True)
+        ]
+        flat = list(zip(*per_out, strict=True))
+    bases, pos = [], 0
+    for log in in_logs:
+        bases.append(tuple(flat[pos : pos + log]))
+        pos += log
+    return tuple(bases)
+
+
+def _basis_converter(
+    names: Sequence[str], new_names: Sequence[str], shifts: Sequence[int] | None
+) -> Any:
+    """A function re-expressing a tuple of bases over ``names`` as bases over ``new_names`` (a
+    superset), shifting component ``k`` left by ``shifts[k]`` (indexed like ``new_names``) and
+    putting 0 in the new components.
+
+    >>> _basis_converter(("b",), ("a", "b"), None)(((1,), (2,)))
+    ((0, 1), (0, 2))
+    """
+    if not any(shifts or ()):
+        if names == new_names:
+            return _same
         # Most products put the out-dims of one factor in a contiguous run of the result.
-        kept = [k for k in index if k >= 0]
-        if kept == list(range(len(names))):
-            first = index.index(0) if names else 0
-            if index[first : first + len(names)] == kept:
+        width = len(names)
+        for first in range(len(new_names) - width + 1):
+            if tuple(new_names[first : first + width]) == tuple(names):
                 head = (0,) * first
-                tail = (0,) * (len(new_names) - first - len(names))
+                tail = (0,) * (len(new_names) - first - width)
+                if not tail:
+                    return lambda vectors: tuple(head + b for b in vectors)
+                if not head:
+                    return lambda vectors: tuple(b + tail for b in vectors)
                 return lambda vectors: tuple(head + b + tail for b in vectors)
-    pairs = list(zip(index, shifts, strict=True))
+    index = [names.index(n) if n in names else -1 for n in new_names]
+    pairs = list(zip(index, shifts or [0] * len(new_names), strict=True))
     return lambda vectors: tuple(
         tuple((b[k] << shift) if k >= 0 else 0 for k, shift in pairs) for b in vectors
     )
+
+
+def _same(vectors: tuple[Basis, ...]) -> tuple[Basis, ...]:
+    return vectors
 
 
 @functools.lru_cache(maxsize=1024)
