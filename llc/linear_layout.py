@@ -71,7 +71,10 @@ def _supremum(first: tuple[str, ...], second: tuple[str, ...], what: str) -> tup
     if not first:
         return second
     in_first, in_second = set(first), set(second)
-    # Usually one list already holds the other (a tile adds bases to existing dims).
+    # Usually the lists are disjoint or one already holds the other (a tile adds bases to
+    # existing dims).
+    if in_first.isdisjoint(in_second):
+        return first + second
     if in_second <= in_first:
         positions = list(map(first.index, second))
         if positions == sorted(positions):
@@ -402,7 +405,9 @@ class LinearLayout:
         if size == 0:
             return cls.empty()
         log = _log2_exact(size, f"identity_1d size for '{in_dim}'")
-        return cls._raw((in_dim,), (tuple((1 << i,) for i in range(log)),), (out_dim,), (size,))
+        return cls._new(
+            (in_dim,), (tuple((1 << i,) for i in range(log)),), (out_dim,), (int(size),)
+        )
 
     @classmethod
     def zeros_1d(cls, size: int, in_dim: str, out_dim: str, out_dim_size: int = 1) -> LinearLayout:
@@ -415,7 +420,7 @@ class LinearLayout:
             return cls.empty()
         log = _log2_exact(size, f"zeros_1d size for '{in_dim}'")
         _log2_exact(out_dim_size, f"zeros_1d out_dim_size for '{out_dim}'")
-        return cls._raw((in_dim,), (((0,),) * log,), (out_dim,), (out_dim_size,))
+        return cls._new((in_dim,), (((0,),) * log,), (out_dim,), (int(out_dim_size),))
 
     @classmethod
     def strided_1d(cls, size: int, stride: int, in_dim: str, out_dim: str) -> LinearLayout:
@@ -685,7 +690,7 @@ class LinearLayout:
         >>> LinearLayout.strided_1d(4, 2, "i", "o").is_surjective()
         False
         """
-        return self.rank == self.total_out_size_log2
+        return self._is_surjective_fast()
 
     def is_injective(self) -> bool:
         """No two inputs map to the same output (no broadcast).
@@ -924,31 +929,34 @@ class LinearLayout:
             return NotImplemented
         a_in, b_in = self._in_names, outer._in_names
         a_out, b_out = self._out_names, outer._out_names
-        in_names = a_in if a_in == b_in or not b_in else b_in if not a_in else _supremum(
-            a_in, b_in, "in"
-        )
-        out_names = (
-            a_out
-            if a_out == b_out or not b_out
-            else b_out
-            if not a_out
-            else _supremum(a_out, b_out, "out")
-        )
         a_sizes, b_sizes = self._out_sizes, outer._out_sizes
-        if a_out == out_names and b_out == out_names:
-            out_sizes = tuple(x * y for x, y in zip(a_sizes, b_sizes, strict=True))
+        if len(b_in) == 1 and len(b_out) == 1 and a_out:
+            # Tiling by a 1-D layout (identity_1d, zeros_1d, ...), the families' usual step.
+            return self._mul_1d(b_in[0], b_out[0], b_sizes[0], outer._bases[0])
+        if a_out == b_out:
+            # The same out-dims (the usual tiling): outer values move above inner's sizes.
+            out_names = a_out
+            out_sizes = tuple(map(operator.mul, a_sizes, b_sizes))
+            inner_convert = _same
+            shifts = [size.bit_length() - 1 for size in a_sizes]
+            outer_convert = _basis_converter(b_out, out_names, shifts if any(shifts) else None)
         else:
+            out_names = b_out if not a_out else a_out if not b_out else _supremum(
+                a_out, b_out, "out"
+            )
             inner_size = dict(zip(a_out, a_sizes, strict=True))
             outer_size = dict(zip(b_out, b_sizes, strict=True))
             out_sizes = tuple(inner_size.get(n, 1) * outer_size.get(n, 1) for n in out_names)
-        # Inner values keep their place; outer values move above the inner size of each dim.
-        inner_convert = _basis_converter(a_out, out_names, None)
-        shifts = None
-        if any(n in a_out for n in b_out):
-            inner_log = dict(zip(a_out, self._in_logs_of_out(), strict=True))
-            shifts = [inner_log.get(n, 0) for n in out_names]
-        outer_convert = _basis_converter(b_out, out_names, shifts)
+            inner_convert = _basis_converter(a_out, out_names, None)
+            shifts = [inner_size.get(n, 1).bit_length() - 1 for n in out_names]
+            outer_convert = _basis_converter(b_out, out_names, shifts if any(shifts) else None)
         a_bases, b_bases = self._bases, outer._bases
+        if a_in == b_in:
+            new = tuple(
+                map(operator.add, map(inner_convert, a_bases), map(outer_convert, b_bases))
+            )
+            return LinearLayout._new(a_in, new, out_names, out_sizes)
+        in_names = b_in if not a_in else a_in if not b_in else _supremum(a_in, b_in, "in")
         if len(in_names) == len(a_in) + len(b_in):
             # Disjoint in-dims: the supremum lists inner's, then outer's.
             new = tuple(map(inner_convert, a_bases)) + tuple(map(outer_convert, b_bases))
@@ -966,9 +974,36 @@ class LinearLayout:
                 new_bases.append(inner_part)
         return LinearLayout._new(in_names, tuple(new_bases), out_names, out_sizes)
 
-    def _in_logs_of_out(self) -> list[int]:
-        """log2 of every out-dim size, in out-dim order."""
-        return [size.bit_length() - 1 for size in self._out_sizes]
+    def _mul_1d(
+        self, in_name: str, out_name: str, out_size: int, vectors: tuple[Basis, ...]
+    ) -> LinearLayout:
+        """``self * L`` for a ``L`` with one in-dim and one out-dim (bases ``vectors``)."""
+        out_names = self._out_names
+        bases = self._bases
+        width = len(out_names)
+        if out_name in out_names:
+            j = out_names.index(out_name)
+            sizes = list(self._out_sizes)
+            shift = sizes[j].bit_length() - 1
+            sizes[j] *= out_size
+            out_sizes = tuple(sizes)
+            head, tail = (0,) * j, (0,) * (width - j - 1)
+            added = tuple(head + ((v[0] << shift),) + tail for v in vectors)
+        else:
+            out_names = (*out_names, out_name)
+            out_sizes = (*self._out_sizes, out_size)
+            bases = tuple(tuple(b + (0,) for b in vs) for vs in bases)
+            head = (0,) * width
+            added = tuple(head + v for v in vectors)
+        in_names = self._in_names
+        if in_name in in_names:
+            k = in_names.index(in_name)
+            if added:
+                bases = (*bases[:k], bases[k] + added, *bases[k + 1 :])
+        else:
+            in_names = (*in_names, in_name)
+            bases = (*bases, added)
+        return LinearLayout._new(in_names, bases, out_names, out_sizes)
 
     # ------------------------------------------------------------------ reordering and reshaping
     def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
@@ -1003,12 +1038,17 @@ class LinearLayout:
                 f"transpose_outs: {names} is not a permutation of the out-dims "
                 f"{list(self._out_names)}"
             )
+        if tuple(names) == self._out_names:
+            return self
         perm = [self._out_names.index(n) for n in names]
-        return LinearLayout._raw(
+        if len(perm) == 1:
+            return self
+        pick = operator.itemgetter(*perm)
+        return LinearLayout._new(
             self._in_names,
-            [tuple(tuple(b[p] for p in perm) for b in vectors) for vectors in self._bases],
-            names,
-            [self._out_sizes[p] for p in perm],
+            tuple(tuple(map(pick, vectors)) for vectors in self._bases),
+            tuple(names),
+            pick(self._out_sizes),
         )
 
     @staticmethod
@@ -1820,7 +1860,7 @@ def _unpack_columns(
 
 
 def _basis_converter(
-    names: Sequence[str], new_names: Sequence[str], shifts: Sequence[int] | None
+    names: tuple[str, ...], new_names: tuple[str, ...], shifts: Sequence[int] | None
 ) -> Any:
     """A function re-expressing a tuple of bases over ``names`` as bases over ``new_names`` (a
     superset), shifting component ``k`` left by ``shifts[k]`` (indexed like ``new_names``) and
@@ -1829,7 +1869,7 @@ def _basis_converter(
     >>> _basis_converter(("b",), ("a", "b"), None)(((1,), (2,)))
     ((0, 1), (0, 2))
     """
-    if not any(shifts or ()):
+    if shifts is None:
         if names == new_names:
             return _same
         # Most products put the out-dims of one factor in a contiguous run of the result.
@@ -1843,10 +1883,20 @@ def _basis_converter(
                 if not head:
                     return lambda vectors: tuple(b + tail for b in vectors)
                 return lambda vectors: tuple(head + b + tail for b in vectors)
-    index = [names.index(n) if n in names else -1 for n in new_names]
-    pairs = list(zip(index, shifts or [0] * len(new_names), strict=True))
+    # Component k of a new basis is old component index[k], or the 0 appended at the end.
+    index = [names.index(n) if n in names else len(names) for n in new_names]
+    if len(new_names) == 1:
+        (k,) = index
+        shift = shifts[0] if shifts else 0
+        return lambda vectors: tuple(((b + (0,))[k] << shift,) for b in vectors)
+    if shifts is None:
+        pick = operator.itemgetter(*index)
+        return lambda vectors: tuple(pick(b + (0,)) for b in vectors)
+    if index == list(range(len(names))):
+        return lambda vectors: tuple(tuple(map(operator.lshift, b, shifts)) for b in vectors)
+    pick = operator.itemgetter(*index)
     return lambda vectors: tuple(
-        tuple((b[k] << shift) if k >= 0 else 0 for k, shift in pairs) for b in vectors
+        tuple(map(operator.lshift, pick(b + (0,)), shifts)) for b in vectors
     )
 
 
