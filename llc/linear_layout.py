@@ -644,22 +644,7 @@ class LinearLayout:
         (1, 2)
         """
         if self._columns is None:
-            flat = [b for vectors in self._bases for b in vectors]
-            offsets = self._offsets()
-            if len(offsets) == 1:
-                self._columns = tuple(b[0] for b in flat)
-            elif len(offsets) == 2:
-                shift = offsets[1]
-                self._columns = tuple(b[0] | (b[1] << shift) for b in flat)
-            elif not offsets or not flat:
-                self._columns = (0,) * len(flat)
-            else:
-                # One pass per out-dim over all bases beats packing basis by basis.
-                per_out = list(zip(*flat, strict=True))
-                packed = list(per_out[0])
-                for values, offset in zip(per_out[1:], offsets[1:], strict=True):
-                    packed = [c | (v << offset) for c, v in zip(packed, values, strict=True)]
-                self._columns = tuple(packed)
+            self._columns = _pack_columns(self._bases, self._offsets())
         return self._columns
 
     def _in_starts(self) -> list[int]:
@@ -756,30 +741,38 @@ class LinearLayout:
         names = self._in_names
         if len(given) != len(names):
             self._raise_apply_dims(given)
-        cols = self._columns if self._columns is not None else self.columns()
+        cols = self._columns
+        if cols is None:
+            cols = self.columns()
         packed = 0
         col = 0
         try:
-            for name, vectors in zip(names, self._bases, strict=True):
+            for name, log in zip(names, self._in_logs):
                 value = given[name]
                 if type(value) is not int:
                     value = self._apply_value(name, value)
-                if value < 0 or value >> len(vectors):
+                if value >> log or value < 0:
                     raise LayoutError(
-                        f"apply: value {value} of in-dim '{name}' is out of range "
-                        f"[0, {1 << len(vectors)})"
+                        f"apply: value {value} of in-dim '{name}' is out of range [0, {1 << log})"
                     )
                 # Visit only the set bits of the input.
                 while value:
                     low = value & -value
                     packed ^= cols[col + low.bit_length() - 1]
                     value ^= low
-                col += len(vectors)
+                col += log
         except KeyError:
             self._raise_apply_dims(given)
         out_names = self._out_names
         if len(out_names) == 1:
             return {out_names[0]: packed}
+        if len(out_names) == 2:
+            # The last out-dim needs no mask: packed values never exceed the total size.
+            first = self._out_sizes[0]
+            return {
+                out_names[0]: packed & (first - 1),
+                out_names[1]: packed >> (first.bit_length() - 1),
+            }
         return {
             name: (packed >> offset) & (size - 1)
             for name, offset, size in zip(out_names, self._offsets(), self._out_sizes, strict=True)
@@ -941,8 +934,8 @@ class LinearLayout:
             shifts = [size.bit_length() - 1 for size in a_sizes]
             outer_convert = _basis_converter(b_out, out_names, shifts if any(shifts) else None)
         else:
-            out_names = b_out if not a_out else a_out if not b_out else _supremum(
-                a_out, b_out, "out"
+            out_names = (
+                b_out if not a_out else a_out if not b_out else _supremum(a_out, b_out, "out")
             )
             inner_size = dict(zip(a_out, a_sizes, strict=True))
             outer_size = dict(zip(b_out, b_sizes, strict=True))
@@ -952,9 +945,7 @@ class LinearLayout:
             outer_convert = _basis_converter(b_out, out_names, shifts if any(shifts) else None)
         a_bases, b_bases = self._bases, outer._bases
         if a_in == b_in:
-            new = tuple(
-                map(operator.add, map(inner_convert, a_bases), map(outer_convert, b_bases))
-            )
+            new = tuple(map(operator.add, map(inner_convert, a_bases), map(outer_convert, b_bases)))
             return LinearLayout._new(a_in, new, out_names, out_sizes)
         in_names = b_in if not a_in else a_in if not b_in else _supremum(a_in, b_in, "in")
         if len(in_names) == len(a_in) + len(b_in):
@@ -1817,17 +1808,54 @@ def _from_bases_fast(
     layout = cls._new(tuple(in_names), tuple(all_bases), out_names, sizes)
     # Pack the columns from the per-out-dim value lists (one list comprehension per out-dim).
     if per_out:
-        packed: Sequence[int] = per_out[0]
+        packed: Iterable[int] = per_out[0]
         offset = 0
         for values, size in zip(per_out[1:], sizes, strict=False):
             offset += size.bit_length() - 1
-            packed = [c | (v << offset) for c, v in zip(packed, values, strict=True)]
+            packed = map(
+                operator.or_, packed, map(operator.lshift, values, itertools.repeat(offset))
+            )
         layout._columns = tuple(packed)
     else:
         layout._columns = (0,) * len(flat)
     if require_surjective and not layout._is_surjective_fast():
         return None
     return layout
+
+
+def _pack_columns(bases: tuple[tuple[Basis, ...], ...], offsets: Sequence[int]) -> tuple[int, ...]:
+    """One bit-packed int per basis, out-dim ``k`` shifted to ``offsets[k]``.
+
+    A comprehension that unpacks each basis is the cheapest form for the usual one to four
+    out-dims (about twice as fast as packing column by column with ``zip``/``map``).
+
+    >>> _pack_columns((((1, 0), (0, 1)), ((1, 1),)), (0, 1))
+    (1, 2, 3)
+    """
+    width = len(offsets)
+    if width == 2:
+        s1 = offsets[1]
+        return tuple([x | y << s1 for vectors in bases for x, y in vectors])
+    if width == 1:
+        return tuple([x for vectors in bases for (x,) in vectors])
+    if width == 3:
+        s1, s2 = offsets[1], offsets[2]
+        return tuple([x | y << s1 | z << s2 for vectors in bases for x, y, z in vectors])
+    if width == 4:
+        s1, s2, s3 = offsets[1], offsets[2], offsets[3]
+        return tuple(
+            [x | y << s1 | z << s2 | w << s3 for vectors in bases for x, y, z, w in vectors]
+        )
+    flat = list(itertools.chain.from_iterable(bases))
+    if not width:
+        return (0,) * len(flat)
+    packed = []
+    for basis in flat:
+        column = 0
+        for value, offset in zip(basis, offsets, strict=True):
+            column |= value << offset
+        packed.append(column)
+    return tuple(packed)
 
 
 def _unpack_columns(

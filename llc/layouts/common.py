@@ -419,9 +419,10 @@ def ensure_layout_not_larger_than(
             f"ensure_layout_not_larger_than: shape dims {sorted(shape)} are not the out-dims "
             f"{out_names}"
         )
-    if all(
-        size <= int(shape[out]) for out, size in layout.out_dim_sizes.items()
-    ) and layout.is_surjective():
+    if (
+        all(size <= int(shape[out]) for out, size in layout.out_dim_sizes.items())
+        and layout.is_surjective()
+    ):
         # Nothing to shrink: rebuilding from the same bases would give this very layout.
         return layout
     in_names = layout.get_in_dim_names()
