@@ -743,6 +743,10 @@ class LinearLayout:
             self._raise_apply_dims(given)
         cols = self._columns
         if cols is None:
+            if len(self._out_names) == 2:
+                # Not packed yet (a fresh result of a product, a transpose, ...): packing
+                # every column would cost more than this one evaluation, so read the bases.
+                return self._apply_unpacked(given)
             cols = self.columns()
         packed = 0
         col = 0
@@ -777,6 +781,29 @@ class LinearLayout:
             name: (packed >> offset) & (size - 1)
             for name, offset, size in zip(out_names, self._offsets(), self._out_sizes, strict=True)
         }
+
+    def _apply_unpacked(self, given: Mapping[str, Any]) -> dict[str, int]:
+        """:meth:`apply` from the bases of a layout with two out-dims, without packed columns."""
+        first = second = 0
+        try:
+            for name, vectors in zip(self._in_names, self._bases, strict=True):
+                value = given[name]
+                if type(value) is not int:
+                    value = self._apply_value(name, value)
+                if value >> len(vectors) or value < 0:
+                    raise LayoutError(
+                        f"apply: value {value} of in-dim '{name}' is out of range "
+                        f"[0, {1 << len(vectors)})"
+                    )
+                while value:
+                    low = value & -value
+                    x, y = vectors[low.bit_length() - 1]
+                    first ^= x
+                    second ^= y
+                    value ^= low
+        except KeyError:
+            self._raise_apply_dims(given)
+        return {self._out_names[0]: first, self._out_names[1]: second}
 
     def _raise_apply_dims(self, given: Mapping[Any, Any]) -> None:
         raise LayoutError(
@@ -1062,12 +1089,10 @@ class LinearLayout:
                 f"reshape_ins: new in-dims {dims} have {1 << sum(logs)} elements, the layout has "
                 f"{self.total_in_size}"
             )
-        flat = [b for vectors in self._bases for b in vectors]
-        new_bases, pos = [], 0
-        for log in logs:
-            new_bases.append(tuple(flat[pos : pos + log]))
-            pos += log
-        return LinearLayout._raw([n for n, _ in dims], new_bases, self._out_names, self._out_sizes)
+        # The flattened input bits, and so the packed columns, stay exactly as they are.
+        return LinearLayout._from_columns(
+            [n for n, _ in dims], logs, self.columns(), self._out_names, self._out_sizes
+        )
 
     def reshape_outs(
         self, new_out_dims: Sequence[tuple[str, int]] | Mapping[str, int]
@@ -1085,19 +1110,14 @@ class LinearLayout:
                 f"reshape_outs: new out-dims {dims} have {1 << sum(logs)} elements, the layout "
                 f"has {self.total_out_size}"
             )
-        new_bases = []
-        for vectors in self._bases:
-            converted = []
-            for b in vectors:
-                packed = self._pack(b)
-                parts = []
-                for log in logs:
-                    parts.append(packed & ((1 << log) - 1))
-                    packed >>= log
-                converted.append(tuple(parts))
-            new_bases.append(tuple(converted))
-        return LinearLayout._raw(
-            self._in_names, new_bases, [n for n, _ in dims], [s for _, s in dims]
+        # Outputs flatten with the first out-dim minor, exactly as columns are packed: the
+        # packed columns are the same, only re-split.
+        return LinearLayout._from_columns(
+            self._in_names,
+            self._in_logs,
+            self.columns(),
+            [n for n, _ in dims],
+            [int(s) for _, s in dims],
         )
 
     def flatten_ins(self) -> LinearLayout:

@@ -242,6 +242,18 @@ def broadcasted_dot_operand_layout(
     >>> L.get_out_dim_names(), L.bases
     (['dim1', 'dim0'], [('warp', [[0, 0], [0, 1]])])
     """
+    rank = len(order)
+    if rank and sorted(order) == list(range(rank)) and all(is_pow2(int(s)) for s in shape):
+        # The product below, written down directly (it is built for every dot operand).
+        bases: list[tuple[int, ...]] = []
+        for j, d in enumerate(order):
+            for i in range(int(shape[d]).bit_length() - 1):
+                basis = [0] * rank
+                if d != k_dim:
+                    basis[j] = 1 << i
+                bases.append(tuple(basis))
+        sizes = tuple(int(shape[d]) if d != k_dim else 1 for d in order)
+        return LinearLayout._new((in_dim,), (tuple(bases),), tuple(f"dim{d}" for d in order), sizes)
     names = standard_out_dim_names(len(shape))
     result = LinearLayout.empty()
     for d in order:
