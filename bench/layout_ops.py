@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from llc.layouts import (  # noqa: E402
+from llc.layouts import (
     AmdMfmaLayout,
     AmdWmmaLayout,
     BlockedLayout,
@@ -57,7 +57,7 @@ from llc.layouts import (  # noqa: E402
     SwizzledSharedLayout,
     clear_linear_layout_cache,
 )
-from llc.linear_layout import LinearLayout  # noqa: E402
+from llc.linear_layout import LinearLayout
 
 SHAPE = [128, 128]
 BLOCKED = BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
@@ -183,13 +183,15 @@ def main() -> None:
     t_tile = to_triton(tll, tile) if tll else None
     t_inv = to_triton(tll, inv_mma) if tll else None
 
-    # (op, warm call, cold (make, func), triton call, calls per run)
-    ops: list[tuple[str, Callable[[], Any], tuple[Any, Any], Callable[[], Any] | None, int]] = [
+    # (op, warm call, cold (make, func), triton call, triton on fresh objects, calls per run)
+    Op = tuple[str, Callable[[], Any], Any, Callable[[], Any] | None, Any, int]
+    ops: list[Op] = [
         (
             "from_bases",
             lambda: LinearLayout.from_bases(bases, out_names, out_sizes),
             (lambda: (), lambda: LinearLayout.from_bases(bases, out_names, out_sizes)),
             (lambda: tll.LinearLayout.from_bases(bases, out_names, out_sizes)) if tll else None,
+            (lambda: (), lambda: tll.LinearLayout.from_bases(bases, out_names, out_sizes)),
             2000,
         ),
         (
@@ -197,6 +199,7 @@ def main() -> None:
             lambda: blk.apply(point),
             (lambda: (fresh(blk),), lambda a: a.apply(point)),
             (lambda: t_blk.apply(point)) if tll else None,
+            (lambda: (to_triton(tll, blk),), lambda a: a.apply(point)),
             5000,
         ),
         (
@@ -204,6 +207,7 @@ def main() -> None:
             lambda: blk * tile,
             (lambda: (fresh(blk), fresh(tile)), lambda a, b: a * b),
             (lambda: t_blk * t_tile) if tll else None,
+            (lambda: (to_triton(tll, blk), to_triton(tll, tile)), lambda a, b: a * b),
             2000,
         ),
         (
@@ -211,6 +215,7 @@ def main() -> None:
             lambda: blk.compose(inv_mma),
             (lambda: (fresh(blk), fresh(inv_mma)), LinearLayout.compose),
             (lambda: t_blk.compose(t_inv)) if tll else None,
+            (lambda: (to_triton(tll, blk), to_triton(tll, inv_mma)), lambda a, b: a.compose(b)),
             1000,
         ),
         (
@@ -218,6 +223,10 @@ def main() -> None:
             lambda: blk.invert_and_compose(mma),
             (lambda: (fresh(blk), fresh(mma)), LinearLayout.invert_and_compose),
             (lambda: t_blk.invert_and_compose(t_mma)) if tll else None,
+            (
+                lambda: (to_triton(tll, blk), to_triton(tll, mma)),
+                lambda a, b: a.invert_and_compose(b),
+            ),
             500,
         ),
         (
@@ -225,6 +234,7 @@ def main() -> None:
             lambda: mma.pseudoinvert(),
             (lambda: (fresh(mma),), LinearLayout.pseudoinvert),
             (lambda: t_mma.pseudoinvert()) if tll else None,
+            (lambda: (to_triton(tll, mma),), lambda a: a.pseudoinvert()),
             500,
         ),
         (
@@ -232,31 +242,36 @@ def main() -> None:
             lambda: blk.get_free_variable_masks(),
             (lambda: (fresh(blk),), LinearLayout.get_free_variable_masks),
             None,
+            None,
             1000,
         ),
     ]
 
     print("4-warp 128x128 blocked -> mma v2 (issue 7's pair)")
-    head = f"{'op':38} {'llc warm':>9} {'llc cold':>9}"
+    head = f"{'op':35} {'llc warm':>8} {'llc cold':>8}"
     if tll is not None:
-        head += f" {'triton':>9} {'warm/tri':>9} {'cold/tri':>9}"
+        head += f" {'tri':>7} {'tri cold':>8} {'warm/tri':>8} {'cold/tri':>8} {'cold/tri cold':>13}"
     print(head)
     print("-" * len(head))
-    for name, warm, (make, func), theirs, number in ops:
+    for name, warm, (make, func), theirs, theirs_fresh, number in ops:
         number = max(50, number * scale // 4)
         t_warm = best_of(warm, number, repeat)
         t_cold = best_of_fresh(make, func, number, repeat)
-        line = f"{name:38} {t_warm * 1e6:9.2f} {t_cold * 1e6:9.2f}"
+        line = f"{name:35} {t_warm * 1e6:8.2f} {t_cold * 1e6:8.2f}"
         if tll is not None:
             if theirs is None:
-                line += f" {'n/a':>9}"
+                line += f" {'n/a':>7}"
             else:
                 t_theirs = best_of(theirs, number, repeat)
-                line += f" {t_theirs * 1e6:9.2f} {t_warm / t_theirs:9.2f} {t_cold / t_theirs:9.2f}"
+                t_fresh = best_of_fresh(*theirs_fresh, number, repeat)
+                line += (
+                    f" {t_theirs * 1e6:7.2f} {t_fresh * 1e6:8.2f} {t_warm / t_theirs:8.2f}"
+                    f" {t_cold / t_theirs:8.2f} {t_cold / t_fresh:13.2f}"
+                )
         print(line)
 
     print()
-    print(f"to_linear_layout, uncached (cache cleared before every call); goal < 100 µs")
+    print("to_linear_layout, uncached (cache cleared before every call); goal < 100 µs")
     head = f"{'family':30} {'shape':>10} {'cold µs':>9} {'warm µs':>9}"
     print(head)
     print("-" * len(head))

@@ -169,7 +169,7 @@ class LinearLayout:
         in_names: list[str] = []
         all_bases: list[tuple[Basis, ...]] = []
         for item in items:
-            if type(item) is not tuple and not isinstance(item, tuple | list) or len(item) != 2:
+            if (type(item) is not tuple and not isinstance(item, tuple | list)) or len(item) != 2:
                 raise LayoutError(f"bases must be (in_dim, [basis, ...]) pairs, got {item!r}")
             name, vectors = item
             if type(name) is not str:
@@ -751,7 +751,7 @@ class LinearLayout:
         packed = 0
         col = 0
         try:
-            for name, log in zip(names, self._in_logs):
+            for name, log in zip(names, self._in_logs, strict=False):
                 value = given[name]
                 if type(value) is not int:
                     value = self._apply_value(name, value)
@@ -1006,11 +1006,11 @@ class LinearLayout:
             sizes[j] *= out_size
             out_sizes = tuple(sizes)
             head, tail = (0,) * j, (0,) * (width - j - 1)
-            added = tuple(head + ((v[0] << shift),) + tail for v in vectors)
+            added = tuple((*head, v[0] << shift, *tail) for v in vectors)
         else:
             out_names = (*out_names, out_name)
             out_sizes = (*self._out_sizes, out_size)
-            bases = tuple(tuple(b + (0,) for b in vs) for vs in bases)
+            bases = tuple(tuple((*b, 0) for b in vs) for vs in bases)
             head = (0,) * width
             added = tuple(head + v for v in vectors)
         in_names = self._in_names
@@ -1461,28 +1461,42 @@ class LinearLayout:
                 f"compose: the out-dims {list(self._out_names)} must be the in-dims of the outer "
                 f"layout {list(outer._in_names)}"
             )
-        outer_starts = dict(zip(outer._in_names, outer._in_starts(), strict=True))
         outer_cols = outer.columns()
+        outer_names = outer._in_names
+        outer_logs = outer._in_logs
         # images[p]: outer's image of this layout's output bit p (out-dims packed in order).
-        images: list[int] = []
-        for name, size in zip(self._out_names, self._out_sizes, strict=True):
-            log = size.bit_length() - 1
-            outer_log = len(outer._bases[outer._in_names.index(name)])
-            if log > outer_log:
-                raise LayoutError(
-                    f"compose: out-dim '{name}' has size {size} but the outer layout's in-dim "
-                    f"'{name}' has only size {1 << outer_log}"
-                )
-            start = outer_starts[name]
-            images.extend(outer_cols[start : start + log])
+        if self._out_names == outer_names and all(
+            (size.bit_length() - 1) == log
+            for size, log in zip(self._out_sizes, outer_logs, strict=True)
+        ):
+            # The usual case: the same dims in the same order and sizes, so output bit p of
+            # this layout is input bit p of the outer one.
+            images: Sequence[int] = outer_cols
+        else:
+            starts = dict(zip(outer_names, self._starts_of(outer_logs), strict=True))
+            images = []
+            for name, size in zip(self._out_names, self._out_sizes, strict=True):
+                log = size.bit_length() - 1
+                outer_log = outer_logs[outer_names.index(name)]
+                if log > outer_log:
+                    raise LayoutError(
+                        f"compose: out-dim '{name}' has size {size} but the outer layout's "
+                        f"in-dim '{name}' has only size {1 << outer_log}"
+                    )
+                start = starts[name]
+                images.extend(outer_cols[start : start + log])
         new_columns = _f2_map(self.columns(), images)
         return LinearLayout._from_columns(
-            self._in_names,
-            [len(v) for v in self._bases],
-            new_columns,
-            outer._out_names,
-            outer._out_sizes,
+            self._in_names, self._in_logs, new_columns, outer._out_names, outer._out_sizes
         )
+
+    @staticmethod
+    def _starts_of(logs: Sequence[int]) -> list[int]:
+        starts, total = [], 0
+        for log in logs:
+            starts.append(total)
+            total += log
+        return starts
 
     @classmethod
     def _from_columns(
@@ -1765,6 +1779,10 @@ def _f2_map(columns: Sequence[int], images: Sequence[int]) -> list[int]:
         return np.bitwise_xor.reduce(chosen, axis=1).tolist()
     result = []
     for column in columns:
+        if not column & (column - 1):
+            # Zero or a single bit: most columns of real layouts.
+            result.append(images[column.bit_length() - 1] if column else 0)
+            continue
         acc = 0
         while column:
             low = column & -column
@@ -1808,7 +1826,7 @@ def _from_bases_fast(
             num_out and set(map(type, itertools.chain.from_iterable(flat))) != {int}
         ):
             return None
-        per_out: list[tuple[int, ...]] = list(zip(*flat))
+        per_out: list[tuple[int, ...]] = list(zip(*flat, strict=False))
     else:
         per_out = []
     if out_dim_sizes is None:
@@ -1936,15 +1954,15 @@ def _basis_converter(
     if len(new_names) == 1:
         (k,) = index
         shift = shifts[0] if shifts else 0
-        return lambda vectors: tuple(((b + (0,))[k] << shift,) for b in vectors)
+        return lambda vectors: tuple((((*b, 0))[k] << shift,) for b in vectors)
     if shifts is None:
         pick = operator.itemgetter(*index)
-        return lambda vectors: tuple(pick(b + (0,)) for b in vectors)
+        return lambda vectors: tuple(pick((*b, 0)) for b in vectors)
     if index == list(range(len(names))):
         return lambda vectors: tuple(tuple(map(operator.lshift, b, shifts)) for b in vectors)
     pick = operator.itemgetter(*index)
     return lambda vectors: tuple(
-        tuple(map(operator.lshift, pick(b + (0,)), shifts)) for b in vectors
+        tuple(map(operator.lshift, pick((*b, 0)), shifts)) for b in vectors
     )
 
 
