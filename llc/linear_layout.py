@@ -350,12 +350,8 @@ class LinearLayout:
     def _is_surjective_fast(self) -> bool:
         """:meth:`is_surjective` without an echelon form when single-bit columns cover all bits
         (the usual case: most bases of real layouts are unit vectors)."""
-        full = (1 << self.total_out_size_log2) - 1
-        covered = 0
-        for column in self.columns():
-            if not column & (column - 1):
-                covered |= column
-        return covered == full or self.rank == self.total_out_size_log2
+        bits = self.total_out_size_log2
+        return _unit_columns(bits) <= set(self.columns()) or self.rank == bits
 
     @classmethod
     def from_bases(
@@ -1858,11 +1854,13 @@ def _from_bases_fast(
             num_out and set(map(type, itertools.chain.from_iterable(flat))) != {int}
         ):
             return None
-        per_out: list[tuple[int, ...]] = list(zip(*flat, strict=False))
+        # The OR of an out-dim's values is below a power of two iff every value is, and
+        # negative iff one is: one C-level pass per out-dim checks both.
+        ors = [functools.reduce(operator.or_, values, 0) for values in zip(*flat, strict=False)]
     else:
-        per_out = []
+        ors = []
     if out_dim_sizes is None:
-        sizes = tuple(1 << max(values).bit_length() for values in per_out) or (1,) * num_out
+        sizes = tuple(1 << value.bit_length() for value in ors) or (1,) * num_out
     else:
         sizes = tuple(out_dim_sizes)
         if len(sizes) != num_out or set(map(type, sizes)) - {int}:
@@ -1870,27 +1868,27 @@ def _from_bases_fast(
         for size in sizes:
             if size < 1 or size & (size - 1):
                 return None
-    if per_out and (
-        min(map(min, per_out)) < 0
-        or any(max(values) >= size for values, size in zip(per_out, sizes, strict=True))
-    ):
+    if ors and (min(ors) < 0 or any(map(operator.ge, ors, sizes))):
         return None
     layout = cls._new(tuple(in_names), tuple(all_bases), out_names, sizes)
-    # Pack the columns from the per-out-dim value lists (one list comprehension per out-dim).
-    if per_out:
-        packed: Iterable[int] = per_out[0]
-        offset = 0
-        for values, size in zip(per_out[1:], sizes, strict=False):
-            offset += size.bit_length() - 1
-            packed = map(
-                operator.or_, packed, map(operator.lshift, values, itertools.repeat(offset))
-            )
-        layout._columns = tuple(packed)
-    else:
-        layout._columns = (0,) * len(flat)
-    if require_surjective and not layout._is_surjective_fast():
+    offsets, total = [], 0
+    for size in sizes:
+        offsets.append(total)
+        total += size.bit_length() - 1
+    layout._out_offsets = tuple(offsets)
+    columns = layout._columns = _pack_columns(layout._bases_v, offsets)  # type: ignore[arg-type]
+    if require_surjective and not (
+        _unit_columns(total) <= set(columns) or EchelonBasis(columns).rank == total
+    ):
         return None
     return layout
+
+
+@functools.cache
+def _unit_columns(bits: int) -> frozenset[int]:
+    """``{1, 2, 4, ..., 2^(bits-1)}``: a layout whose columns include all of them is surjective
+    (the usual case, checked with one set operation instead of an echelon form)."""
+    return frozenset(1 << p for p in range(bits))
 
 
 def _pack_columns(bases: tuple[tuple[Basis, ...], ...], offsets: Sequence[int]) -> tuple[int, ...]:
