@@ -348,10 +348,13 @@ class LinearLayout:
         return bases
 
     def _is_surjective_fast(self) -> bool:
-        """:meth:`is_surjective` without an echelon form when single-bit columns cover all bits
-        (the usual case: most bases of real layouts are unit vectors)."""
+        """:meth:`is_surjective`, without an echelon form when the columns are triangular."""
         bits = self.total_out_size_log2
-        return _unit_columns(bits) <= set(self.columns()) or self.rank == bits
+        if self._echelon is None and _leading_bits(bits) <= set(
+            map(int.bit_length, self.columns())
+        ):
+            return True
+        return self.rank == bits  # builds (and keeps) the echelon form
 
     @classmethod
     def from_bases(
@@ -1877,18 +1880,29 @@ def _from_bases_fast(
         total += size.bit_length() - 1
     layout._out_offsets = tuple(offsets)
     columns = layout._columns = _pack_columns(layout._bases_v, offsets)  # type: ignore[arg-type]
-    if require_surjective and not (
-        _unit_columns(total) <= set(columns) or EchelonBasis(columns).rank == total
-    ):
+    if require_surjective and not _spans_all_bits(columns, total):
         return None
     return layout
 
 
+def _spans_all_bits(columns: Sequence[int], bits: int) -> bool:
+    """Whether ``columns`` span all ``bits`` output bits.
+
+    Sufficient first check: if every bit position is the leading bit of some column, those
+    columns are triangular, hence independent. That holds for identity-like and swizzled
+    layouts alike and costs one C-level pass; only otherwise is an echelon form built.
+
+    >>> _spans_all_bits([0b01, 0b11], 2), _spans_all_bits([0b11, 0b11], 2)
+    (True, False)
+    """
+    return _leading_bits(bits) <= set(map(int.bit_length, columns)) or (
+        EchelonBasis(columns).rank == bits
+    )
+
+
 @functools.cache
-def _unit_columns(bits: int) -> frozenset[int]:
-    """``{1, 2, 4, ..., 2^(bits-1)}``: a layout whose columns include all of them is surjective
-    (the usual case, checked with one set operation instead of an echelon form)."""
-    return frozenset(1 << p for p in range(bits))
+def _leading_bits(bits: int) -> frozenset[int]:
+    return frozenset(range(1, bits + 1))
 
 
 def _pack_columns(bases: tuple[tuple[Basis, ...], ...], offsets: Sequence[int]) -> tuple[int, ...]:
