@@ -83,6 +83,15 @@ def best_of(func: Callable[[], Any], number: int, repeat: int) -> float:
     return min(timer.repeat(repeat=repeat, number=number)) / number
 
 
+def interleaved(samplers: list[Callable[[], float]], repeat: int) -> list[float]:
+    """The best of ``repeat`` samples of each sampler, taken round-robin."""
+    best = [float("inf")] * len(samplers)
+    for _ in range(repeat):
+        for i, sample in enumerate(samplers):
+            best[i] = min(best[i], sample())
+    return best
+
+
 def best_of_fresh(
     make: Callable[[], tuple[Any, ...]], func: Callable[..., Any], number: int, repeat: int
 ) -> float:
@@ -96,11 +105,11 @@ def best_of_fresh(
             clear_llc_caches()
             func(*arg)
         best = min(best, (time.process_time() - start) / number)
-    return best - _fresh_loop_overhead(number, repeat)
+    return best - _fresh_loop_overhead(number)
 
 
 @functools.cache
-def _fresh_loop_overhead(number: int, repeat: int) -> float:
+def _fresh_loop_overhead(number: int, repeat: int = 9) -> float:
     """What the loop of :func:`best_of_fresh` costs by itself (clearing the caches included):
     subtracted, so that a cold figure is the operation alone."""
     best = float("inf")
@@ -255,15 +264,21 @@ def main() -> None:
     print("-" * len(head))
     for name, warm, (make, func), theirs, theirs_fresh, number in ops:
         number = max(50, number * scale // 4)
-        t_warm = best_of(warm, number, repeat)
-        t_cold = best_of_fresh(make, func, number, repeat)
+        samplers = [
+            lambda: best_of(warm, number, 1),  # noqa: B023
+            lambda: best_of_fresh(make, func, number, 1),  # noqa: B023
+        ]
+        if tll is not None and theirs is not None:
+            samplers.append(lambda: best_of(theirs, number, 1))  # noqa: B023
+            samplers.append(lambda: best_of_fresh(*theirs_fresh, number, 1))  # noqa: B023
+        # Round-robin, so that a burst of load on the shared machine hits both sides alike.
+        t_warm, t_cold, *t_triton = interleaved(samplers, repeat)
         line = f"{name:35} {t_warm * 1e6:8.2f} {t_cold * 1e6:8.2f}"
         if tll is not None:
             if theirs is None:
                 line += f" {'n/a':>7}"
             else:
-                t_theirs = best_of(theirs, number, repeat)
-                t_fresh = best_of_fresh(*theirs_fresh, number, repeat)
+                t_theirs, t_fresh = t_triton
                 line += (
                     f" {t_theirs * 1e6:7.2f} {t_fresh * 1e6:8.2f} {t_warm / t_theirs:8.2f}"
                     f" {t_cold / t_theirs:8.2f} {t_cold / t_fresh:13.2f}"
@@ -282,8 +297,16 @@ def main() -> None:
             clear_linear_layout_cache()
             layout.to_linear_layout(shape)
 
-        t_cold = best_of(cold, number, repeat)
-        t_warm = best_of(lambda: layout.to_linear_layout(shape), number * 10, repeat)  # noqa: B023
+        def warm(layout: Layout = layout, shape: list[int] = shape) -> None:
+            layout.to_linear_layout(shape)
+
+        t_cold, t_warm = interleaved(
+            [
+                lambda: best_of(cold, number, 1),
+                lambda: best_of(warm, number * 10, 1),
+            ],
+            repeat,
+        )
         shape_text = "x".join(map(str, shape))
         print(f"{name:30} {shape_text:>10} {t_cold * 1e6:9.1f} {t_warm * 1e6:9.2f}")
 
