@@ -402,12 +402,13 @@ class LinearLayout:
         >>> LinearLayout.identity_1d(8, "i", "o").bases
         [('i', [[1], [2], [4]])]
         """
-        if size == 0:
+        if type(size) is int and size > 0 and not size & (size - 1):
+            log = size.bit_length() - 1  # the usual, valid call: skip the checks below
+        elif size == 0:
             return cls.empty()
-        log = _log2_exact(size, f"identity_1d size for '{in_dim}'")
-        return cls._new(
-            (in_dim,), (tuple((1 << i,) for i in range(log)),), (out_dim,), (int(size),)
-        )
+        else:
+            log = _log2_exact(size, f"identity_1d size for '{in_dim}'")
+        return cls._new((in_dim,), (_unit_bases_1d(log),), (out_dim,), (int(size),))
 
     @classmethod
     def zeros_1d(cls, size: int, in_dim: str, out_dim: str, out_dim_size: int = 1) -> LinearLayout:
@@ -1883,6 +1884,12 @@ def _from_bases_fast(
     if require_surjective and not _spans_all_bits(columns, total):
         return None
     return layout
+
+
+@functools.cache
+def _unit_bases_1d(log: int) -> tuple[Basis, ...]:
+    """``((1,), (2,), (4,), ...)``: the bases of every 1-D identity of size ``2^log``."""
+    return tuple((1 << i,) for i in range(log))
 
 
 def _spans_all_bits(columns: Sequence[int], bits: int) -> bool:
