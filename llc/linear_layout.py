@@ -1869,16 +1869,15 @@ def _from_bases_fast(
         sizes = tuple(out_dim_sizes)
         if len(sizes) != num_out or set(map(type, sizes)) - {int}:
             return None
-        for size in sizes:
-            if size < 1 or size & (size - 1):
-                return None
     if ors and (min(ors) < 0 or any(map(operator.ge, ors, sizes))):
         return None
-    layout = cls._new(tuple(in_names), tuple(all_bases), out_names, sizes)
     offsets, total = [], 0
     for size in sizes:
+        if size < 1 or size & (size - 1):
+            return None
         offsets.append(total)
         total += size.bit_length() - 1
+    layout = cls._new(tuple(in_names), tuple(all_bases), out_names, sizes)
     layout._out_offsets = tuple(offsets)
     columns = layout._columns = _pack_columns(layout._bases_v, offsets)  # type: ignore[arg-type]
     if require_surjective and not _spans_all_bits(columns, total):
