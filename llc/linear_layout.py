@@ -632,12 +632,6 @@ class LinearLayout:
             self._out_offsets = tuple(offsets)
         return self._out_offsets
 
-    def _pack(self, basis: Sequence[int]) -> int:
-        packed = 0
-        for value, offset in zip(basis, self._offsets(), strict=True):
-            packed |= value << offset
-        return packed
-
     def columns(self) -> tuple[int, ...]:
         """The matrix columns, one bit-packed int per input bit (out-dim 0 in the low bits).
 
