@@ -1,40 +1,41 @@
-"""Micro-benchmark of the ``LinearLayout`` core on realistic layouts.
+"""Micro-benchmark of the ``LinearLayout`` core, warm and cold, against Triton's binding.
 
-Times ``from_bases``, ``apply``, ``apply_all``, ``*``, ``compose``, ``invert_and_compose`` and
-``get_free_variable_masks`` on
+Issue 7 asks for the speed a compiler sees when it meets many *different* layouts, so every
+operation is timed twice:
 
-* a 128x128 blocked layout over 8 warps (sizePerThread [4, 4], threadsPerWarp [4, 8],
-  warpsPerCTA [4, 2], order [1, 0]),
-* a 64x256 Hopper mma accumulator (``NvidiaMmaLayout(3, 0, [4, 1], [16, 256, 16])``),
-* a 64x64 f16 shared layout with a 128-byte swizzle (vec 8, perPhase 1, maxPhase 8),
-* a random 24-bit layout,
+* **warm**: the same layout objects over and over, so llc's per-layout caches (packed columns,
+  echelon form, pseudoinverse) and its ``invert_and_compose`` memo are used;
+* **cold**: every call gets fresh, equal layout objects (``pickle`` round trip: bases only, no
+  cached data) and all of llc's result caches are cleared (``LinearLayout.clear_caches`` and
+  the family ``to_linear_layout`` cache), so nothing computed before is reused.
 
-and ``apply_all`` on a 16-bit layout. Each figure is the median over repeats of the mean time
-of one call (``timeit``). Rows marked "fresh layouts" time every call on new, equal layouts
-with llc's memo cleared, so nothing llc caches per layout (packed columns, echelon form) or
-memoises (``invert_and_compose``) is reused; the "memoised" row is a repeated call. When
-Triton is installed (the optional ``bench`` extra), the same operations on
-``triton._C.libtriton.linear_layout.LinearLayout`` are timed too (it has no
-``get_free_variable_masks``/``apply_all`` binding: "n/a").
+Triton's C++ ``LinearLayout`` (``triton._C.libtriton.linear_layout``, the optional ``bench``
+extra) keeps no such caches, so one Triton figure serves as the peer for both columns; the
+ratio columns are llc / Triton measured in the same process, interleaved with llc's runs.
+
+The operations run on the pair of issue 7: a 4-warp 128x128 blocked layout
+(sizePerThread [1, 8], threadsPerWarp [4, 8], warpsPerCTA [4, 1], order [1, 0]) and an mma v2
+accumulator (warpsPerCTA [2, 2], instrShape [16, 8]) on the same shape. A second table times
+an uncached ``to_linear_layout`` of every layout family (the goal is under 100 µs).
+
+Each figure is the best of ``--repeat`` runs (default 5) of the mean time of one call, in
+*process CPU time* (``time.process_time``): the benchmark machines are shared, and CPU time
+does not count the time another process holds the core, which wall-clock time does.
 
 Run it from the repository root::
 
-    python bench/layout_ops.py            # full run (about half a minute)
-    python bench/layout_ops.py --quick    # fewer repeats
-
-The layout families from :mod:`llc.layouts` are used when they exist; otherwise the layouts are
-built by hand with the same products of ``identity_1d`` as Triton's ``identityStandardND``.
+    python bench/layout_ops.py            # about a minute
+    python bench/layout_ops.py --quick    # fewer calls per run (noisier)
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import os
 import pickle
 import platform
-import random
-import statistics
 import sys
 import time
 import timeit
@@ -44,138 +45,92 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from llc.layouts import (
+    AmdMfmaLayout,
+    AmdWmmaLayout,
+    BlockedLayout,
+    DotOperandLayout,
+    Layout,
+    NvidiaMmaLayout,
+    NvmmaSharedLayout,
+    SliceLayout,
+    SwizzledSharedLayout,
+    clear_linear_layout_cache,
+)
 from llc.linear_layout import LinearLayout
 
-Bases = list[tuple[str, list[list[int]]]]
+SHAPE = [128, 128]
+BLOCKED = BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+MMA_V2 = NvidiaMmaLayout(2, 0, [2, 2], [16, 8])
 
-
-# ---------------------------------------------------------------------------------- layouts
-def identity_standard_nd(in_dim: str, shape: list[int], order: list[int]) -> LinearLayout:
-    """Triton's ``identityStandardND``: identity onto ``dim0..`` laid out minor-to-major."""
-    result = LinearLayout.empty()
-    for dim in order:
-        result = result * LinearLayout.identity_1d(shape[dim], in_dim, f"dim{dim}")
-    return result
-
-
-def blocked_128x128() -> tuple[LinearLayout, str]:
-    """sizePerThread [4, 4], threadsPerWarp [4, 8], warpsPerCTA [4, 2], order [1, 0]."""
-    args = ([4, 4], [4, 8], [4, 2], [1, 0])
-    try:
-        from llc.layouts.blocked import BlockedLayout
-
-        return BlockedLayout(*args).to_linear_layout([128, 128]), "llc.layouts.BlockedLayout"
-    except ImportError:
-        pass
-    spt, tpw, wpc, order = args
-    cta = (
-        identity_standard_nd("register", spt, order)
-        * identity_standard_nd("lane", tpw, order)
-        * identity_standard_nd("warp", wpc, order)
-    )
-    # One CTA covers 16*4 x 4*8*2 = 64 x 64: repeat it with register bases, minor dim first.
-    tiled = cta * LinearLayout.identity_1d(2, "register", "dim1")
-    tiled = tiled * LinearLayout.identity_1d(2, "register", "dim0")
-    return tiled.transpose_outs(["dim0", "dim1"]), "hand-built (identityStandardND products)"
-
-
-def blocked(shape: list[int], spt: list[int], tpw: list[int], wpc: list[int]) -> LinearLayout:
-    """A blocked layout (order [1, 0]) that exactly covers ``shape``."""
-    order = [1, 0]
-    layout = (
-        identity_standard_nd("register", spt, order)
-        * identity_standard_nd("lane", tpw, order)
-        * identity_standard_nd("warp", wpc, order)
-    )
-    for dim in order:
-        have = layout.get_out_dim_size(f"dim{dim}")
-        if have < shape[dim]:
-            layout = layout * LinearLayout.identity_1d(shape[dim] // have, "register", f"dim{dim}")
-    return layout.transpose_outs(["dim0", "dim1"])
-
-
-def hopper_mma_64x256() -> tuple[LinearLayout, str]:
-    """The accumulator of a 64x256 wgmma: 4 warps along M, instrShape [16, 256, 16]."""
-    try:
-        from llc.layouts import NvidiaMmaLayout  # type: ignore[attr-defined]
-
-        layout = NvidiaMmaLayout(3, 0, [4, 1], [16, 256, 16]).to_linear_layout([64, 256])
-        return layout, "llc.layouts.NvidiaMmaLayout"
-    except ImportError:
-        pass
-    # Per warp: 2 registers along N, 4 lanes along N, 8 lanes along M, 2 register rows (M 8..15)
-    # and 32 register column groups along N; warps stacked along M.
-    bases: Bases = [
-        ("register", [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128]]),
-        ("lane", [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]),
-        ("warp", [[16, 0], [32, 0]]),
-        ("block", []),
-    ]
-    return LinearLayout.from_bases(bases, ["dim0", "dim1"]), "hand-built (Hopper mma tile)"
-
-
-def swizzled_shared(rows: int, cols: int, vec: int, per_phase: int, max_phase: int) -> LinearLayout:
-    """Triton's swizzled shared layout, order [1, 0]: offset -> (row, col)."""
-    offset = [[0, 1 << i] for i in range(cols.bit_length() - 1)]
-    for i in range(rows.bit_length() - 1):
-        row = 1 << i
-        offset.append([row, (vec * ((row // per_phase) % max_phase)) % cols])
-    return LinearLayout.from_bases([("offset", offset)], ["dim0", "dim1"])
-
-
-def shared_128b_64x64() -> tuple[LinearLayout, str]:
-    """64x64 f16 with a 128-byte swizzle: vec 8, perPhase 1, maxPhase 8."""
-    try:
-        from llc.layouts import SwizzledSharedLayout  # type: ignore[attr-defined]
-
-        layout = SwizzledSharedLayout(8, 1, 8, [1, 0]).to_linear_layout([64, 64])
-        return layout, "llc.layouts.SwizzledSharedLayout"
-    except ImportError:
-        return swizzled_shared(64, 64, 8, 1, 8), "hand-built (swizzled shared)"
-
-
-def random_layout(
-    rng: random.Random, in_bits: dict[str, int], out_bits: dict[str, int]
-) -> LinearLayout:
-    """A random surjective layout (resampled until its rank is full)."""
-    total_out = sum(out_bits.values())
-    while True:
-        bases: Bases = [
-            (name, [[rng.getrandbits(b) for b in out_bits.values()] for _ in range(n)])
-            for name, n in in_bits.items()
-        ]
-        layout = LinearLayout.from_bases(
-            bases, list(out_bits), [1 << b for b in out_bits.values()], require_surjective=False
-        )
-        if layout.rank == total_out:
-            return layout
+FAMILIES: list[tuple[str, Layout, list[int]]] = [
+    ("blocked", BLOCKED, SHAPE),
+    ("nvidia_mma v2", MMA_V2, SHAPE),
+    ("nvidia_mma v3", NvidiaMmaLayout(3, 0, [4, 1], [16, 128, 16]), [128, 128]),
+    ("dot_op (mma v2 parent, A)", DotOperandLayout(0, MMA_V2, 2), SHAPE),
+    ("amd_mfma", AmdMfmaLayout(3, [2, 2], [32, 32, 8], True), SHAPE),
+    ("amd_wmma", AmdWmmaLayout(2, False, [2, 2]), SHAPE),
+    ("slice (dim 1 of blocked)", SliceLayout(1, BLOCKED), [128]),
+    ("swizzled_shared", SwizzledSharedLayout(8, 1, 8, [1, 0]), SHAPE),
+    ("nvmma_shared (128B, f16)", NvmmaSharedLayout(128, False, 16), SHAPE),
+]
 
 
 # ---------------------------------------------------------------------------------- timing
-def time_op(func: Callable[[], Any], repeats: int, budget_s: float) -> float:
-    """Median (over ``repeats``) of the mean seconds per call."""
-    timer = timeit.Timer(func)
-    number, elapsed = 1, 0.0
-    # Pick a loop count so one repeat takes about budget_s / repeats.
-    while True:
-        elapsed = timer.timeit(number)
-        if elapsed >= budget_s / repeats / 4 or number >= 1 << 20:
-            break
-        number *= 4
-    per_repeat = max(1, int(number * (budget_s / repeats) / max(elapsed, 1e-9)))
-    samples = timer.repeat(repeat=repeats, number=per_repeat)
-    return statistics.median(s / per_repeat for s in samples)
+def best_of(func: Callable[[], Any], number: int, repeat: int) -> float:
+    """Best over ``repeat`` runs of the mean CPU seconds of one call."""
+    timer = timeit.Timer(func, timer=time.process_time)
+    return min(timer.repeat(repeat=repeat, number=number)) / number
 
 
-def time_fresh(setup: Callable[[], tuple[Any, ...]], func: Callable[..., Any], calls: int) -> float:
-    """Median seconds of ``func(*setup())`` with a new ``setup()`` (fresh objects) per call."""
-    samples = []
-    for _ in range(calls):
-        args = setup()
-        start = time.perf_counter()
-        func(*args)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+def interleaved(samplers: list[Callable[[], float]], repeat: int) -> list[float]:
+    """The best of ``repeat`` samples of each sampler, taken round-robin."""
+    best = [float("inf")] * len(samplers)
+    for _ in range(repeat):
+        for i, sample in enumerate(samplers):
+            best[i] = min(best[i], sample())
+    return best
+
+
+def best_of_fresh(
+    make: Callable[[], tuple[Any, ...]], func: Callable[..., Any], number: int, repeat: int
+) -> float:
+    """Like :func:`best_of`, but every call gets its own fresh arguments from ``make()``
+    (built before the clock starts) and runs with llc's caches cleared."""
+    best = float("inf")
+    for _ in range(repeat):
+        args = [make() for _ in range(number)]
+        start = time.process_time()
+        for arg in args:
+            clear_llc_caches()
+            func(*arg)
+        best = min(best, (time.process_time() - start) / number)
+    return best - _fresh_loop_overhead(number)
+
+
+@functools.cache
+def _fresh_loop_overhead(number: int, repeat: int = 9) -> float:
+    """What the loop of :func:`best_of_fresh` costs by itself (clearing the caches included):
+    subtracted, so that a cold figure is the operation alone."""
+    best = float("inf")
+    for _ in range(repeat):
+        args = [() for _ in range(number)]
+        start = time.process_time()
+        for arg in args:
+            clear_llc_caches()
+            _nothing(*arg)
+        best = min(best, (time.process_time() - start) / number)
+    return best
+
+
+def _nothing(*args: Any) -> None:
+    return None
+
+
+def clear_llc_caches() -> None:
+    """Forget every memoised result: ``invert_and_compose`` and ``to_linear_layout``."""
+    LinearLayout.clear_caches()
+    clear_linear_layout_cache()
 
 
 def fresh(layout: LinearLayout) -> LinearLayout:
@@ -202,183 +157,158 @@ def to_triton(tll: Any, layout: LinearLayout) -> Any:
     )
 
 
-def clear_llc_caches() -> None:
-    """Forget memoised ``invert_and_compose`` results (llc versions that have the memo)."""
-    cache = getattr(LinearLayout, "clear_caches", None)
-    if cache is not None:
-        cache()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
+    parser.add_argument("--quick", action="store_true", help="fewer calls per run (noisier)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (best is kept)")
     args = parser.parse_args()
-    repeats, budget = (5, 0.1) if args.quick else (15, 0.6)
+    scale = 1 if args.quick else 4
+    repeat = args.repeat
 
     print(f"date:     {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print(f"platform: {platform.platform()}")
     print(f"python:   {platform.python_implementation()} {platform.python_version()}")
     print(f"cpus:     {os.cpu_count()}  ({platform.processor() or platform.machine()})")
-
-    rng = random.Random(0)
-    blk, blk_src = blocked_128x128()
-    mma, mma_src = hopper_mma_64x256()
-    smem, smem_src = shared_128b_64x64()
-    blk_64x256 = blocked([64, 256], [1, 8], [4, 8], [4, 1])
-    blk_64x64 = blocked([64, 64], [1, 8], [8, 4], [4, 1])
-    smem_128 = swizzled_shared(128, 128, 8, 1, 8)
-    rand24 = random_layout(
-        rng, {"register": 8, "lane": 5, "warp": 3, "block": 8}, {"dim0": 12, "dim1": 12}
-    )
-    rand24_b = random_layout(
-        rng, {"register": 6, "lane": 5, "warp": 5, "block": 8}, {"dim0": 12, "dim1": 12}
-    )
-    rand16 = random_layout(rng, {"register": 6, "lane": 5, "warp": 5}, {"dim0": 8, "dim1": 8})
-    print(f"layouts:  blocked 128x128 from {blk_src}; mma 64x256 from {mma_src};")
-    print(f"          shared 64x64 from {smem_src}")
-
-    def tile(layout: LinearLayout) -> LinearLayout:
-        # Repeat the layout twice along its last out-dim with one more bit of its first in-dim
-        # (what Triton's ensureLayoutNotSmallerThan does): a shared in-dim and out-dim.
-        return LinearLayout.identity_1d(
-            2, layout.get_in_dim_names()[0], layout.get_out_dim_names()[-1]
-        )
-
-    cases: list[tuple[str, LinearLayout, LinearLayout]] = [
-        # (name, layout, partner for compose/invert_and_compose)
-        ("blocked 128x128 -> swizzled smem", blk, smem_128),
-        ("mma 64x256 -> blocked", mma, blk_64x256),
-        ("blocked 64x64 -> 128B-swizzled smem", blk_64x64, smem),
-        ("random 24-bit", rand24, rand24_b),
-    ]
-
     tll = triton_module()
-    rows: list[tuple[str, str, float, float | None]] = []
-    calls = 100 if args.quick else 400
-
-    def record(
-        case: str, op: str, ours: Callable[[], Any], theirs: Callable[[], Any] | None
-    ) -> None:
-        t_ours = time_op(ours, repeats, budget)
-        t_theirs = time_op(theirs, repeats, budget) if theirs is not None else None
-        rows.append((case, op, t_ours, t_theirs))
-
-    def record_fresh(
-        case: str,
-        op: str,
-        ours: Callable[..., Any],
-        layouts: tuple[LinearLayout, ...],
-        theirs: Callable[[], Any] | None,
-    ) -> None:
-        # llc caches derived data per layout and memoises invert_and_compose: start from
-        # fresh, equal layouts with the memo cleared, so nothing computed before is reused.
-        def setup() -> tuple[Any, ...]:
-            clear_llc_caches()
-            return tuple(fresh(layout) for layout in layouts)
-
-        t_ours = time_fresh(setup, ours, calls)
-        t_theirs = time_op(theirs, repeats, budget) if theirs is not None else None
-        rows.append((case, op, t_ours, t_theirs))
-
-    for case, layout, partner in cases:
-        bases = layout.bases
-        out_names = layout.get_out_dim_names()
-        out_sizes = [s for _, s in layout.out_dims]
-        point = {name: (size - 1) // 3 for name, size in layout.in_dims.items()}
-        tiled = tile(layout)
-        # The partner maps the same tensor elsewhere: composing with its inverse turns this
-        # layout's hardware index into the partner's.
-        inv_partner = partner.pseudoinvert()
-        t_layout = to_triton(tll, layout) if tll else None
-        t_partner = to_triton(tll, partner) if tll else None
-        t_tiled = to_triton(tll, tiled) if tll else None
-        t_inv = to_triton(tll, inv_partner) if tll else None
-
-        record(
-            case,
-            "from_bases",
-            lambda: LinearLayout.from_bases(bases, out_names, out_sizes),  # noqa: B023
-            (lambda: tll.LinearLayout.from_bases(bases, out_names, out_sizes))  # noqa: B023
-            if tll
-            else None,
-        )
-        record(
-            case,
-            "apply",
-            lambda: layout.apply(point),  # noqa: B023
-            (lambda: t_layout.apply(point)) if tll else None,  # noqa: B023
-        )
-        record(
-            case,
-            "product (x2 tile)",
-            lambda: layout * tiled,  # noqa: B023
-            (lambda: t_layout * t_tiled) if tll else None,  # noqa: B023
-        )
-        record_fresh(
-            case,
-            "compose (fresh layouts)",
-            LinearLayout.compose,
-            (layout, inv_partner),
-            (lambda: t_layout.compose(t_inv)) if tll else None,  # noqa: B023
-        )
-        record_fresh(
-            case,
-            "invert_and_compose (fresh layouts)",
-            LinearLayout.invert_and_compose,
-            (layout, partner),
-            (lambda: t_layout.invert_and_compose(t_partner)) if tll else None,  # noqa: B023
-        )
-        if hasattr(LinearLayout, "clear_caches"):
-            layout.invert_and_compose(partner)
-            record(
-                case,
-                "invert_and_compose (memoised)",
-                lambda: layout.invert_and_compose(partner),  # noqa: B023
-                None,
-            )
-        record_fresh(
-            case,
-            "get_free_variable_masks (fresh layout)",
-            LinearLayout.get_free_variable_masks,
-            (layout,),
-            None,
-        )
-
-    parts = [
-        identity_standard_nd("register", [4, 4], [1, 0]),
-        identity_standard_nd("lane", [4, 8], [1, 0]),
-        identity_standard_nd("warp", [4, 2], [1, 0]),
-    ]
-    t_parts = [to_triton(tll, p) for p in parts] if tll else None
-    record(
-        "blocked 128x128 (identityStandardND)",
-        "product (register * lane * warp)",
-        lambda: parts[0] * parts[1] * parts[2],
-        (lambda: t_parts[0] * t_parts[1] * t_parts[2]) if t_parts else None,
-    )
-    record("random 16-bit", "apply_all (65536 points)", rand16.apply_all, None)
-
-    print()
-    triton_note = (
-        "triton: not installed (pip install '.[bench]' to compare)"
+    print(
+        "triton:   not installed (pip install '.[bench]' to compare)"
         if tll is None
-        else f"triton: {__import__('triton').__version__} (triton._C.libtriton.linear_layout)"
+        else f"triton:   {__import__('triton').__version__} (triton._C.libtriton.linear_layout)"
     )
-    print(triton_note)
+    print(f"timing:   best of {repeat} runs, mean process CPU time per call, in µs")
     print()
-    head = f"{'layout':36} {'op':38} {'llc us':>10}"
+
+    blk = BLOCKED.to_linear_layout(SHAPE)
+    mma = MMA_V2.to_linear_layout(SHAPE)
+    bases = blk.bases
+    out_names = blk.get_out_dim_names()
+    out_sizes = [size for _, size in blk.out_dims]
+    point = {name: (size - 1) // 3 for name, size in blk.in_dims.items()}
+    tile = LinearLayout.identity_1d(2, "register", "dim1")
+    inv_mma = mma.pseudoinvert()
+
+    t_blk = to_triton(tll, blk) if tll else None
+    t_mma = to_triton(tll, mma) if tll else None
+    t_tile = to_triton(tll, tile) if tll else None
+    t_inv = to_triton(tll, inv_mma) if tll else None
+
+    # (op, warm call, cold (make, func), triton call, triton on fresh objects, calls per run)
+    Op = tuple[str, Callable[[], Any], Any, Callable[[], Any] | None, Any, int]
+    ops: list[Op] = [
+        (
+            "from_bases",
+            lambda: LinearLayout.from_bases(bases, out_names, out_sizes),
+            (lambda: (), lambda: LinearLayout.from_bases(bases, out_names, out_sizes)),
+            (lambda: tll.LinearLayout.from_bases(bases, out_names, out_sizes)) if tll else None,
+            (lambda: (), lambda: tll.LinearLayout.from_bases(bases, out_names, out_sizes)),
+            2000,
+        ),
+        (
+            "apply",
+            lambda: blk.apply(point),
+            (lambda: (fresh(blk),), lambda a: a.apply(point)),
+            (lambda: t_blk.apply(point)) if tll else None,
+            (lambda: (to_triton(tll, blk),), lambda a: a.apply(point)),
+            5000,
+        ),
+        (
+            "product (blocked * 2x register tile)",
+            lambda: blk * tile,
+            (lambda: (fresh(blk), fresh(tile)), lambda a, b: a * b),
+            (lambda: t_blk * t_tile) if tll else None,
+            (lambda: (to_triton(tll, blk), to_triton(tll, tile)), lambda a, b: a * b),
+            2000,
+        ),
+        (
+            "compose (blocked, mma⁻¹)",
+            lambda: blk.compose(inv_mma),
+            (lambda: (fresh(blk), fresh(inv_mma)), LinearLayout.compose),
+            (lambda: t_blk.compose(t_inv)) if tll else None,
+            (lambda: (to_triton(tll, blk), to_triton(tll, inv_mma)), lambda a, b: a.compose(b)),
+            1000,
+        ),
+        (
+            "invert_and_compose (blocked, mma)",
+            lambda: blk.invert_and_compose(mma),
+            (lambda: (fresh(blk), fresh(mma)), LinearLayout.invert_and_compose),
+            (lambda: t_blk.invert_and_compose(t_mma)) if tll else None,
+            (
+                lambda: (to_triton(tll, blk), to_triton(tll, mma)),
+                lambda a, b: a.invert_and_compose(b),
+            ),
+            500,
+        ),
+        (
+            "pseudoinvert (mma)",
+            lambda: mma.pseudoinvert(),
+            (lambda: (fresh(mma),), LinearLayout.pseudoinvert),
+            (lambda: t_mma.pseudoinvert()) if tll else None,
+            (lambda: (to_triton(tll, mma),), lambda a: a.pseudoinvert()),
+            500,
+        ),
+        (
+            "get_free_variable_masks (blocked)",
+            lambda: blk.get_free_variable_masks(),
+            (lambda: (fresh(blk),), LinearLayout.get_free_variable_masks),
+            None,
+            None,
+            1000,
+        ),
+    ]
+
+    print("4-warp 128x128 blocked -> mma v2 (issue 7's pair)")
+    head = f"{'op':35} {'llc warm':>8} {'llc cold':>8}"
     if tll is not None:
-        head += f" {'triton us':>10} {'llc/triton':>10}"
+        head += f" {'tri':>7} {'tri cold':>8} {'warm/tri':>8} {'cold/tri':>8} {'cold/tri cold':>13}"
     print(head)
     print("-" * len(head))
-    for case, op, ours, theirs in rows:
-        line = f"{case:36} {op:38} {ours * 1e6:10.1f}"
+    for name, warm, (make, func), theirs, theirs_fresh, number in ops:
+        number = max(50, number * scale // 4)
+        samplers = [
+            lambda: best_of(warm, number, 1),  # noqa: B023
+            lambda: best_of_fresh(make, func, number, 1),  # noqa: B023
+        ]
+        if tll is not None and theirs is not None:
+            samplers.append(lambda: best_of(theirs, number, 1))  # noqa: B023
+            samplers.append(lambda: best_of_fresh(*theirs_fresh, number, 1))  # noqa: B023
+        # Round-robin, so that a burst of load on the shared machine hits both sides alike.
+        t_warm, t_cold, *t_triton = interleaved(samplers, repeat)
+        line = f"{name:35} {t_warm * 1e6:8.2f} {t_cold * 1e6:8.2f}"
         if tll is not None:
             if theirs is None:
-                line += f" {'n/a':>10} {'':>10}"
+                line += f" {'n/a':>7}"
             else:
-                line += f" {theirs * 1e6:10.1f} {ours / theirs:10.2f}"
+                t_theirs, t_fresh = t_triton
+                line += (
+                    f" {t_theirs * 1e6:7.2f} {t_fresh * 1e6:8.2f} {t_warm / t_theirs:8.2f}"
+                    f" {t_cold / t_theirs:8.2f} {t_cold / t_fresh:13.2f}"
+                )
         print(line)
+
+    print()
+    print("to_linear_layout, uncached (cache cleared before every call); goal < 100 µs")
+    head = f"{'family':30} {'shape':>10} {'cold µs':>9} {'warm µs':>9}"
+    print(head)
+    print("-" * len(head))
+    number = 50 * scale
+    for name, layout, shape in FAMILIES:
+
+        def cold(layout: Layout = layout, shape: list[int] = shape) -> None:
+            clear_linear_layout_cache()
+            layout.to_linear_layout(shape)
+
+        def warm(layout: Layout = layout, shape: list[int] = shape) -> None:
+            layout.to_linear_layout(shape)
+
+        t_cold, t_warm = interleaved(
+            [
+                lambda: best_of(cold, number, 1),
+                lambda: best_of(warm, number * 10, 1),
+            ],
+            repeat,
+        )
+        shape_text = "x".join(map(str, shape))
+        print(f"{name:30} {shape_text:>10} {t_cold * 1e6:9.1f} {t_warm * 1e6:9.2f}")
 
 
 if __name__ == "__main__":

@@ -61,17 +61,29 @@ def _log2_exact(value: int, what: str) -> int:
     return value.bit_length() - 1
 
 
-def _supremum(first: Sequence[str], second: Sequence[str], what: str) -> list[str]:
-    """Shortest list holding both name lists as subsequences (their orders must agree).
+def _supremum(first: tuple[str, ...], second: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """Shortest tuple holding both name tuples as subsequences (their orders must agree).
 
-    >>> _supremum(["a", "c"], ["b", "c"], "in")
-    ['a', 'b', 'c']
+    >>> _supremum(("a", "c"), ("b", "c"), "in")
+    ('a', 'b', 'c')
     """
     if first == second or not second:
-        return list(first)
+        return first
     if not first:
-        return list(second)
+        return second
     in_first, in_second = set(first), set(second)
+    # Usually the lists are disjoint or one already holds the other (a tile adds bases to
+    # existing dims).
+    if in_first.isdisjoint(in_second):
+        return first + second
+    if in_second <= in_first:
+        positions = list(map(first.index, second))
+        if positions == sorted(positions):
+            return first
+    elif in_first <= in_second:
+        positions = list(map(second.index, first))
+        if positions == sorted(positions):
+            return second
     result: list[str] = []
     i = j = 0
     while i < len(first) or j < len(second):
@@ -90,7 +102,7 @@ def _supremum(first: Sequence[str], second: Sequence[str], what: str) -> list[st
                 f"product: the {what} dims {list(first)} and {list(second)} appear in "
                 "incompatible orders, so no common order exists"
             )
-    return result
+    return tuple(result)
 
 
 class LinearLayout:
@@ -109,10 +121,11 @@ class LinearLayout:
     """
 
     __slots__ = (
-        "_bases",
+        "_bases_v",
         "_columns",
         "_echelon",
         "_hash",
+        "_in_logs",
         "_in_names",
         "_out_names",
         "_out_offsets",
@@ -121,7 +134,8 @@ class LinearLayout:
     )
 
     _in_names: tuple[str, ...]
-    _bases: tuple[tuple[Basis, ...], ...]
+    _in_logs: tuple[int, ...]
+    _bases_v: tuple[tuple[Basis, ...], ...] | None
     _out_names: tuple[str, ...]
     _out_sizes: tuple[int, ...]
 
@@ -145,29 +159,32 @@ class LinearLayout:
         items = list(bases.items()) if isinstance(bases, Mapping) else list(bases)
         if isinstance(out_dims, Mapping):
             out_pairs: list[tuple[str, int]] | None = [(str(k), v) for k, v in out_dims.items()]
-        elif all(isinstance(d, str) for d in out_dims):
+        elif all(type(d) is str for d in out_dims) or all(isinstance(d, str) for d in out_dims):
             out_pairs = None
         else:
             out_pairs = [(str(n), s) for n, s in out_dims]  # type: ignore[misc]
         out_names = [p[0] for p in out_pairs] if out_pairs is not None else list(out_dims)  # type: ignore[arg-type]
-        if len(set(out_names)) != len(out_names):
-            raise LayoutError(f"duplicate out-dim names in {out_names}")
         num_out = len(out_names)
+        if len(set(out_names)) != num_out:
+            raise LayoutError(f"duplicate out-dim names in {out_names}")
         in_names: list[str] = []
         all_bases: list[tuple[Basis, ...]] = []
         for item in items:
-            if not isinstance(item, tuple | list) or len(item) != 2:
+            if (type(item) is not tuple and not isinstance(item, tuple | list)) or len(item) != 2:
                 raise LayoutError(f"bases must be (in_dim, [basis, ...]) pairs, got {item!r}")
-            name = str(item[0])
+            name, vectors = item
+            if type(name) is not str:
+                name = str(name)
             if name in in_names:
                 raise LayoutError(f"in-dim '{name}' is given twice")
             try:
-                converted = tuple(map(tuple, item[1]))
+                converted = tuple(map(tuple, vectors))
             except TypeError:
                 raise LayoutError(
-                    f"the bases of in-dim '{name}' must be lists of integers, got {item[1]!r}"
+                    f"the bases of in-dim '{name}' must be lists of integers, got {vectors!r}"
                 ) from None
-            if any(len(basis) != num_out for basis in converted):
+            # All lengths right is the common case: one set() in C instead of a Python loop.
+            if converted and set(map(len, converted)) != {num_out}:
                 i = next(i for i, b in enumerate(converted) if len(b) != num_out)
                 raise LayoutError(
                     f"basis {i} of in-dim '{name}' has {len(converted[i])} entries, expected "
@@ -175,11 +192,11 @@ class LinearLayout:
                 )
             in_names.append(name)
             all_bases.append(converted)
-        flat = [b for vectors in all_bases for b in vectors]
-        if flat and not set(map(type, itertools.chain.from_iterable(flat))) <= {int}:
+        flat = list(itertools.chain.from_iterable(all_bases))
+        if flat and num_out and not set(map(type, itertools.chain.from_iterable(flat))) <= {int}:
             # Not all plain ints: convert numpy integers, reject floats and the like.
             all_bases = [self._to_ints(n, v) for n, v in zip(in_names, all_bases, strict=True)]
-            flat = [b for vectors in all_bases for b in vectors]
+            flat = list(itertools.chain.from_iterable(all_bases))
         # Range checks run per out-dim over all bases at once (min/max in C), and only search
         # for the offending basis when one fails.
         if flat and num_out:
@@ -187,6 +204,7 @@ class LinearLayout:
             lows = list(map(min, per_out))
             highs = list(map(max, per_out))
         else:
+            per_out = []
             lows = highs = [0] * num_out
         if min(lows, default=0) < 0:
             self._raise_bad_basis(in_names, all_bases, out_names, lambda j, v: v < 0, None)
@@ -195,14 +213,28 @@ class LinearLayout:
         else:
             sizes = []
             for name, size in out_pairs:
-                _log2_exact(size, f"size of out-dim '{name}'")
+                if type(size) is not int or size < 1 or size & (size - 1):
+                    _log2_exact(size, f"size of out-dim '{name}'")
                 sizes.append(int(size))
             if any(high >= size for high, size in zip(highs, sizes, strict=True)):
                 self._raise_bad_basis(
                     in_names, all_bases, out_names, lambda j, v: v >= sizes[j], sizes
                 )
         self._init_raw(tuple(in_names), tuple(all_bases), tuple(out_names), tuple(sizes))
-        if require_surjective and not self.is_surjective():
+        # Pack the columns now, from the per-out-dim value lists the range check built.
+        if per_out:
+            offset = 0
+            packed: list[int] | tuple[int, ...] = per_out[0]
+            for values, size in zip(per_out[1:], sizes, strict=False):
+                offset += size.bit_length() - 1
+                if offset:
+                    packed = [c | (v << offset) for c, v in zip(packed, values, strict=True)]
+                else:
+                    packed = [c | v for c, v in zip(packed, values, strict=True)]
+            self._columns = tuple(packed)
+        else:
+            self._columns = (0,) * len(flat)
+        if require_surjective and not self._is_surjective_fast():
             raise LayoutError(
                 f"layout is not surjective: its image has rank {self.rank} but the out-dims "
                 f"{self.out_dims} need {self.total_out_size_log2} bits; pass "
@@ -251,7 +283,8 @@ class LinearLayout:
         out_sizes: tuple[int, ...],
     ) -> None:
         self._in_names = in_names
-        self._bases = bases
+        self._in_logs = tuple(map(len, bases))
+        self._bases_v = bases
         self._out_names = out_names
         self._out_sizes = out_sizes
         self._out_offsets: tuple[int, ...] | None = None
@@ -279,6 +312,51 @@ class LinearLayout:
         return layout
 
     @classmethod
+    def _new(
+        cls,
+        in_names: tuple[str, ...],
+        bases: tuple[tuple[Basis, ...], ...],
+        out_names: tuple[str, ...],
+        out_sizes: tuple[int, ...],
+    ) -> LinearLayout:
+        """:meth:`_raw` for arguments that are already tuples of tuples (no copies, no checks).
+
+        The internal results (products, transposes, ...) are valid by construction, so only
+        :meth:`from_bases` and ``__init__`` pay for validation.
+        """
+        layout = cls.__new__(cls)
+        layout._in_names = in_names
+        layout._in_logs = tuple(map(len, bases))
+        layout._bases_v = bases
+        layout._out_names = out_names
+        layout._out_sizes = out_sizes
+        layout._out_offsets = None
+        layout._columns = None
+        layout._echelon = None
+        layout._hash = None
+        layout._pseudoinverse = None
+        return layout
+
+    @property
+    def _bases(self) -> tuple[tuple[Basis, ...], ...]:
+        """The bases as tuples; layouts built from packed columns unpack them on first use."""
+        bases = self._bases_v
+        if bases is None:
+            bases = self._bases_v = _unpack_columns(
+                self._columns or (), self._in_logs, self._offsets(), self._out_sizes
+            )
+        return bases
+
+    def _is_surjective_fast(self) -> bool:
+        """:meth:`is_surjective`, without an echelon form when the columns are triangular."""
+        bits = self.total_out_size_log2
+        if self._echelon is None and _leading_bits(bits) <= set(
+            map(int.bit_length, self.columns())
+        ):
+            return True
+        return self.rank == bits  # builds (and keeps) the echelon form
+
+    @classmethod
     def from_bases(
         cls,
         bases: BasesArg,
@@ -296,6 +374,9 @@ class LinearLayout:
         >>> L.out_dims, L.is_surjective()
         ([('out1', 32)], False)
         """
+        fast = _from_bases_fast(cls, bases, out_dim_names, out_dim_sizes, require_surjective)
+        if fast is not None:
+            return fast
         if out_dim_sizes is None:
             return cls(bases, list(out_dim_names), require_surjective)
         if len(out_dim_sizes) != len(out_dim_names):
@@ -321,10 +402,13 @@ class LinearLayout:
         >>> LinearLayout.identity_1d(8, "i", "o").bases
         [('i', [[1], [2], [4]])]
         """
-        if size == 0:
+        if type(size) is int and size > 0 and not size & (size - 1):
+            log = size.bit_length() - 1  # the usual, valid call: skip the checks below
+        elif size == 0:
             return cls.empty()
-        log = _log2_exact(size, f"identity_1d size for '{in_dim}'")
-        return cls._raw((in_dim,), (tuple((1 << i,) for i in range(log)),), (out_dim,), (size,))
+        else:
+            log = _log2_exact(size, f"identity_1d size for '{in_dim}'")
+        return cls._new((in_dim,), (_unit_bases_1d(log),), (out_dim,), (int(size),))
 
     @classmethod
     def zeros_1d(cls, size: int, in_dim: str, out_dim: str, out_dim_size: int = 1) -> LinearLayout:
@@ -337,7 +421,7 @@ class LinearLayout:
             return cls.empty()
         log = _log2_exact(size, f"zeros_1d size for '{in_dim}'")
         _log2_exact(out_dim_size, f"zeros_1d out_dim_size for '{out_dim}'")
-        return cls._raw((in_dim,), (((0,),) * log,), (out_dim,), (out_dim_size,))
+        return cls._new((in_dim,), (((0,),) * log,), (out_dim,), (int(out_dim_size),))
 
     @classmethod
     def strided_1d(cls, size: int, stride: int, in_dim: str, out_dim: str) -> LinearLayout:
@@ -548,12 +632,6 @@ class LinearLayout:
             self._out_offsets = tuple(offsets)
         return self._out_offsets
 
-    def _pack(self, basis: Sequence[int]) -> int:
-        packed = 0
-        for value, offset in zip(basis, self._offsets(), strict=True):
-            packed |= value << offset
-        return packed
-
     def columns(self) -> tuple[int, ...]:
         """The matrix columns, one bit-packed int per input bit (out-dim 0 in the low bits).
 
@@ -561,22 +639,7 @@ class LinearLayout:
         (1, 2)
         """
         if self._columns is None:
-            flat = [b for vectors in self._bases for b in vectors]
-            offsets = self._offsets()
-            if len(offsets) == 1:
-                self._columns = tuple(b[0] for b in flat)
-            elif len(offsets) == 2:
-                shift = offsets[1]
-                self._columns = tuple(b[0] | (b[1] << shift) for b in flat)
-            elif not offsets or not flat:
-                self._columns = (0,) * len(flat)
-            else:
-                # One pass per out-dim over all bases beats packing basis by basis.
-                per_out = list(zip(*flat, strict=True))
-                packed = list(per_out[0])
-                for values, offset in zip(per_out[1:], offsets[1:], strict=True):
-                    packed = [c | (v << offset) for c, v in zip(packed, values, strict=True)]
-                self._columns = tuple(packed)
+            self._columns = _pack_columns(self._bases, self._offsets())
         return self._columns
 
     def _in_starts(self) -> list[int]:
@@ -607,7 +670,7 @@ class LinearLayout:
         >>> LinearLayout.strided_1d(4, 2, "i", "o").is_surjective()
         False
         """
-        return self.rank == self.total_out_size_log2
+        return self._is_surjective_fast()
 
     def is_injective(self) -> bool:
         """No two inputs map to the same output (no broadcast).
@@ -673,34 +736,69 @@ class LinearLayout:
         names = self._in_names
         if len(given) != len(names):
             self._raise_apply_dims(given)
-        cols = self._columns if self._columns is not None else self.columns()
+        cols = self._columns
+        if cols is None:
+            if len(self._out_names) == 2:
+                # Not packed yet (a fresh result of a product, a transpose, ...): packing
+                # every column would cost more than this one evaluation, so read the bases.
+                return self._apply_unpacked(given)
+            cols = self.columns()
         packed = 0
         col = 0
         try:
-            for name, vectors in zip(names, self._bases, strict=True):
+            for name, log in zip(names, self._in_logs, strict=False):
                 value = given[name]
                 if type(value) is not int:
                     value = self._apply_value(name, value)
-                if value < 0 or value >> len(vectors):
+                if value >> log or value < 0:
                     raise LayoutError(
-                        f"apply: value {value} of in-dim '{name}' is out of range "
-                        f"[0, {1 << len(vectors)})"
+                        f"apply: value {value} of in-dim '{name}' is out of range [0, {1 << log})"
                     )
                 # Visit only the set bits of the input.
                 while value:
                     low = value & -value
                     packed ^= cols[col + low.bit_length() - 1]
                     value ^= low
-                col += len(vectors)
+                col += log
         except KeyError:
             self._raise_apply_dims(given)
         out_names = self._out_names
         if len(out_names) == 1:
             return {out_names[0]: packed}
+        if len(out_names) == 2:
+            # The last out-dim needs no mask: packed values never exceed the total size.
+            first = self._out_sizes[0]
+            return {
+                out_names[0]: packed & (first - 1),
+                out_names[1]: packed >> (first.bit_length() - 1),
+            }
         return {
             name: (packed >> offset) & (size - 1)
             for name, offset, size in zip(out_names, self._offsets(), self._out_sizes, strict=True)
         }
+
+    def _apply_unpacked(self, given: Mapping[str, Any]) -> dict[str, int]:
+        """:meth:`apply` from the bases of a layout with two out-dims, without packed columns."""
+        first = second = 0
+        try:
+            for name, vectors in zip(self._in_names, self._bases, strict=True):
+                value = given[name]
+                if type(value) is not int:
+                    value = self._apply_value(name, value)
+                if value >> len(vectors) or value < 0:
+                    raise LayoutError(
+                        f"apply: value {value} of in-dim '{name}' is out of range "
+                        f"[0, {1 << len(vectors)})"
+                    )
+                while value:
+                    low = value & -value
+                    x, y = vectors[low.bit_length() - 1]
+                    first ^= x
+                    second ^= y
+                    value ^= low
+        except KeyError:
+            self._raise_apply_dims(given)
+        return {self._out_names[0]: first, self._out_names[1]: second}
 
     def _raise_apply_dims(self, given: Mapping[Any, Any]) -> None:
         raise LayoutError(
@@ -769,14 +867,20 @@ class LinearLayout:
     def _key(self) -> tuple[Any, ...]:
         return (self._in_names, self._bases, self._out_names, self._out_sizes)
 
+    def _packed_key(self) -> tuple[Any, ...]:
+        # The packed columns determine the bases once the dims and sizes are fixed, and they
+        # are cheaper to compare and hash than nested tuples (and never need unpacking).
+        columns = self._columns if self._columns is not None else self.columns()
+        return (self._in_names, self._in_logs, self._out_names, self._out_sizes, columns)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LinearLayout):
             return NotImplemented
-        return self is other or self._key() == other._key()
+        return self is other or self._packed_key() == other._packed_key()
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(self._key())
+            self._hash = hash(self._packed_key())
         return self._hash
 
     def __copy__(self) -> LinearLayout:
@@ -838,29 +942,81 @@ class LinearLayout:
         """
         if not isinstance(outer, LinearLayout):
             return NotImplemented
-        in_names = _supremum(self._in_names, outer._in_names, "in")
-        out_names = _supremum(self._out_names, outer._out_names, "out")
-        inner_sizes = dict(zip(self._out_names, self._out_sizes, strict=True))
-        outer_sizes = dict(zip(outer._out_names, outer._out_sizes, strict=True))
-        out_sizes = [inner_sizes.get(n, 1) * outer_sizes.get(n, 1) for n in out_names]
-        inner_convert = _basis_converter(self._out_names, out_names, [0] * len(out_names))
-        outer_convert = _basis_converter(
-            outer._out_names,
-            out_names,
-            [inner_sizes.get(n, 1).bit_length() - 1 for n in out_names],
-        )
-        inner_bases = dict(zip(self._in_names, self._bases, strict=True))
-        outer_bases = dict(zip(outer._in_names, outer._bases, strict=True))
+        a_in, b_in = self._in_names, outer._in_names
+        a_out, b_out = self._out_names, outer._out_names
+        a_sizes, b_sizes = self._out_sizes, outer._out_sizes
+        if len(b_in) == 1 and len(b_out) == 1 and a_out:
+            # Tiling by a 1-D layout (identity_1d, zeros_1d, ...), the families' usual step.
+            return self._mul_1d(b_in[0], b_out[0], b_sizes[0], outer._bases[0])
+        if a_out == b_out:
+            # The same out-dims (the usual tiling): outer values move above inner's sizes.
+            out_names = a_out
+            out_sizes = tuple(map(operator.mul, a_sizes, b_sizes))
+            inner_convert = _same
+            shifts = [size.bit_length() - 1 for size in a_sizes]
+            outer_convert = _basis_converter(b_out, out_names, shifts if any(shifts) else None)
+        else:
+            out_names = (
+                b_out if not a_out else a_out if not b_out else _supremum(a_out, b_out, "out")
+            )
+            inner_size = dict(zip(a_out, a_sizes, strict=True))
+            outer_size = dict(zip(b_out, b_sizes, strict=True))
+            out_sizes = tuple(inner_size.get(n, 1) * outer_size.get(n, 1) for n in out_names)
+            inner_convert = _basis_converter(a_out, out_names, None)
+            shifts = [inner_size.get(n, 1).bit_length() - 1 for n in out_names]
+            outer_convert = _basis_converter(b_out, out_names, shifts if any(shifts) else None)
+        a_bases, b_bases = self._bases, outer._bases
+        if a_in == b_in:
+            new = tuple(map(operator.add, map(inner_convert, a_bases), map(outer_convert, b_bases)))
+            return LinearLayout._new(a_in, new, out_names, out_sizes)
+        in_names = b_in if not a_in else a_in if not b_in else _supremum(a_in, b_in, "in")
+        if len(in_names) == len(a_in) + len(b_in):
+            # Disjoint in-dims: the supremum lists inner's, then outer's.
+            new = tuple(map(inner_convert, a_bases)) + tuple(map(outer_convert, b_bases))
+            return LinearLayout._new(in_names, new, out_names, out_sizes)
+        inner_index = {n: k for k, n in enumerate(a_in)}
+        outer_index = {n: k for k, n in enumerate(b_in)}
         new_bases: list[tuple[Basis, ...]] = []
         for name in in_names:
-            inner_part = inner_bases.get(name, ())
-            outer_part = outer_bases.get(name, ())
-            if inner_part:
-                inner_part = inner_convert(inner_part)
-            if outer_part:
-                outer_part = outer_convert(outer_part)
-            new_bases.append(inner_part + outer_part if outer_part else inner_part)
-        return LinearLayout._raw(in_names, new_bases, out_names, out_sizes)
+            k = inner_index.get(name)
+            inner_part = inner_convert(a_bases[k]) if k is not None else ()
+            k = outer_index.get(name)
+            if k is not None and b_bases[k]:
+                new_bases.append(inner_part + outer_convert(b_bases[k]))
+            else:
+                new_bases.append(inner_part)
+        return LinearLayout._new(in_names, tuple(new_bases), out_names, out_sizes)
+
+    def _mul_1d(
+        self, in_name: str, out_name: str, out_size: int, vectors: tuple[Basis, ...]
+    ) -> LinearLayout:
+        """``self * L`` for a ``L`` with one in-dim and one out-dim (bases ``vectors``)."""
+        out_names = self._out_names
+        bases = self._bases
+        width = len(out_names)
+        if out_name in out_names:
+            j = out_names.index(out_name)
+            sizes = list(self._out_sizes)
+            shift = sizes[j].bit_length() - 1
+            sizes[j] *= out_size
+            out_sizes = tuple(sizes)
+            head, tail = (0,) * j, (0,) * (width - j - 1)
+            added = tuple((*head, v[0] << shift, *tail) for v in vectors)
+        else:
+            out_names = (*out_names, out_name)
+            out_sizes = (*self._out_sizes, out_size)
+            bases = tuple(tuple((*b, 0) for b in vs) for vs in bases)
+            head = (0,) * width
+            added = tuple(head + v for v in vectors)
+        in_names = self._in_names
+        if in_name in in_names:
+            k = in_names.index(in_name)
+            if added:
+                bases = (*bases[:k], bases[k] + added, *bases[k + 1 :])
+        else:
+            in_names = (*in_names, in_name)
+            bases = (*bases, added)
+        return LinearLayout._new(in_names, bases, out_names, out_sizes)
 
     # ------------------------------------------------------------------ reordering and reshaping
     def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
@@ -895,12 +1051,17 @@ class LinearLayout:
                 f"transpose_outs: {names} is not a permutation of the out-dims "
                 f"{list(self._out_names)}"
             )
+        if tuple(names) == self._out_names:
+            return self
         perm = [self._out_names.index(n) for n in names]
-        return LinearLayout._raw(
+        if len(perm) == 1:
+            return self
+        pick = operator.itemgetter(*perm)
+        return LinearLayout._new(
             self._in_names,
-            [tuple(tuple(b[p] for p in perm) for b in vectors) for vectors in self._bases],
-            names,
-            [self._out_sizes[p] for p in perm],
+            tuple(tuple(map(pick, vectors)) for vectors in self._bases),
+            tuple(names),
+            pick(self._out_sizes),
         )
 
     @staticmethod
@@ -939,12 +1100,10 @@ class LinearLayout:
                 f"reshape_ins: new in-dims {dims} have {1 << sum(logs)} elements, the layout has "
                 f"{self.total_in_size}"
             )
-        flat = [b for vectors in self._bases for b in vectors]
-        new_bases, pos = [], 0
-        for log in logs:
-            new_bases.append(tuple(flat[pos : pos + log]))
-            pos += log
-        return LinearLayout._raw([n for n, _ in dims], new_bases, self._out_names, self._out_sizes)
+        # The flattened input bits, and so the packed columns, stay exactly as they are.
+        return LinearLayout._from_columns(
+            [n for n, _ in dims], logs, self.columns(), self._out_names, self._out_sizes
+        )
 
     def reshape_outs(
         self, new_out_dims: Sequence[tuple[str, int]] | Mapping[str, int]
@@ -967,19 +1126,14 @@ class LinearLayout:
                 f"reshape_outs: new out-dims {dims} have {1 << sum(logs)} elements, the layout "
                 f"has {self.total_out_size}"
             )
-        new_bases = []
-        for vectors in self._bases:
-            converted = []
-            for b in vectors:
-                packed = self._pack(b)
-                parts = []
-                for log in logs:
-                    parts.append(packed & ((1 << log) - 1))
-                    packed >>= log
-                converted.append(tuple(parts))
-            new_bases.append(tuple(converted))
-        return LinearLayout._raw(
-            self._in_names, new_bases, [n for n, _ in dims], [s for _, s in dims]
+        # Outputs flatten with the first out-dim minor, exactly as columns are packed: the
+        # packed columns are the same, only re-split.
+        return LinearLayout._from_columns(
+            self._in_names,
+            self._in_logs,
+            self.columns(),
+            [n for n, _ in dims],
+            [int(s) for _, s in dims],
         )
 
     def flatten_ins(self) -> LinearLayout:
@@ -1323,28 +1477,42 @@ class LinearLayout:
                 f"compose: the out-dims {list(self._out_names)} must be the in-dims of the outer "
                 f"layout {list(outer._in_names)}"
             )
-        outer_starts = dict(zip(outer._in_names, outer._in_starts(), strict=True))
         outer_cols = outer.columns()
+        outer_names = outer._in_names
+        outer_logs = outer._in_logs
         # images[p]: outer's image of this layout's output bit p (out-dims packed in order).
-        images: list[int] = []
-        for name, size in zip(self._out_names, self._out_sizes, strict=True):
-            log = size.bit_length() - 1
-            outer_log = len(outer._bases[outer._in_names.index(name)])
-            if log > outer_log:
-                raise LayoutError(
-                    f"compose: out-dim '{name}' has size {size} but the outer layout's in-dim "
-                    f"'{name}' has only size {1 << outer_log}"
-                )
-            start = outer_starts[name]
-            images.extend(outer_cols[start : start + log])
+        if self._out_names == outer_names and all(
+            (size.bit_length() - 1) == log
+            for size, log in zip(self._out_sizes, outer_logs, strict=True)
+        ):
+            # The usual case: the same dims in the same order and sizes, so output bit p of
+            # this layout is input bit p of the outer one.
+            images: Sequence[int] = outer_cols
+        else:
+            starts = dict(zip(outer_names, self._starts_of(outer_logs), strict=True))
+            images = []
+            for name, size in zip(self._out_names, self._out_sizes, strict=True):
+                log = size.bit_length() - 1
+                outer_log = outer_logs[outer_names.index(name)]
+                if log > outer_log:
+                    raise LayoutError(
+                        f"compose: out-dim '{name}' has size {size} but the outer layout's "
+                        f"in-dim '{name}' has only size {1 << outer_log}"
+                    )
+                start = starts[name]
+                images.extend(outer_cols[start : start + log])
         new_columns = _f2_map(self.columns(), images)
         return LinearLayout._from_columns(
-            self._in_names,
-            [len(v) for v in self._bases],
-            new_columns,
-            outer._out_names,
-            outer._out_sizes,
+            self._in_names, self._in_logs, new_columns, outer._out_names, outer._out_sizes
         )
+
+    @staticmethod
+    def _starts_of(logs: Sequence[int]) -> list[int]:
+        starts, total = [], 0
+        for log in logs:
+            starts.append(total)
+            total += log
+        return starts
 
     @classmethod
     def _from_columns(
@@ -1355,29 +1523,18 @@ class LinearLayout:
         out_names: Sequence[str],
         out_sizes: Sequence[int],
     ) -> LinearLayout:
-        """Build from packed columns (valid by construction); the columns are kept as cache."""
-        offsets, total = [], 0
-        for size in out_sizes:
-            offsets.append(total)
-            total += size.bit_length() - 1
-        if len(offsets) == 1:
-            flat: list[tuple[int, ...]] = [(c,) for c in columns]
-        elif not offsets:
-            flat = [()] * len(columns)
-        else:
-            # One list per out-dim, then zip them into bases (the zip builds tuples in C).
-            per_out = [
-                [(c >> offset) & (size - 1) for c in columns]
-                for offset, size in zip(offsets, out_sizes, strict=True)
-            ]
-            flat = list(zip(*per_out, strict=True))
-        bases, pos = [], 0
-        for log in in_logs:
-            bases.append(tuple(flat[pos : pos + log]))
-            pos += log
-        layout = cls._raw(in_names, bases, out_names, out_sizes)
-        layout._out_offsets = tuple(offsets)
+        """Build from packed columns (valid by construction); the bases are unpacked lazily."""
+        layout = cls.__new__(cls)
+        layout._in_names = tuple(in_names)
+        layout._in_logs = tuple(in_logs)
+        layout._bases_v = None
+        layout._out_names = tuple(out_names)
+        layout._out_sizes = tuple(out_sizes)
+        layout._out_offsets = None
         layout._columns = tuple(columns)
+        layout._echelon = None
+        layout._hash = None
+        layout._pseudoinverse = None
         return layout
 
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
@@ -1648,6 +1805,10 @@ def _f2_map(columns: Sequence[int], images: Sequence[int]) -> list[int]:
         return np.bitwise_xor.reduce(chosen, axis=1).tolist()
     result = []
     for column in columns:
+        if not column & (column - 1):
+            # Zero or a single bit: most columns of real layouts.
+            result.append(images[column.bit_length() - 1] if column else 0)
+            continue
         acc = 0
         while column:
             low = column & -column
@@ -1657,25 +1818,200 @@ def _f2_map(columns: Sequence[int], images: Sequence[int]) -> list[int]:
     return result
 
 
-def _basis_converter(names: Sequence[str], new_names: Sequence[str], shifts: Sequence[int]) -> Any:
-    """A function re-expressing bases over ``names`` as bases over ``new_names`` (a superset),
-    shifting component ``k`` left by ``shifts[k]`` and putting 0 in the new components."""
-    index = [names.index(n) if n in names else -1 for n in new_names]
-    if not any(shifts):
-        if index == list(range(len(names))) and len(index) == len(names):
-            return lambda vectors: vectors
-        # Most products put the out-dims of one factor in a contiguous run of the result.
-        kept = [k for k in index if k >= 0]
-        if kept == list(range(len(names))):
-            first = index.index(0) if names else 0
-            if index[first : first + len(names)] == kept:
-                head = (0,) * first
-                tail = (0,) * (len(new_names) - first - len(names))
-                return lambda vectors: tuple(head + b + tail for b in vectors)
-    pairs = list(zip(index, shifts, strict=True))
-    return lambda vectors: tuple(
-        tuple((b[k] << shift) if k >= 0 else 0 for k, shift in pairs) for b in vectors
+def _from_bases_fast(
+    cls: type[LinearLayout],
+    bases: Any,
+    out_dim_names: Sequence[str],
+    out_dim_sizes: Sequence[int] | None,
+    require_surjective: bool,
+) -> LinearLayout | None:
+    """``from_bases`` for well-formed input: every check runs as a few C-level calls over all
+    bases at once. Returns None on anything unusual (bad input included), and the caller then
+    goes through ``__init__``, which finds the problem and names it."""
+    if type(bases) is dict:
+        bases = bases.items()
+    elif type(bases) is not list and type(bases) is not tuple:
+        return None
+    out_names = tuple(out_dim_names)
+    num_out = len(out_names)
+    if set(map(type, out_names)) - {str} or len(set(out_names)) != num_out:
+        return None
+    in_names: list[str] = []
+    all_bases: list[tuple[Basis, ...]] = []
+    try:
+        for name, vectors in bases:
+            in_names.append(name)
+            all_bases.append(tuple(map(tuple, vectors)))
+    except (TypeError, ValueError):
+        return None
+    if set(map(type, in_names)) - {str} or len(set(in_names)) != len(in_names):
+        return None
+    flat = list(itertools.chain.from_iterable(all_bases))
+    if flat:
+        if set(map(len, flat)) != {num_out} or (
+            num_out and set(map(type, itertools.chain.from_iterable(flat))) != {int}
+        ):
+            return None
+        # The OR of an out-dim's values is below a power of two iff every value is, and
+        # negative iff one is: one C-level pass per out-dim checks both.
+        ors = [functools.reduce(operator.or_, values, 0) for values in zip(*flat, strict=False)]
+    else:
+        ors = []
+    if out_dim_sizes is None:
+        sizes = tuple(1 << value.bit_length() for value in ors) or (1,) * num_out
+    else:
+        sizes = tuple(out_dim_sizes)
+        if len(sizes) != num_out or set(map(type, sizes)) - {int}:
+            return None
+    if ors and (min(ors) < 0 or any(map(operator.ge, ors, sizes))):
+        return None
+    offsets, total = [], 0
+    for size in sizes:
+        if size < 1 or size & (size - 1):
+            return None
+        offsets.append(total)
+        total += size.bit_length() - 1
+    layout = cls._new(tuple(in_names), tuple(all_bases), out_names, sizes)
+    layout._out_offsets = tuple(offsets)
+    columns = layout._columns = _pack_columns(layout._bases_v, offsets)  # type: ignore[arg-type]
+    if require_surjective and not _spans_all_bits(columns, total):
+        return None
+    return layout
+
+
+@functools.cache
+def _unit_bases_1d(log: int) -> tuple[Basis, ...]:
+    """``((1,), (2,), (4,), ...)``: the bases of every 1-D identity of size ``2^log``."""
+    return tuple((1 << i,) for i in range(log))
+
+
+def _spans_all_bits(columns: Sequence[int], bits: int) -> bool:
+    """Whether ``columns`` span all ``bits`` output bits.
+
+    Sufficient first check: if every bit position is the leading bit of some column, those
+    columns are triangular, hence independent. That holds for identity-like and swizzled
+    layouts alike and costs one C-level pass; only otherwise is an echelon form built.
+
+    >>> _spans_all_bits([0b01, 0b11], 2), _spans_all_bits([0b11, 0b11], 2)
+    (True, False)
+    """
+    return _leading_bits(bits) <= set(map(int.bit_length, columns)) or (
+        EchelonBasis(columns).rank == bits
     )
+
+
+@functools.cache
+def _leading_bits(bits: int) -> frozenset[int]:
+    return frozenset(range(1, bits + 1))
+
+
+def _pack_columns(bases: tuple[tuple[Basis, ...], ...], offsets: Sequence[int]) -> tuple[int, ...]:
+    """One bit-packed int per basis, out-dim ``k`` shifted to ``offsets[k]``.
+
+    A comprehension that unpacks each basis is the cheapest form for the usual one to four
+    out-dims (about twice as fast as packing column by column with ``zip``/``map``).
+
+    >>> _pack_columns((((1, 0), (0, 1)), ((1, 1),)), (0, 1))
+    (1, 2, 3)
+    """
+    width = len(offsets)
+    if width == 2:
+        s1 = offsets[1]
+        return tuple([x | y << s1 for vectors in bases for x, y in vectors])
+    if width == 1:
+        return tuple([x for vectors in bases for (x,) in vectors])
+    if width == 3:
+        s1, s2 = offsets[1], offsets[2]
+        return tuple([x | y << s1 | z << s2 for vectors in bases for x, y, z in vectors])
+    if width == 4:
+        s1, s2, s3 = offsets[1], offsets[2], offsets[3]
+        return tuple(
+            [x | y << s1 | z << s2 | w << s3 for vectors in bases for x, y, z, w in vectors]
+        )
+    flat = list(itertools.chain.from_iterable(bases))
+    if not width:
+        return (0,) * len(flat)
+    packed = []
+    for basis in flat:
+        column = 0
+        for value, offset in zip(basis, offsets, strict=True):
+            column |= value << offset
+        packed.append(column)
+    return tuple(packed)
+
+
+def _unpack_columns(
+    columns: Sequence[int],
+    in_logs: Sequence[int],
+    offsets: Sequence[int],
+    out_sizes: Sequence[int],
+) -> tuple[tuple[Basis, ...], ...]:
+    """Split packed columns back into per-in-dim tuples of bases.
+
+    >>> _unpack_columns([1, 6], [1, 1], [0, 1], [2, 4])
+    (((1, 0),), ((0, 3),))
+    """
+    if len(offsets) == 1:
+        flat: list[tuple[int, ...]] = [(c,) for c in columns]
+    elif not offsets:
+        flat = [()] * len(columns)
+    else:
+        # One list per out-dim, then zip them into bases (the zip builds tuples in C).
+        per_out = [
+            [(c >> offset) & (size - 1) for c in columns]
+            for offset, size in zip(offsets, out_sizes, strict=True)
+        ]
+        flat = list(zip(*per_out, strict=True))
+    bases, pos = [], 0
+    for log in in_logs:
+        bases.append(tuple(flat[pos : pos + log]))
+        pos += log
+    return tuple(bases)
+
+
+def _basis_converter(
+    names: tuple[str, ...], new_names: tuple[str, ...], shifts: Sequence[int] | None
+) -> Any:
+    """A function re-expressing a tuple of bases over ``names`` as bases over ``new_names`` (a
+    superset), shifting component ``k`` left by ``shifts[k]`` (indexed like ``new_names``) and
+    putting 0 in the new components.
+
+    >>> _basis_converter(("b",), ("a", "b"), None)(((1,), (2,)))
+    ((0, 1), (0, 2))
+    """
+    if shifts is None:
+        if names == new_names:
+            return _same
+        # Most products put the out-dims of one factor in a contiguous run of the result.
+        width = len(names)
+        for first in range(len(new_names) - width + 1):
+            if tuple(new_names[first : first + width]) == tuple(names):
+                head = (0,) * first
+                tail = (0,) * (len(new_names) - first - width)
+                if not tail:
+                    return lambda vectors: tuple(head + b for b in vectors)
+                if not head:
+                    return lambda vectors: tuple(b + tail for b in vectors)
+                return lambda vectors: tuple(head + b + tail for b in vectors)
+    # Component k of a new basis is old component index[k], or the 0 appended at the end.
+    index = [names.index(n) if n in names else len(names) for n in new_names]
+    if len(new_names) == 1:
+        (k,) = index
+        shift = shifts[0] if shifts else 0
+        return lambda vectors: tuple((((*b, 0))[k] << shift,) for b in vectors)
+    if shifts is None:
+        pick = operator.itemgetter(*index)
+        return lambda vectors: tuple(pick((*b, 0)) for b in vectors)
+    if index == list(range(len(names))):
+        return lambda vectors: tuple(tuple(map(operator.lshift, b, shifts)) for b in vectors)
+    pick = operator.itemgetter(*index)
+    return lambda vectors: tuple(
+        tuple(map(operator.lshift, pick((*b, 0)), shifts)) for b in vectors
+    )
+
+
+def _same(vectors: tuple[Basis, ...]) -> tuple[Basis, ...]:
+    return vectors
 
 
 @functools.lru_cache(maxsize=1024)

@@ -24,7 +24,6 @@ from llc.layouts.common import (
     combine_cta_cga_with_shape,
     cta_params,
     format_list,
-    identity_standard_nd,
     normalize_cta,
     normalize_int_tuple,
 )
@@ -128,10 +127,33 @@ class BlockedLayout(DistributedLayout):
         >>> BlockedLayout([2], [4], [2], [0]).cta_tile().bases
         [('register', [[1]]), ('lane', [[2], [4]]), ('warp', [[8]])]
         """
-        return (
-            identity_standard_nd("register", self.size_per_thread, self.order)
-            * identity_standard_nd("lane", self.threads_per_warp, self.order)
-            * identity_standard_nd("warp", self.warps_per_cta, self.order)
+        # The bases of that product written down directly (every layout conversion builds
+        # it): lane bases start above the registers of their dim, warp bases above the lanes.
+        order = self.order
+        rank = len(order)
+        per_dim = [
+            (self.size_per_thread[d], self.threads_per_warp[d], self.warps_per_cta[d])
+            for d in order
+        ]
+        in_bases: list[tuple[tuple[int, ...], ...]] = []
+        for level in range(3):
+            bases = []
+            for j, counts in enumerate(per_dim):
+                below = 1
+                for count in counts[:level]:
+                    below *= count
+                for i in range(counts[level].bit_length() - 1):
+                    basis = [0] * rank
+                    basis[j] = below << i
+                    bases.append(tuple(basis))
+            in_bases.append(tuple(bases))
+        sizes = [spt * tpw * wpc for spt, tpw, wpc in per_dim]
+        # Valid by construction: the core's trusted constructor skips from_bases's checks.
+        return LinearLayout._new(
+            ("register", "lane", "warp"),
+            tuple(in_bases),
+            tuple(f"dim{d}" for d in order),
+            tuple(sizes),
         )
 
     def _build(self, shape: tuple[int, ...]) -> LinearLayout:

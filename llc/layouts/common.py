@@ -201,11 +201,39 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
             f"identity_standard_nd: shape {format_list(shape)} and order {format_list(order)} "
             "differ in rank"
         )
+    direct = _identity_standard_nd_direct(in_dim, shape, order)
+    if direct is not None:
+        return direct
+    # Unusual arguments (a size that is not a power of two, a repeated dim): the product of
+    # 1-D identities, which raises the right error.
     names = standard_out_dim_names(len(shape))
     result = LinearLayout.empty()
     for dim in order:
         result = result * LinearLayout.identity_1d(shape[dim], in_dim, names[dim])
     return result
+
+
+def _identity_standard_nd_direct(
+    in_dim: str, shape: Sequence[int], order: Sequence[int]
+) -> LinearLayout | None:
+    """The bases of :func:`identity_standard_nd` written down at once (it is built for every
+    layout, so the products of 1-D identities were a large part of a cold ``to_linear_layout``).
+    None when the arguments need the general path."""
+    rank = len(order)
+    if not rank or sorted(order) != list(range(rank)):
+        return None
+    sizes = tuple(int(shape[d]) for d in order)
+    if any(size < 1 or size & (size - 1) for size in sizes):
+        return None
+    bases: list[tuple[int, ...]] = []
+    for j, size in enumerate(sizes):
+        for i in range(size.bit_length() - 1):
+            basis = [0] * rank
+            basis[j] = 1 << i
+            bases.append(tuple(basis))
+    names = tuple(f"dim{d}" for d in order)
+    # Valid by construction, so the core's trusted constructor skips from_bases's checks.
+    return LinearLayout._new((in_dim,), (tuple(bases),), names, sizes)
 
 
 def broadcasted_dot_operand_layout(
@@ -217,6 +245,18 @@ def broadcasted_dot_operand_layout(
     >>> L.get_out_dim_names(), L.bases
     (['dim1', 'dim0'], [('warp', [[0, 0], [0, 1]])])
     """
+    rank = len(order)
+    if rank and sorted(order) == list(range(rank)) and all(is_pow2(int(s)) for s in shape):
+        # The product below, written down directly (it is built for every dot operand).
+        bases: list[tuple[int, ...]] = []
+        for j, d in enumerate(order):
+            for i in range(int(shape[d]).bit_length() - 1):
+                basis = [0] * rank
+                if d != k_dim:
+                    basis[j] = 1 << i
+                bases.append(tuple(basis))
+        sizes = tuple(int(shape[d]) if d != k_dim else 1 for d in order)
+        return LinearLayout._new((in_dim,), (tuple(bases),), tuple(f"dim{d}" for d in order), sizes)
     names = standard_out_dim_names(len(shape))
     result = LinearLayout.empty()
     for d in order:
@@ -300,7 +340,7 @@ class CTALayout:
         >>> CTALayout.default(2)
         CTALayout(ctas_per_cga=(1, 1), cta_split_num=(1, 1), cta_order=(1, 0))
         """
-        return cls((1,) * rank, (1,) * rank, tuple(range(rank - 1, -1, -1)))
+        return _default_cta_layout(cls, rank)
 
     @property
     def rank(self) -> int:
@@ -349,22 +389,33 @@ class CTALayout:
         return CTALayout(self.ctas_per_cga, tuple(split), self.cta_order)
 
 
+@functools.lru_cache(maxsize=16)
+def _default_cta_layout(cls: type[CTALayout], rank: int) -> CTALayout:
+    # Every layout without a CGA asks for this on each conversion; it is an immutable value.
+    return cls((1,) * rank, (1,) * rank, tuple(range(rank - 1, -1, -1)))
+
+
 def make_cga_layout(cta: CTALayout) -> LinearLayout:
     """Block id -> tensor block: per dim in ``CTAOrder``, ``x % CTASplitNum`` (``makeCgaLayout``).
 
     >>> make_cga_layout(CTALayout([2, 2], [2, 1], [1, 0])).bases
     [('block', [[0, 0], [1, 0]])]
     """
+    if not cta.rank:
+        return LinearLayout.empty()
     names = standard_out_dim_names(cta.rank)
-    result = LinearLayout.empty()
+    # Written down directly (as the product of 1-D identities and zeros per dim in CTAOrder
+    # would give): CTALayout has checked that every entry is a power of two.
+    bases: list[tuple[int, ...]] = []
     for dim in cta.cta_order:
         split = cta.cta_split_num[dim]
-        ctas = cta.ctas_per_cga[dim]
-        result = result * (
-            LinearLayout.identity_1d(split, "block", names[dim])
-            * LinearLayout.zeros_1d(ctas // split, "block", names[dim])
-        )
-    return result.transpose_outs(names)
+        for i in range(split.bit_length() - 1):
+            basis = [0] * cta.rank
+            basis[dim] = 1 << i
+            bases.append(tuple(basis))
+        zeros = (cta.ctas_per_cga[dim] // split).bit_length() - 1
+        bases.extend([(0,) * cta.rank] * zeros)
+    return LinearLayout._new(("block",), (tuple(bases),), tuple(names), cta.cta_split_num)
 
 
 def ensure_layout_not_larger_than(
@@ -384,6 +435,12 @@ def ensure_layout_not_larger_than(
             f"ensure_layout_not_larger_than: shape dims {sorted(shape)} are not the out-dims "
             f"{out_names}"
         )
+    if (
+        all(size <= int(shape[out]) for out, size in layout.out_dim_sizes.items())
+        and layout.is_surjective()
+    ):
+        # Nothing to shrink: rebuilding from the same bases would give this very layout.
+        return layout
     in_names = layout.get_in_dim_names()
     bases = {name: [list(b) for b in vectors] for name, vectors in layout.bases}
     dropped: set[int] = set()

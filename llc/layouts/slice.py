@@ -114,6 +114,15 @@ class SliceLayout(DistributedLayout):
     def _build(self, shape: tuple[int, ...]) -> LinearLayout:
         parent_ll = self.parent.to_linear_layout(self.parent_shape(shape))
         names = standard_out_dim_names(len(shape) + 1)
+        if parent_ll.get_out_dim_names() == names:
+            # Composing with the transform below keeps every out-dim but ``dim``, renamed to
+            # ``dim0..``: take the sublayout and rename, without building the transform.
+            kept = names[: self.dim] + names[self.dim + 1 :]
+            sliced = parent_ll.sublayout(parent_ll.get_in_dim_names(), kept)
+            for i, name in enumerate(kept):
+                if name != names[i]:
+                    sliced = sliced.rename_out_dim(name, names[i])
+            return self._finish(sliced.remove_zero_bases_along_dim("register"))
         transform = LinearLayout.empty()
         for idx, out in enumerate(parent_ll.get_out_dim_names()):
             size = parent_ll.get_out_dim_size(out)
