@@ -98,7 +98,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from llc.dialects.diagnostics import OpVerifyException
 from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
+from llc.dialects.xdsl_private import peek_token
 
 # --------------------------------------------------------------------------------------
 # Hardware configuration (module attributes, as in TTGIR)
@@ -142,12 +144,35 @@ def hardware_config(op: Operation) -> tuple[int, int] | None:
 
 
 def _positive_int_attr(op: Operation, name: str) -> int:
+    """The value of a hardware attribute: a positive power of two, as Triton requires of
+    ``num_warps`` and of the warp size."""
     attr = op.attributes[name]
     if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
         raise VerifyException(
             f'module attribute "{name}" must be a positive integer (e.g. 4 : i32), got {attr}'
         )
-    return attr.value.data
+    value = attr.value.data
+    if value & (value - 1):
+        raise VerifyException(f'module attribute "{name}" must be a power of two, got {value}')
+    return value
+
+
+def threads_per_warp_source(op: Operation) -> str:
+    """How a message names the threads per warp that apply to ``op``: the module attribute,
+    or the default when the module does not set it.
+
+    >>> from xdsl.dialects.builtin import ModuleOp, IntegerAttr, i32
+    >>> threads_per_warp_source(ModuleOp([], {"tl.num-warps": IntegerAttr(8, i32)}))
+    'the default "tl.threads-per-warp" (not set by the module)'
+    """
+    current: Operation | None = op
+    while current is not None:
+        if NUM_WARPS_ATTR in current.attributes:
+            if THREADS_PER_WARP_ATTR in current.attributes:
+                return f'"{THREADS_PER_WARP_ATTR}"'
+            break
+        current = current.parent_op()
+    return f'the default "{THREADS_PER_WARP_ATTR}" (not set by the module)'
 
 
 # --------------------------------------------------------------------------------------
@@ -338,18 +363,32 @@ class MemDescType(ParametrizedAttribute, TypeAttribute, ShapedType):
 
 
 @functools.lru_cache(maxsize=4096)
-def _hardware_error(layout: object, num_warps: int, threads_per_warp: int) -> str | None:
+def _hardware_error(
+    layout: object, num_warps: int, threads_per_warp: int, threads_source: str
+) -> str | None:
     try:
-        layout.check_hardware(num_warps, threads_per_warp)  # type: ignore[attr-defined]
+        layout.check_hardware(  # type: ignore[attr-defined]
+            num_warps,
+            threads_per_warp,
+            num_warps_source=f'"{NUM_WARPS_ATTR}"',
+            threads_source=threads_source,
+        )
     except ValueError as err:
         return str(err)
     return None
 
 
-def check_type_encoding(typ: Attribute, hardware: tuple[int, int] | None, where: str) -> None:
+def check_type_encoding(
+    typ: Attribute,
+    hardware: tuple[int, int] | None,
+    where: str,
+    threads_source: str = f'"{THREADS_PER_WARP_ATTR}"',
+) -> None:
     """Check the encoding of ``typ``: rank matches the shape, distributed layouts fit ``hardware``.
 
-    ``where`` names the value in the message (``"tl.load: result"``). Raises ``VerifyException``.
+    ``where`` names the value in the message (``"tl.load: result"``); ``threads_source`` names
+    where ``hardware``'s threads per warp come from (:func:`threads_per_warp_source`). Raises
+    ``VerifyException``.
     """
     enc = encoding_of(typ)
     layout = layout_of(enc)
@@ -363,12 +402,9 @@ def check_type_encoding(typ: Attribute, hardware: tuple[int, int] | None, where:
             f"{rank} of its layout"
         )
     if distributed and hardware is not None:
-        err = _hardware_error(layout, *hardware)
+        err = _hardware_error(layout, *hardware, threads_source)
         if err is not None:
-            raise VerifyException(
-                f'{where}: layout does not fit the module ("{NUM_WARPS_ATTR}" = {hardware[0]}, '
-                f'"{THREADS_PER_WARP_ATTR}" = {hardware[1]}): {err}'
-            )
+            raise VerifyException(f"{where}: layout does not fit the module: {err}")
 
 
 def _op_types(op: Operation) -> Iterator[tuple[str, Attribute]]:
@@ -387,16 +423,17 @@ def verify_hardware(root: Operation) -> None:
 
     The ``tl`` ops run this check on their own operands and results when they verify; call
     this on a whole module to cover values that only ``arith``/``math``/``scf``/``func`` ops
-    touch (function arguments, for instance). Raises ``VerifyException`` naming the op.
+    touch (function arguments, for instance). Raises ``VerifyException`` naming the op
+    (an :class:`~llc.dialects.diagnostics.OpVerifyException` whose ``op`` is the op).
     """
     for op in root.walk():
         try:
             hardware = hardware_config(op)
+            source = threads_per_warp_source(op) if hardware is not None else ""
             for what, typ in _op_types(op):
-                check_type_encoding(typ, hardware, f"{op.name}: {what}")
+                check_type_encoding(typ, hardware, f"{op.name}: {what}", source)
         except VerifyException as err:
-            err.op = op  # type: ignore[attr-defined]  # lets tools report the op's location
-            raise
+            raise OpVerifyException(op, str(err)) from err
 
 
 class TLOperation(IRDLOperation):
@@ -405,8 +442,9 @@ class TLOperation(IRDLOperation):
     def verify_(self) -> None:
         self.verify_tl()
         hardware = hardware_config(self)
+        source = threads_per_warp_source(self) if hardware is not None else ""
         for what, typ in _op_types(self):
-            check_type_encoding(typ, hardware, f"{self.name}: {what}")
+            check_type_encoding(typ, hardware, f"{self.name}: {what}", source)
 
     def verify_tl(self) -> None:
         """Op-specific checks; raise ``VerifyException`` with a message naming the op."""
@@ -585,7 +623,7 @@ def _parse_optional_scalar_literal(parser: Parser) -> tuple[float | int, bool] |
         if number is None:
             parser.raise_error("tl.constant: expected a number or inf after '-'")
         return -number, False
-    is_hex = parser._current_token.text[:2] in ("0x", "0X")  # pyright: ignore[reportPrivateUsage]
+    is_hex = peek_token(parser).text[:2] in ("0x", "0X")
     number = parser.parse_optional_number()
     return None if number is None else (number, is_hex)
 
@@ -1653,7 +1691,7 @@ def verify_elementwise(root: Operation) -> None:
     xDSL verifies these ops only partially: it accepts, e.g., ``arith.extf`` from
     ``tensor<4xf16, #a>`` to ``tensor<8xf32, #b>``. Every tensor operand and result of an op in
     ``ELEMENTWISE_OP_NAMES`` must have the same shape and encoding. Raises ``VerifyException``
-    (with ``err.op`` set) naming the op.
+    (an :class:`~llc.dialects.diagnostics.OpVerifyException` whose ``op`` is the op).
     """
     for op in root.walk():
         if op.name not in ELEMENTWISE_OP_NAMES or isinstance(op, TLOperation):
@@ -1665,8 +1703,7 @@ def verify_elementwise(root: Operation) -> None:
         try:
             _same_shape_and_encoding(op, named)
         except VerifyException as err:
-            err.op = op  # type: ignore[attr-defined]
-            raise
+            raise OpVerifyException(op, str(err)) from err
 
 
 def verify_module(root: Operation) -> None:

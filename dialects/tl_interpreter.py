@@ -63,13 +63,18 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.interpreters.func import FuncFunctions
-from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import tl
+from llc.dialects.diagnostics import OpDiagnostic
 from llc.dialects.tl import PointerType, element_type_of, shape_of
+from llc.dialects.xdsl_private import import_submodule
+
+# Not `from xdsl.interpreters.func import ...`: that runs xdsl/interpreters/__init__.py, which
+# imports every xDSL interpreter (RISC-V, ...) and slows llc-run's start-up (bench/startup.py).
+FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
+ScfFunctions = import_submodule("xdsl.interpreters.scf").ScfFunctions
 
 __all__ = [
     "Buffer",
@@ -159,12 +164,11 @@ class SharedMemory:
     freed: bool = field(default=False)
 
 
-class TLInterpretationError(InterpretationError):
-    """An error while interpreting ``op``; ``err.op`` lets tools report the op's location."""
+class TLInterpretationError(OpDiagnostic, InterpretationError):
+    """An error while interpreting ``op``; its ``op`` field lets tools report the op's location."""
 
     def __init__(self, op: Operation, detail: str):
-        super().__init__(f"{op.name}: {detail}")
-        self.op = op
+        super().__init__(op, f"{op.name}: {detail}")
         self.detail = detail
         """The message without the op name."""
 
