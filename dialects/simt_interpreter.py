@@ -160,6 +160,10 @@ class SimtFunctions(InterpreterFunctions):
     def run_shrui(self, interp: Interpreter, op: arith.ShRUIOp, args: PythonValues):
         return self._alu(op, np.right_shift(args[0], args[1]))
 
+    @impl(arith.ShLIOp)
+    def run_shli(self, interp: Interpreter, op: arith.ShLIOp, args: PythonValues):
+        return self._alu(op, np.left_shift(args[0], args[1]))
+
     @impl(arith.MuliOp)
     def run_muli(self, interp: Interpreter, op: arith.MuliOp, args: PythonValues):
         return self._alu(op, np.multiply(args[0], args[1]))
@@ -350,6 +354,7 @@ _ALU_NAMES = {
     "arith.andi": "andi",
     "arith.xori": "xori",
     "arith.shrui": "shrui",
+    "arith.shli": "shli",
     "arith.muli": "muli",
     "arith.cmpi": "cmpne",
 }

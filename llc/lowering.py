@@ -68,6 +68,7 @@ COUNTED_KINDS: dict[str, str] = {
     "andi": "alu",
     "xori": "alu",
     "shrui": "alu",
+    "shli": "alu",
     "muli": "alu",
     "cmpne": "alu",
     "select": "select",
@@ -162,7 +163,7 @@ class SimtProgram:
         return self._specials[which]
 
     def binary(self, op: str, a: int, b: int) -> int:
-        """``andi``, ``xori``, ``shrui`` or ``muli`` on ``index`` values."""
+        """``andi``, ``xori``, ``shrui``, ``shli`` or ``muli`` on ``index`` values."""
         return self._emit(op, ("index",), (a, b))
 
     def cmpne(self, a: int) -> int:
@@ -176,6 +177,8 @@ class SimtProgram:
     def vperm(self, a: int, b: int, mask: Sequence[int]) -> int:
         """A register renaming: element ``i`` is ``concat(a, b)[mask[i]]`` (``vector.shuffle``)."""
         elem = self.type_of(a)[2]
+        if a == b and list(mask) == list(range(self.type_of(a)[1])):
+            return a  # the identity renaming
         return self._emit("vperm", ("vec", len(mask), elem), (a, b), mask=tuple(mask))
 
     def bitcast(self, a: int, n: int, elem: str) -> int:
@@ -208,14 +211,28 @@ class SimtProgram:
         """``XOR_b bit_b(thread_id) * columns[b]``: an F2-linear function of the thread id."""
         t = self.special("thread_id")
         acc: int | None = None
-        for bit, column in enumerate(columns):
+        bit = 0
+        while bit < len(columns):
+            column = columns[bit]
             if not column:
+                bit += 1
                 continue
+            # A run of bits that lands on consecutive address bits is one bit field:
+            # ((t >> bit) & (2^run - 1)) << shift.
+            run = 1
+            if column & (column - 1) == 0:
+                while bit + run < len(columns) and columns[bit + run] == column << run:
+                    run += 1
             x = t if bit == 0 else self.binary("shrui", t, self.const(bit))
-            x = self.binary("andi", x, self.const(1))
-            if column != 1:
+            x = self.binary("andi", x, self.const((1 << run) - 1))
+            if run > 1 or column & (column - 1) == 0:
+                shift = column.bit_length() - 1
+                if shift:
+                    x = self.binary("shli", x, self.const(shift))
+            elif column != 1:
                 x = self.binary("muli", x, self.const(column))
             acc = x if acc is None else self.binary("xori", acc, x)
+            bit += run
         return self.const(0) if acc is None else acc
 
     def xor_const(self, a: int, value: int) -> int:

@@ -91,6 +91,8 @@ def materialize(
             op = arith.XOrIOp(a[0], a[1])
         elif ins.op == "shrui":
             op = arith.ShRUIOp(a[0], a[1])
+        elif ins.op == "shli":
+            op = arith.ShLIOp(a[0], a[1])
         elif ins.op == "muli":
             op = arith.MuliOp(a[0], a[1])
         elif ins.op == "cmpne":

@@ -81,6 +81,10 @@ def make_context() -> Context:
             ctx.register_dialect(name, factory)
     if "tl" not in ctx.registered_dialect_names:
         ctx.register_dialect("tl", lambda: tl.TL)
+    if "simt" not in ctx.registered_dialect_names:
+        from llc.dialects.universe import get_simt_dialect
+
+        ctx.register_dialect("simt", get_simt_dialect)
     return ctx
 
 
