@@ -139,7 +139,9 @@ class ShuffleOp(IRDLOperation):
     mask = prop_def(IntegerAttr[I64])
     result = result_def(T)
     traits = traits_def(Pure())
-    assembly_format = "$mode $value `,` $lane `c` `=` $c `mask` `=` $mask attr-dict `:` type($result)"
+    assembly_format = (
+        "$mode $value `,` $lane `c` `=` $c `mask` `=` $mask attr-dict `:` type($result)"
+    )
 
     def __init__(self, mode: str, value: SSAValue, lane: SSAValue, c: int, mask: int = -1):
         super().__init__(

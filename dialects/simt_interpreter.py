@@ -302,8 +302,9 @@ class SimtFunctions(InterpreterFunctions):
         if conflict.any() or differing.any():
             t, k = np.argwhere(conflict | differing)[0]
             raise SimtRaceError(
-                op, f"race: thread {t} and another thread write different values to byte "
-                f"{int(idx[t, k])} without a barrier between them"
+                op,
+                f"race: thread {t} and another thread write different values to byte "
+                f"{int(idx[t, k])} without a barrier between them",
             )
         mem.writer[idx] = tids
         mem.write_epoch[idx] = now

@@ -102,7 +102,9 @@ def materialize(
         elif ins.op == "vperm":
             assert ins.type is not None
             op = vector.ShuffleOp(
-                a[0], a[1], DenseArrayBase.from_list(i64, list(ins.attr("mask"))),
+                a[0],
+                a[1],
+                DenseArrayBase.from_list(i64, list(ins.attr("mask"))),
                 result_type=vec(ins.type),
             )
         elif ins.op == "bitcast":
@@ -127,7 +129,7 @@ def materialize(
     return ops, values[program.output]
 
 
-def layouts_of(src: TensorType, dst: TensorType):  # noqa: ANN201 - LinearLayout pair
+def layouts_of(src: TensorType, dst: TensorType):
     """The linear layouts of a conversion's source and result types (shape padded to powers of
     two), or a :class:`LayoutError`."""
     shape = [1 << (int(s) - 1).bit_length() for s in src.get_shape()]
@@ -180,7 +182,9 @@ class LowerConversionsPass(ModulePass):
         from llc.dialects.tl import ConvertLayoutOp
 
         taken = {
-            o.sym_name.data for o in op.walk() if isinstance(getattr(o, "sym_name", None), StringAttr)
+            o.sym_name.data
+            for o in op.walk()
+            if isinstance(getattr(o, "sym_name", None), StringAttr)
         }
         converts = [o for o in op.walk() if isinstance(o, ConvertLayoutOp)]
         counter = 0
@@ -202,3 +206,23 @@ class LowerConversionsPass(ModulePass):
             taken.add(name)
             op.body.block.add_op(conversion_function(name, src_type, dst_type, plan))
             cvt.attributes["llc.lowered"] = SymbolRefAttr(name)
+
+
+def run_lowered_conversion(module: ModuleOp, function: func.FuncOp):
+    """Run a function made by this pass in the SIMT interpreter on distinct values and check
+    every register (:func:`llc.dialects.simt_interpreter.check_conversion`).
+
+    Reads the layouts from its ``llc.src`` / ``llc.dst`` attributes; a :class:`LayoutError` says
+    what is missing.
+    """
+    from llc.dialects.simt_interpreter import check_conversion
+
+    src_type = function.attributes.get("llc.src")
+    dst_type = function.attributes.get("llc.dst")
+    if not isinstance(src_type, TensorType) or not isinstance(dst_type, TensorType):
+        raise LayoutError(
+            f"@{function.sym_name.data} is not a lowered conversion (it needs llc.src and "
+            "llc.dst tensor type attributes)"
+        )
+    src_ll, dst_ll = layouts_of(src_type, dst_type)
+    return check_conversion(module, function, src_ll, dst_ll, _bitwidth(src_type.element_type))

@@ -5,13 +5,12 @@ destination layout puts there. The figures the planner reports must be the inter
 from __future__ import annotations
 
 import pytest
+from conversion_pairs import random_pair
 from xdsl.dialects.builtin import ModuleOp, TensorType, f16, f32, f64, i8
 
 from llc.dialects.simt_interpreter import check_conversion
 from llc.lowering import plan_conversion
 from llc.passes.lower_conversions import conversion_function
-
-from conversion_pairs import random_pair
 
 _TYPES = {8: i8, 16: f16, 32: f32, 64: f64}
 PAIRS = 1200
