@@ -579,16 +579,33 @@ def _shuffle_program(
     base = None if xor_mode else p.linear(S2)
     conds = [p.cmpne(p.linear(col)) for col in phi]
     c_operand = lane_mask  # clamp = last lane, no segments: the whole warp
+    # The (lane offset, sender register) each destination register ρ needs, per coordinate a
+    # of Δ t.
+    wanted: list[list[tuple[int, int]]] = []
+    for rho in range(R_dst):
+        g_rho = _combine(wm.g, rho)
+        base_reg = _combine(M, g_rho) ^ _combine(wm.k, rho)
+        wanted.append([(g_rho, base_reg ^ _combine(D, a)) for a in range(1 << len(D))])
+    # One shuffle per lane offset and 32-bit word: narrow elements with the same lane offset
+    # travel packed (the packing is a register move); 64-bit elements take two shuffles.
+    by_offset: dict[int, list[int]] = {}
+    for keys in wanted:
+        for lane_offset, reg in keys:
+            regs = by_offset.setdefault(lane_offset, [])
+            if reg not in regs:
+                regs.append(reg)
+    per_word = max(1, 32 // bitwidth)
     fetched: dict[tuple[int, int], int] = {}
-
-    def fetch(lane_offset: int, reg: int) -> int:
-        key = (lane_offset, reg)
-        if key in fetched:
-            return fetched[key]
-        value = p.vperm(Y, Y, [reg])
-        if not (xor_mode and lane_offset == 0):
-            b = p.const(lane_offset) if xor_mode else p.xor_const(base, lane_offset)
-            mode = "bfly" if xor_mode else "idx"
+    mode = "bfly" if xor_mode else "idx"
+    for lane_offset, regs in by_offset.items():
+        if xor_mode and lane_offset == 0:
+            for reg in regs:
+                fetched[(0, reg)] = p.vperm(Y, Y, [reg])
+            continue
+        b = p.const(lane_offset) if xor_mode else p.xor_const(base, lane_offset)
+        for start in range(0, len(regs), per_word):
+            group = regs[start : start + per_word]
+            value = p.vperm(Y, Y, group)
             if bitwidth == 64:
                 words = p.bitcast(value, 2, "i32")
                 lo = p.shfl(mode, p.vperm(words, words, [0]), b, c_operand)
@@ -596,14 +613,14 @@ def _shuffle_program(
                 value = p.bitcast(p.vperm(lo, hi, [0, 1]), 1, "T")
             else:
                 value = p.shfl(mode, value, b, c_operand)
-        fetched[key] = value
-        return value
+            for position, reg in enumerate(group):
+                fetched[(lane_offset, reg)] = (
+                    value if len(group) == 1 else p.vperm(value, value, [position])
+                )
 
     Z: list[int] = []
-    for rho in range(R_dst):
-        g_rho = _combine(wm.g, rho)
-        base_reg = _combine(M, g_rho) ^ _combine(wm.k, rho)
-        options = [fetch(g_rho, base_reg ^ _combine(D, a)) for a in range(1 << len(D))]
+    for keys in wanted:
+        options = [fetched[key] for key in keys]
         for i in range(len(D)):  # a multiplexer on the coordinates of Δ t, lowest first
             options = [
                 p.select(conds[i], options[2 * j + 1], options[2 * j])
