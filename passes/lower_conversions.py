@@ -22,6 +22,7 @@ runs in rounds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, gpu, vector
@@ -46,12 +47,18 @@ from llc.errors import LayoutError
 from llc.lowering import LoweringPlan, SimtProgram, plan_conversion
 from llc.swizzle import DEFAULT_SCRATCH_LIMIT
 
+if TYPE_CHECKING:
+    from llc.dialects.simt_interpreter import ConversionCheck
+    from llc.linear_layout import LinearLayout
+
 __all__ = [
     "LowerConversionsPass",
     "conversion_function",
     "element_type_for",
     "layouts_of",
+    "lower_and_verify",
     "materialize",
+    "run_lowered_conversion",
 ]
 
 
@@ -136,7 +143,10 @@ def layouts_of(src: TensorType, dst: TensorType):
     encodings = (src.encoding, dst.encoding)
     if not all(hasattr(e, "to_linear_layout") for e in encodings):
         raise LayoutError("both sides of the conversion need a distributed layout")
-    return tuple(e.to_linear_layout(shape) for e in encodings)  # type: ignore[union-attr]
+    return (
+        encodings[0].to_linear_layout(shape),  # type: ignore[union-attr]
+        encodings[1].to_linear_layout(shape),  # type: ignore[union-attr]
+    )
 
 
 def conversion_function(
@@ -226,3 +236,30 @@ def run_lowered_conversion(module: ModuleOp, function: func.FuncOp):
         )
     src_ll, dst_ll = layouts_of(src_type, dst_type)
     return check_conversion(module, function, src_ll, dst_ll, _bitwidth(src_type.element_type))
+
+
+def lower_and_verify(
+    src_ll: LinearLayout,
+    dst_ll: LinearLayout,
+    dtype: str,
+    scratch_limit: int = DEFAULT_SCRATCH_LIMIT,
+) -> tuple[LoweringPlan, ConversionCheck]:
+    """Plan ``src_ll -> dst_ll`` for elements of ``dtype`` (``"f16"``, ``"i8"``, ...), lower it to
+    a SIMT function and run it: ``(plan, check)`` (:class:`llc.lowering.LoweringPlan`,
+    :class:`llc.dialects.simt_interpreter.ConversionCheck`). Layout problems raise
+    :class:`LayoutError`."""
+    from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
+
+    from llc.cost import dtype_bitwidth
+    from llc.dialects.simt_interpreter import check_conversion
+
+    bitwidth = dtype_bitwidth(dtype)
+    floats = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type()}
+    floats["f64"] = Float64Type()
+    elem = floats.get(dtype.strip(), IntegerType(bitwidth))
+    plan = plan_conversion(src_ll, dst_ll, bitwidth, scratch_limit)
+    shape = [size for _, size in src_ll.out_dims]
+    tensor = TensorType(elem, shape)
+    function = conversion_function("cvt", tensor, tensor, plan)
+    module = ModuleOp([function])
+    return plan, check_conversion(module, function, src_ll, dst_ll, bitwidth)
