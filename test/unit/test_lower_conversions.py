@@ -46,3 +46,25 @@ def test_forced_shared_round_trip_is_correct_for_warp_local_pairs(seed: int) -> 
     plan, result = _lower_and_check(src, dst, bits, force="shared")
     assert plan.strategy == "shared"
     assert result.ok, f"seed {seed} ({kind}): {result.message}"
+
+
+@pytest.mark.parametrize("seed", range(3, 400, 8))
+def test_rounds_under_a_small_scratch_limit_are_correct_and_race_free(seed: int) -> None:
+    src, dst, bits, kind = random_pair(seed)
+    plan, result = _lower_and_check(src, dst, bits, force="shared", scratch_limit=512)
+    assert result.ok, f"seed {seed} ({kind}): {result.message}"
+    if plan.rounds > 1:
+        assert plan.instructions["bar.sync"] == 2 * plan.rounds - 1
+        assert plan.shared_bytes * plan.rounds == src.total_out_size * bits // 8
+
+
+def test_transpose_runs_in_rounds_when_the_buffer_is_too_large() -> None:
+    from llc.layouts import BlockedLayout
+
+    row = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([64, 64])
+    col = BlockedLayout([4, 1], [4, 8], [1, 4], [0, 1]).to_linear_layout([64, 64])
+    whole, _ = _lower_and_check(row, col, 32)
+    plan, result = _lower_and_check(row, col, 32, scratch_limit=4096)
+    assert (whole.rounds, whole.shared_bytes) == (1, 16384)
+    assert (plan.rounds, plan.shared_bytes, plan.instructions["bar.sync"]) == (4, 4096, 7)
+    assert result.ok and result.stats.wavefronts == result.stats.ideal_wavefronts
