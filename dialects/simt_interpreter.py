@@ -216,7 +216,7 @@ class SimtFunctions(InterpreterFunctions):
         c = op.c.value.data
         clamp = c & lane_bits
         seg = (c >> 8) & lane_bits
-        b = np.broadcast_to(np.asarray(b, dtype=np.int64), lane.shape)
+        b = np.broadcast_to(np.asarray(b, dtype=np.int64), lane.shape) & lane_bits  # bval
         max_lane = (lane & seg) | (clamp & ~seg)
         min_lane = lane & seg
         mode = op.mode.data
@@ -227,10 +227,10 @@ class SimtFunctions(InterpreterFunctions):
             j = lane + b
             valid = j <= max_lane
         elif mode == "bfly":
-            j = lane ^ (b & lane_bits)
+            j = lane ^ b
             valid = j <= max_lane
         else:
-            j = min_lane | (b & lane_bits & ~seg)
+            j = min_lane | (b & ~seg)
             valid = j <= max_lane
         j = np.where(valid, j, lane)
         member = op.mask.value.data & ((1 << width) - 1) if width < 64 else op.mask.value.data
