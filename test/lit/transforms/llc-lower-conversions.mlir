@@ -12,6 +12,9 @@
 // RUN: llc-run %t.mlir --entry cvt1 | filecheck %s --check-prefix=RUN1
 // RUN: llc-run %t.mlir --entry cvt2 | filecheck %s --check-prefix=RUN2
 // RUN: llc-run %t.mlir --entry cvt3 | filecheck %s --check-prefix=RUN3
+// Without its barrier the round trip races, and llc-run says where.
+// RUN: grep -v gpu.barrier %t.mlir > %t.nobarrier.mlir
+// RUN: not llc-run %t.nobarrier.mlir --entry cvt0 2>&1 | filecheck %s --check-prefix=RACE
 // A small scratch limit makes the transpose run in rounds, with barriers between them.
 // RUN: llc-opt %s -p 'llc-lower-conversions{scratch-limit=4096}' -o %t.rounds.mlir
 // RUN: llc-run %t.rounds.mlir --entry cvt0 | filecheck %s --check-prefix=ROUNDS
@@ -88,3 +91,6 @@ module attributes {"tl.num-warps" = 4 : i32} {
 // ROUNDS: @cvt0: shared
 // ROUNDS: instructions per thread: {{.*}}bar.sync 7,
 // ROUNDS: verified: every register
+
+// RACE: nobarrier.mlir:{{[0-9]+}}:{{[0-9]+}}: error: simt.shared_load: race: thread {{[0-9]+}} reads byte {{[0-9]+}}, written by thread {{[0-9]+}} since the last barrier
+// RACE-NEXT: simt.shared_load
