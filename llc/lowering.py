@@ -32,7 +32,7 @@ Strategies, cheapest first (chosen by cost, never by layout family):
 >>> dst = BlockedLayout([4, 1], [4, 8], [1, 4], [0, 1]).to_linear_layout([32, 32])
 >>> plan = plan_conversion(src, dst, 32)
 >>> plan.strategy, plan.instructions["st.shared"], plan.instructions["ld.shared"]
-('shared', 2, 2)
+('shared', 8, 8)
 >>> plan_conversion(src, src, 32).strategy
 'none'
 """
