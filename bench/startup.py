@@ -8,6 +8,10 @@ the running interpreter (the virtual environment llc is installed in).
     python bench/startup.py                  # best and median of 10 runs per command
     python bench/startup.py --repeat 20
     python bench/startup.py --importtime     # also the slowest imports of each --help
+    python bench/startup.py --bin OLD/.venv/bin --bin .venv/bin   # two installs, interleaved
+
+With several ``--bin`` folders (virtual environments of two checkouts, say before and after a
+change) each command runs in each of them in turn, so the machine's load affects both alike.
 
 Target (issue 7): every tool's ``--help`` under 0.25 s.
 """
@@ -63,20 +67,24 @@ COMMANDS: list[tuple[str, list[str]]] = [
 ]
 
 
-def _resolve(argv: list[str]) -> list[str]:
-    tool = os.path.join(BIN, argv[0])
+def _resolve(argv: list[str], bin_dir: str) -> list[str]:
+    if argv[0] == sys.executable:
+        return [os.path.join(bin_dir, "python"), *argv[1:]]
+    tool = os.path.join(bin_dir, argv[0])
     return [tool, *argv[1:]] if os.path.exists(tool) else argv
 
 
-def _time(argv: list[str], repeat: int) -> tuple[float, float, int]:
-    times: list[float] = []
-    code = 0
+def _time(commands: list[list[str]], repeat: int) -> list[tuple[float, float, int]]:
+    """Best and median wall time and exit status of each command, run in turn ``repeat`` times."""
+    times: list[list[float]] = [[] for _ in commands]
+    codes = [0] * len(commands)
     for _ in range(repeat):
-        start = time.perf_counter()
-        done = subprocess.run(argv, cwd=ROOT, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-        code = done.returncode
-    return min(times), statistics.median(times), code
+        for i, argv in enumerate(commands):
+            start = time.perf_counter()
+            done = subprocess.run(argv, cwd=ROOT, capture_output=True, check=False)
+            times[i].append(time.perf_counter() - start)
+            codes[i] = done.returncode
+    return [(min(t), statistics.median(t), c) for t, c in zip(times, codes, strict=True)]
 
 
 def _slowest_imports(argv: list[str], count: int = 8) -> list[str]:
@@ -103,7 +111,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--importtime", action="store_true")
+    parser.add_argument(
+        "--bin",
+        action="append",
+        help="folder holding python and the tools (repeatable; default: this interpreter's)",
+    )
     args = parser.parse_args()
+    bins = [os.path.abspath(b) for b in args.bin] if args.bin else [BIN]
 
     print(f"date:     {datetime.datetime.now(datetime.UTC).isoformat(timespec='seconds')}")
     print(f"platform: {platform.platform()}")
@@ -113,14 +127,20 @@ def main() -> None:
     if load is not None:
         print(f"load:     {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
     print(f"runs:     {args.repeat} per command, wall time of a fresh process")
+    for i, bin_dir in enumerate(bins):
+        print(f"bin #{i}:   {bin_dir}")
     print()
-    print(f"{'command':<48} {'best s':>7} {'median s':>9} {'exit':>5}")
-    print("-" * 72)
+    header = "".join(
+        f" {f'best #{i}':>8} {f'median #{i}':>10} {'exit':>4}" for i in range(len(bins))
+    )
+    print(f"{'command':<48}{header}")
+    print("-" * (48 + 24 * len(bins)))
     for label, argv in COMMANDS:
-        best, median, code = _time(_resolve(argv), args.repeat)
-        print(f"{label:<48} {best:7.3f} {median:9.3f} {code:5d}")
-        if args.importtime and label.endswith("--help") and not label.startswith("python"):
-            print("\n".join(_slowest_imports(_resolve(argv))))
+        results = _time([_resolve(argv, b) for b in bins], args.repeat)
+        row = "".join(f" {best:8.3f} {median:10.3f} {code:4d}" for best, median, code in results)
+        print(f"{label:<48}{row}")
+        if args.importtime and label.endswith("--help"):
+            print("\n".join(_slowest_imports(_resolve(argv, bins[-1]))))
 
 
 if __name__ == "__main__":
