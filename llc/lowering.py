@@ -584,9 +584,7 @@ def _shuffle_program(
         if M[j]:
             Y = p.permute_by_thread(Y, j, M[j])
     base = None if xor_mode else p.linear(S2)
-    conds = [
-        p.thread_bit(col.index(1)) if sum(col) == 1 else p.cmpne(p.linear(col)) for col in phi
-    ]
+    conds = [p.thread_bit(col.index(1)) if sum(col) == 1 else p.cmpne(p.linear(col)) for col in phi]
     c_operand = lane_mask  # clamp = last lane, no segments: the whole warp
     # The (lane offset, sender register) each destination register ρ needs, per coordinate a
     # of Δ t.
