@@ -26,7 +26,12 @@ if TYPE_CHECKING:
 
 __all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_tl_dialect"]
 
-PASSES: dict[str, str] = {}
+PASSES: dict[str, str] = {
+    "llc-assign-anchors": "llc.passes.layout_passes:AssignAnchorsPass",
+    "llc-propagate-layouts": "llc.passes.layout_passes:PropagateLayoutsPass",
+    "llc-remove-conversions": "llc.passes.layout_passes:RemoveConversionsPass",
+    "llc-optimize-layouts": "llc.passes.layout_passes:OptimizeLayoutsPass",
+}
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
 TARGETS: dict[str, str] = {}
