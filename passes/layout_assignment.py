@@ -121,7 +121,13 @@ class Hardware:
             raise error_at(module, f"unknown target '{tgt}' (expected cuda:<sm> or hip:<gfx>)")
         default_threads = 64 if tgt.startswith("hip:gfx9") else DEFAULT_THREADS_PER_WARP
         warps = num_warps or attr_int(NUM_WARPS_ATTR) or DEFAULT_NUM_WARPS
-        threads = threads_per_warp or attr_int(THREADS_PER_WARP_ATTR) or default_threads
+        module_target = module.attributes.get(TARGET_ATTR)
+        retargeted = bool(target) and not (
+            isinstance(module_target, StringAttr) and module_target.data == target
+        )
+        # A new target brings its own wave size unless the option says otherwise.
+        module_threads = None if retargeted else attr_int(THREADS_PER_WARP_ATTR)
+        threads = threads_per_warp or module_threads or default_threads
         for name, value in (("num-warps", warps), ("threads-per-warp", threads)):
             if value <= 0 or value & (value - 1):
                 raise error_at(module, f"{name} must be a positive power of two, got {value}")
