@@ -39,9 +39,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from llc.dialects import layout_attrs
+from llc.dialects.diagnostics import LLCParser
 from llc.dialects.printer import LLCPrinter
-from llc.tools.diagnostics import LLCParser
-from llc.universe import get_tl_dialect
+from llc.dialects.universe import get_tl_dialect
 
 MMA = (
     "#tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "

@@ -42,6 +42,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
+from llc.dialects.xdsl_private import peek_token, resume_from
 from llc.errors import LayoutError
 
 if TYPE_CHECKING:
@@ -297,7 +298,7 @@ def tensor_layout_error(type_: Attribute) -> str | None:
     """Why a tensor type does not fit its ``#tl`` register layout (rank mismatch), or None.
 
     Triton checks this when a ``tensor<...>`` type is built (``verifyEncoding``); llc's parser
-    (:class:`llc.tools.diagnostics.LLCParser`) reports it as a located parse error, and op
+    (:class:`llc.dialects.diagnostics.LLCParser`) reports it as a located parse error, and op
     verifiers can call it for types built by passes.
 
     >>> from xdsl.dialects.builtin import TensorType, f32
@@ -418,7 +419,7 @@ def last_token_end(parser: AttrParser | _AtPosition, start: int) -> int:
 def _parse_value(parser: AttrParser, kind: str, key: str) -> object:
     """One dictionary value: integer, ``true``/``false``, ``[...]``, ``{...}``, a string or a
     layout attribute (inline ``#tl.<kind><{...}>`` or an alias like ``#mma``)."""
-    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    token = peek_token(parser)
     if token.kind == MLIRTokenKind.L_SQUARE:
         return parser.parse_comma_separated_list(
             parser.Delimiter.SQUARE, lambda: _parse_value(parser, kind, key)
@@ -521,7 +522,7 @@ def _cached_body(parser: AttrParser, kind: str) -> tuple[str | None, Any]:
         return None, None
     layout = _BODY_CACHE.get((kind, body))
     if layout is not None:
-        parser._resume_from(close + 2)  # pyright: ignore[reportPrivateUsage]
+        resume_from(parser, close + 2)
     return body, layout
 
 

@@ -98,7 +98,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from llc.dialects.diagnostics import OpVerifyException
 from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
+from llc.dialects.xdsl_private import peek_token
 
 # --------------------------------------------------------------------------------------
 # Hardware configuration (module attributes, as in TTGIR)
@@ -387,7 +389,8 @@ def verify_hardware(root: Operation) -> None:
 
     The ``tl`` ops run this check on their own operands and results when they verify; call
     this on a whole module to cover values that only ``arith``/``math``/``scf``/``func`` ops
-    touch (function arguments, for instance). Raises ``VerifyException`` naming the op.
+    touch (function arguments, for instance). Raises ``VerifyException`` naming the op
+    (an :class:`~llc.dialects.diagnostics.OpVerifyException` whose ``op`` is the op).
     """
     for op in root.walk():
         try:
@@ -395,8 +398,7 @@ def verify_hardware(root: Operation) -> None:
             for what, typ in _op_types(op):
                 check_type_encoding(typ, hardware, f"{op.name}: {what}")
         except VerifyException as err:
-            err.op = op  # type: ignore[attr-defined]  # lets tools report the op's location
-            raise
+            raise OpVerifyException(op, str(err)) from err
 
 
 class TLOperation(IRDLOperation):
@@ -585,7 +587,7 @@ def _parse_optional_scalar_literal(parser: Parser) -> tuple[float | int, bool] |
         if number is None:
             parser.raise_error("tl.constant: expected a number or inf after '-'")
         return -number, False
-    is_hex = parser._current_token.text[:2] in ("0x", "0X")  # pyright: ignore[reportPrivateUsage]
+    is_hex = peek_token(parser).text[:2] in ("0x", "0X")
     number = parser.parse_optional_number()
     return None if number is None else (number, is_hex)
 
@@ -1653,7 +1655,7 @@ def verify_elementwise(root: Operation) -> None:
     xDSL verifies these ops only partially: it accepts, e.g., ``arith.extf`` from
     ``tensor<4xf16, #a>`` to ``tensor<8xf32, #b>``. Every tensor operand and result of an op in
     ``ELEMENTWISE_OP_NAMES`` must have the same shape and encoding. Raises ``VerifyException``
-    (with ``err.op`` set) naming the op.
+    (an :class:`~llc.dialects.diagnostics.OpVerifyException` whose ``op`` is the op).
     """
     for op in root.walk():
         if op.name not in ELEMENTWISE_OP_NAMES or isinstance(op, TLOperation):
@@ -1665,8 +1667,7 @@ def verify_elementwise(root: Operation) -> None:
         try:
             _same_shape_and_encoding(op, named)
         except VerifyException as err:
-            err.op = op  # type: ignore[attr-defined]
-            raise
+            raise OpVerifyException(op, str(err)) from err
 
 
 def verify_module(root: Operation) -> None:

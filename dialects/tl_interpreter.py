@@ -66,6 +66,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import tl
+from llc.dialects.diagnostics import OpDiagnostic
 from llc.dialects.tl import PointerType, element_type_of, shape_of
 
 __all__ = [
@@ -156,12 +157,11 @@ class SharedMemory:
     freed: bool = field(default=False)
 
 
-class TLInterpretationError(InterpretationError):
-    """An error while interpreting ``op``; ``err.op`` lets tools report the op's location."""
+class TLInterpretationError(OpDiagnostic, InterpretationError):
+    """An error while interpreting ``op``; its ``op`` field lets tools report the op's location."""
 
     def __init__(self, op: Operation, detail: str):
-        super().__init__(f"{op.name}: {detail}")
-        self.op = op
+        super().__init__(op, f"{op.name}: {detail}")
         self.detail = detail
         """The message without the op name."""
 

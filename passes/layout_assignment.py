@@ -57,7 +57,7 @@ from llc.layouts.nvidia import NvidiaMmaLayout
 from llc.layouts.shared import SwizzledSharedLayout
 from llc.passes.axis_info import AxisAnalysis
 from llc.passes.layout_cost import conversion_cost
-from llc.tools.diagnostics import error_at
+from llc.dialects.diagnostics import error_at
 
 __all__ = [
     "Hardware",

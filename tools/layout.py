@@ -50,10 +50,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from llc.dialects.diagnostics import LocatedError
+from llc.dialects.xdsl_private import at_end_of_input, parse_alias_definition
 from llc.errors import LayoutError
 from llc.layouts.cute import CuteSwizzle
 from llc.linear_layout import LinearLayout
-from llc.tools.diagnostics import LocatedError, run_cli
+from llc.tools.diagnostics import run_cli
 from llc.views import (
     coordinate_view,
     distributed_view,
@@ -214,7 +216,6 @@ def _parse_triton(text: str, name: str) -> LoadedLayout:
     from xdsl.context import Context
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
-    from xdsl.utils.mlir_lexer import MLIRTokenKind
 
     from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, LayoutEncodingAttr
 
@@ -233,11 +234,11 @@ def _parse_triton(text: str, name: str) -> LoadedLayout:
     try:
         last_alias: Any = None
         attr: Any = None
-        while parser._current_token.kind != MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
+        while not at_end_of_input(parser):
             start = parser.pos
             if _ALIAS_DEF_RE.match(rewritten, start):
                 alias = rewritten[start : rewritten.index("=", start)].strip()
-                parser._parse_alias_def()  # pyright: ignore[reportPrivateUsage]
+                parse_alias_definition(parser)
                 last_alias = parser.attribute_aliases[alias]
                 if not isinstance(last_alias, LayoutEncodingAttr):
                     parser.raise_error(f"alias '{alias}' is not a layout attribute", start)

@@ -10,9 +10,9 @@
     llc-opt bad.mlir --split-input-file --parsing-diagnostics --verify-diagnostics  # lit tests
 
 All of xdsl-opt's flags are inherited. Every dialect xDSL knows is registered, plus ``tl`` and
-llc's passes and targets (:mod:`llc.universe`). Input is MLIR text whatever its extension
+llc's passes and targets (:mod:`llc.dialects.universe`). Input is MLIR text whatever its extension
 (``.mlir``, ``.ttgir``, ...). Errors are printed as ``file:line:col: error: message`` with the
-source line and a caret, exit status 1 (:mod:`llc.tools.diagnostics`); with
+source line and a caret, exit status 1 (:mod:`llc.dialects.diagnostics`); with
 ``--parsing-diagnostics`` / ``--verify-diagnostics`` they are printed on stdout in xdsl-opt's
 format and the next ``// -----`` chunk is processed, exit status 0.
 
@@ -39,11 +39,12 @@ from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from llc.dialects.diagnostics import locate_exception, parse_module
 from llc.dialects.printer import LLCPrinter
 from llc.dialects.tl import verify_module
+from llc.dialects.universe import LLC_UNIVERSE
 from llc.errors import LayoutError
-from llc.tools.diagnostics import locate_exception, parse_module, read_input, run_cli
-from llc.universe import LLC_UNIVERSE
+from llc.tools.diagnostics import read_input, run_cli
 
 __all__ = [
     "LLCOptMain",

@@ -45,6 +45,13 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from llc.dialects import tl
+from llc.dialects.diagnostics import (
+    LocatedError,
+    OpDiagnostic,
+    locate_exception,
+    op_location,
+    parse_module,
+)
 from llc.dialects.tl_interpreter import (
     Buffer,
     OpTracker,
@@ -57,14 +64,7 @@ from llc.dialects.tl_interpreter import (
     to_value,
 )
 from llc.errors import LayoutError
-from llc.tools.diagnostics import (
-    LocatedError,
-    locate_exception,
-    op_location,
-    parse_module,
-    read_input,
-    run_cli,
-)
+from llc.tools.diagnostics import read_input, run_cli
 
 __all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid"]
 
@@ -294,7 +294,7 @@ def _runtime_error(
     err: Exception, tracker: OpTracker, module: ModuleOp, pid: tuple[int, ...] | None
 ) -> LocatedError:
     """Locate an error raised while interpreting: at its op, else at the op being run."""
-    op = getattr(err, "op", None) or tracker.current
+    op = err.op if isinstance(err, OpDiagnostic) else tracker.current
     message = str(err).strip() or type(err).__name__
     if not isinstance(err, DiagnosticException):
         message = f"{type(err).__name__}: {message}"

@@ -544,7 +544,7 @@ module attributes {{"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32}}
 
 
 def test_results_do_not_depend_on_layouts() -> None:
-    from llc.tools.diagnostics import parse_module
+    from llc.dialects.diagnostics import parse_module
     from llc.tools.run import make_context
 
     with_layouts = parse_module(make_context(), KERNEL)
@@ -570,7 +570,7 @@ def test_results_do_not_depend_on_layouts() -> None:
 
 
 def _parse(text: str) -> ModuleOp:
-    from llc.tools.diagnostics import parse_module
+    from llc.dialects.diagnostics import parse_module
     from llc.tools.run import make_context
 
     module = parse_module(make_context(), text)

@@ -28,7 +28,7 @@ from llc.passes.layout_passes import (
     RemoveConversionsPass,
     count_conversions,
 )
-from llc.tools.diagnostics import parse_module
+from llc.dialects.diagnostics import parse_module
 from llc.tools.run import _run, make_context
 
 from layout_helpers import strip_layouts

@@ -1,5 +1,5 @@
 // The stock xdsl-opt finds llc's `tl` dialect through the `xdsl.universe` entry point
-// (llc.universe:LLC_UNIVERSE): it parses #tl layouts (inline or as aliases) and prints them
+// (llc.dialects.universe:LLC_UNIVERSE): it parses #tl layouts (inline or as aliases) and prints them
 // inline, as xDSL never prints aliases; llc-opt reads that output back.
 //
 // RUN: xdsl-opt %s | filecheck %s

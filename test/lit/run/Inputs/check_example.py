@@ -6,8 +6,8 @@ KERNEL is one of vector_add, softmax, matmul_epilogue, layernorm, attention. The
 
 1. writes the inputs (numpy, fixed seed) as .npy files into WORKDIR,
 2. runs ``llc-run`` and compares every output buffer with numpy (``allclose``),
-3. strips every layout from the kernel (encoding-less tensors), runs it again and requires
-   bit-identical outputs: layouts never change values.
+3. strips every layout from the kernel (``llc-opt -p llc-strip-layouts``), runs it again and
+   requires bit-identical outputs: layouts never change values.
 
 It prints ``KERNEL: OK ...`` on success and exits 1 with a message otherwise.
 """
@@ -21,17 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import NoneAttr, TensorType
-from xdsl.ir import Attribute
-from xdsl.pattern_rewriter import (
-    PatternRewriteWalker,
-    TypeConversionPattern,
-    attr_type_rewrite_pattern,
-)
-
-from llc.dialects.tl import MemDescType
-from llc.tools.diagnostics import parse_module
-from llc.tools.run import make_context
 
 
 @dataclass
@@ -141,34 +130,17 @@ def _save(work: str, **arrays: np.ndarray) -> None:
         np.save(os.path.join(work, f"{name}.npy"), array)
 
 
-class _StripTensorEncoding(TypeConversionPattern):
-    @attr_type_rewrite_pattern
-    def convert_type(self, typ: TensorType) -> Attribute | None:
-        if isinstance(typ.encoding, NoneAttr):
-            return None
-        return TensorType(typ.element_type, typ.get_shape())
-
-
-class _StripMemDescEncoding(TypeConversionPattern):
-    @attr_type_rewrite_pattern
-    def convert_type(self, typ: MemDescType) -> Attribute | None:
-        if isinstance(typ.encoding, NoneAttr):
-            return None
-        return MemDescType(typ.element_type, typ.get_shape())
-
-
-def strip_encodings(path: str, out_path: str) -> None:
-    """Write ``path`` with every layout removed (tensors and memdescs without encoding)."""
-    with open(path) as file:
-        module = parse_module(make_context(), file.read(), path)
-    for pattern in (_StripTensorEncoding(recursive=True), _StripMemDescEncoding(recursive=True)):
-        PatternRewriteWalker(pattern).rewrite_module(module)
-    module.verify()
-    text = str(module)
-    if "#tl." in text:
-        raise SystemExit(f"strip_encodings: layouts left in {out_path}")
-    with open(out_path, "w") as file:
-        file.write(text)
+def strip_layouts(kernel: str, path: str, out_path: str) -> None:
+    """Write ``path`` through ``llc-opt -p llc-strip-layouts``; check no layout is left."""
+    cmd = [sys.executable, "-m", "llc.tools.opt", path, "-p", "llc-strip-layouts", "-o", out_path]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{kernel}: llc-strip-layouts failed ({proc.returncode}):\n{proc.stderr}")
+    with open(out_path) as file:
+        text = file.read()
+    for left in ("#tl.", "tl.convert_layout"):
+        if left in text:
+            raise SystemExit(f"{kernel}: '{left}' left in {out_path} by llc-strip-layouts")
 
 
 def run_llc(kernel: str, path: str, case: Case, out_dir: str) -> dict[str, np.ndarray]:
@@ -199,7 +171,7 @@ def main() -> None:
         worst = max(worst, float(np.max(np.abs(got - ref))))
 
     plain = os.path.join(work, f"{kernel}.no_layouts.mlir")
-    strip_encodings(path, plain)
+    strip_layouts(kernel, path, plain)
     plain_outputs = run_llc(kernel, plain, case, os.path.join(work, "out_no_layouts"))
     for name in case.expected:
         if not np.array_equal(outputs[name], plain_outputs[name], equal_nan=True):

@@ -31,6 +31,7 @@ PASSES: dict[str, str] = {
     "llc-propagate-layouts": "llc.passes.layout_passes:PropagateLayoutsPass",
     "llc-remove-conversions": "llc.passes.layout_passes:RemoveConversionsPass",
     "llc-optimize-layouts": "llc.passes.layout_passes:OptimizeLayoutsPass",
+    "llc-strip-layouts": "llc.passes.strip_layouts:StripLayoutsPass",
 }
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
