@@ -55,7 +55,7 @@ def conversion_level(src: Attribute, dst: Attribute, shape: tuple[int, ...]) -> 
 
     Triton's ``minimalCvtLayout``: ``dst⁻¹∘src`` without the trailing identity in-dims.
     """
-    from llc.tools.layout import analyze_conversion
+    from llc.conversion import analyze_conversion
 
     if src == dst:
         return None

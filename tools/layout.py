@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from llc.conversion import analyze_conversion
 from llc.dialects.diagnostics import LocatedError
 from llc.dialects.xdsl_private import at_end_of_input, parse_alias_definition
 from llc.errors import LayoutError
@@ -67,9 +68,7 @@ from llc.views import (
 
 __all__ = [
     "BuiltLayout",
-    "ConversionReport",
     "LoadedLayout",
-    "analyze_conversion",
     "build",
     "layout_json",
     "load_layout",
@@ -85,15 +84,6 @@ VIEWS = ("all", "bases", "matrix", "hw", "tensor")
 # Prefixes of Triton's TritonGPU dialect (current and pre-3.2) and llc's own.
 _PREFIX_RE = re.compile(r"#(?:ttg|triton_gpu|tl)\.")
 _ALIAS_DEF_RE = re.compile(r"#[A-Za-z_][\w$.\-]*\s*=")
-
-MOVEMENT = {
-    "block": "across CTAs (distributed shared memory)",
-    "warp": "across warps (shared memory)",
-    "lane": "within a warp (warp shuffles)",
-    "register": "register only (register permutation, no data movement)",
-    None: "none (layouts are equal up to broadcast)",
-}
-"""What a conversion needs, keyed by the slowest in-dim left in the minimal conversion map."""
 
 
 # ------------------------------------------------------------------------------ input text
@@ -617,63 +607,6 @@ def _views(built: BuiltLayout, which: str, limit: int) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ conversions
-@dataclass
-class ConversionReport:
-    """What converting a tensor from ``src`` to ``dst`` needs.
-
-    ``forward`` is ``DST⁻¹∘SRC = src.invert_and_compose(dst)``: it maps every hardware index
-    ``(register, lane, warp, block)`` of the source layout to the destination hardware index that
-    receives its element (seed 001's ``L_B⁻¹∘L_A``). ``conversion`` is the other direction,
-    ``SRC⁻¹∘DST = dst.invert_and_compose(src)``: each destination index to the source index
-    holding its element, which is what Triton's lowering iterates over (a destination may read
-    an element the source broadcasts). ``minimal`` is ``conversion`` without the
-    trailing in-dims on which it is the identity (``removed``, slowest first, as Triton's
-    ``minimalCvtLayout``); ``level`` is the slowest in-dim left (``None``: nothing moves).
-
-    >>> ll = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2]])], ["dim0"])
-    >>> report = analyze_conversion(ll, ll)
-    >>> report.removed, report.level
-    (['lane', 'register'], None)
-    """
-
-    forward: LinearLayout
-    conversion: LinearLayout
-    minimal: LinearLayout
-    removed: list[str]
-    level: str | None
-
-    @property
-    def movement(self) -> str:
-        """A human description of :attr:`level`, e.g. ``'across warps (shared memory)'``."""
-        return MOVEMENT[self.level]
-
-
-def analyze_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionReport:
-    """Triton's ``minimalCvtLayout`` and the lowering it selects.
-
-    >>> src = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [4]])], ["dim0"])
-    >>> dst = LinearLayout.from_bases([("register", [[2]]), ("lane", [[1], [4]])], ["dim0"])
-    >>> analyze_conversion(src, dst).movement
-    'within a warp (warp shuffles)'
-    >>> analyze_conversion(src, src).movement
-    'none (layouts are equal up to broadcast)'
-    """
-    forward = src.invert_and_compose(dst)
-    conversion = dst.invert_and_compose(src)
-    minimal = conversion
-    removed: list[str] = []
-    for dim in ("block", "warp", "lane", "register"):
-        if not minimal.has_in_dim(dim):
-            continue
-        quotient = minimal.quotient([dim])
-        if quotient is None:
-            break
-        minimal = quotient
-        removed.append(dim)
-    level = next((d for d in ("block", "warp", "lane", "register") if minimal.has_in_dim(d)), None)
-    return ConversionReport(forward, conversion, minimal, removed, level)
-
-
 def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     src_loaded = load_layout(args.layout, "<layout>")
     dst_loaded = load_layout(args.to, "<to>")
