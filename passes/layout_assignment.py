@@ -27,7 +27,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i32
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i32,
+)
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -684,7 +691,7 @@ def materialize(
                 t = v.type
                 plan.append((v, MemDescType(t.element_type, list(t.get_shape()), shared_layout_for(t))))
     for v, new_type in plan:
-        Rewriter.replace_value_with_new_type(v, new_type)
+        retype(v, new_type)
     # 2. connect
     converter = _Converter()
     for op in ops:
@@ -693,6 +700,24 @@ def materialize(
         if isinstance(func, FuncOp):
             _fix_signature(func)
     return converter.count
+
+
+def typed_properties(op: Operation, result_type: Attribute) -> dict[str, Attribute]:
+    """``op``'s properties, with a dense constant's value retyped to ``result_type`` (an
+    ``arith.constant`` prints its type from its value)."""
+    properties = dict(op.properties)
+    value = properties.get("value")
+    if isinstance(value, DenseIntOrFPElementsAttr) and op.name == "arith.constant":
+        properties["value"] = DenseIntOrFPElementsAttr(result_type, value.data)
+    return properties
+
+
+def retype(value: SSAValue, new_type: Attribute) -> SSAValue:
+    """Give ``value`` a new type in place (uses follow); keeps dense constants consistent."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "arith.constant":
+        owner.properties.update(typed_properties(owner, new_type))
+    return Rewriter.replace_value_with_new_type(value, new_type)
 
 
 class _Converter:
@@ -797,7 +822,7 @@ def _legalize(op: Operation, converter: _Converter, sinks: dict[Operation, Attri
             if new_enc == old_enc:
                 continue
             t = old.type
-            new = Rewriter.replace_value_with_new_type(old, TensorType(t.element_type, t.get_shape(), new_enc))  # type: ignore[attr-defined]
+            new = retype(old, TensorType(t.element_type, t.get_shape(), new_enc))  # type: ignore[attr-defined]
             uses = list(new.uses)
             back = converter.convert(new, old_enc)  # type: ignore[arg-type]
             for use in uses:

@@ -30,7 +30,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from llc.dialects.layout_rules import ANY, rule_for, tensor_operands, tensor_results
 from llc.dialects.tl import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescType, encoding_of, shape_of
-from llc.passes.layout_assignment import element_bits, shared_layout_for, walk_ops
+from llc.passes.layout_assignment import (
+    element_bits,
+    retype,
+    shared_layout_for,
+    typed_properties,
+    walk_ops,
+)
 from llc.passes.layout_cost import conversion_cost, remat_cost
 
 __all__ = [
@@ -183,7 +189,7 @@ def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
         clone = op.create(
             operands=operands,
             result_types=result_types,
-            properties=dict(op.properties),
+            properties=typed_properties(op, result_types[r_idx]),
             attributes=dict(op.attributes),
             regions=[r.clone() for r in op.regions],
         )
@@ -300,13 +306,13 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     if log is not None:
         log.append(f"loop-carried: iteration argument #{k} of scf.for now carried in the converted layout")
     new_type = TensorType(t.element_type, t.get_shape(), new_enc)
-    new_arg = Rewriter.replace_value_with_new_type(arg, new_type)
+    new_arg = retype(arg, new_type)
     cvt.result.replace_all_uses_with(new_arg)
     Rewriter.erase_op(cvt)
     init = loop.operands[3 + k]
     loop.operands[3 + k] = _insert_conversion_before(init, new_enc, loop)  # type: ignore[arg-type]
     result = loop.results[k]
-    new_result = Rewriter.replace_value_with_new_type(result, new_type)
+    new_result = retype(result, new_type)
     uses = list(new_result.uses)
     if uses:
         back = _insert_conversion(new_result, old_enc)  # type: ignore[arg-type]
