@@ -123,7 +123,9 @@ def _linear_attr(ll: object) -> Encoding:
     return LinearEncodingAttr(DistributedLinearLayout.from_linear_layout(ll))  # type: ignore[arg-type]
 
 
-def trans_encoding(enc: Encoding, order: Sequence[int], src_shape: Sequence[int]) -> Encoding | None:
+def trans_encoding(
+    enc: Encoding, order: Sequence[int], src_shape: Sequence[int]
+) -> Encoding | None:
     """The layout of ``trans(x, order)`` when ``x`` is in ``enc`` (result dim ``i`` = dim ``order[i]``).
 
     Blocked layouts stay blocked (their per-dim parameters are permuted); every other family
@@ -286,7 +288,12 @@ def _reshape_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | N
 
 def _dot_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
     # Only the accumulator determines the result; a and b must already be its dot operands.
-    if index == 2 and getattr(enc.layout, "kind", None) in ("nvidia_mma", "amd_mfma", "amd_wmma", "blocked"):  # type: ignore[attr-defined]
+    if index == 2 and getattr(enc.layout, "kind", None) in (
+        "nvidia_mma",
+        "amd_mfma",
+        "amd_wmma",
+        "blocked",
+    ):  # type: ignore[attr-defined]
         return [enc]
     return None
 

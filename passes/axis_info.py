@@ -105,7 +105,11 @@ class AxisAnalysis:
                 continue
             owner = top.owner
             pending = []
-            if isinstance(owner, Operation) and owner.name not in ("scf.for", "scf.if", "scf.while"):
+            if isinstance(owner, Operation) and owner.name not in (
+                "scf.for",
+                "scf.if",
+                "scf.while",
+            ):
                 pending = [v for v in owner.operands if v not in self._cache]
             if pending:
                 stack.extend(pending)
@@ -168,8 +172,7 @@ class AxisAnalysis:
             )
             if name == "arith.subi":  # x - range decreases: only the lhs can bring runs
                 contiguity = tuple(
-                    math.gcd(lc, rk)
-                    for lc, rk in zip(lhs.contiguity, rhs.constancy, strict=True)
+                    math.gcd(lc, rk) for lc, rk in zip(lhs.contiguity, rhs.constancy, strict=True)
                 )
             divisibility = tuple(
                 math.gcd(a, b) for a, b in zip(lhs.divisibility, rhs_div, strict=True)
@@ -193,9 +196,7 @@ class AxisAnalysis:
             # Other integer ops: constant runs survive, nothing else is known.
             infos = [self.info(v) for v in op.operands]
             if all(len(i.constancy) == rank for i in infos):
-                constancy = tuple(
-                    math.gcd(*(i.constancy[d] for i in infos)) for d in range(rank)
-                )
+                constancy = tuple(math.gcd(*(i.constancy[d] for i in infos)) for d in range(rank))
                 return AxisInfo((1,) * rank, (1,) * rank, constancy)
         return AxisInfo.unknown(rank)
 

@@ -66,5 +66,7 @@ def coalesced_layout(op: Operation, axis: AxisAnalysis, hw: object) -> BlockedEn
         width = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(str(element), 32)
     element_bytes = max(1, width // 8)
     num_warps, tpw = hw.num_warps, hw.threads_per_warp  # type: ignore[attr-defined]
-    spt, order = coalesced_params(shape, info.contiguity, info.divisibility, element_bytes, num_warps * tpw)
+    spt, order = coalesced_params(
+        shape, info.contiguity, info.divisibility, element_bytes, num_warps * tpw
+    )
     return default_blocked(shape, num_warps, tpw, spt, order)

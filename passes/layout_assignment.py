@@ -46,7 +46,14 @@ from llc.dialects.layout_attrs import (
     NvidiaMmaEncodingAttr,
     SwizzledSharedEncodingAttr,
 )
-from llc.dialects.layout_rules import ANY, is_tensor, rule_for, tensor_operands, tensor_results, tied_values
+from llc.dialects.layout_rules import (
+    ANY,
+    is_tensor,
+    rule_for,
+    tensor_operands,
+    tensor_results,
+    tied_values,
+)
 from llc.dialects.tl import (
     NUM_WARPS_ATTR,
     TARGET_ATTR,
@@ -112,7 +119,9 @@ class Hardware:
             return None
 
     @staticmethod
-    def of(module: ModuleOp, num_warps: int = 0, threads_per_warp: int = 0, target: str = "") -> Hardware:
+    def of(
+        module: ModuleOp, num_warps: int = 0, threads_per_warp: int = 0, target: str = ""
+    ) -> Hardware:
         """The module's hardware attributes, with non-empty options taking precedence."""
 
         def attr_int(name: str) -> int | None:
@@ -379,7 +388,11 @@ class LayoutAnalysis:
                 # v3 (wgmma) reads B from shared memory; tl.dot takes B in registers, so the
                 # dialect cannot express a Hopper dot: cuda:90 gets v2 (see the README).
                 version = 2
-            elif self.hw.vendor == "hip" and self.hw.arch in _MFMA_VERSIONS and self.hw.threads_per_warp == 64:
+            elif (
+                self.hw.vendor == "hip"
+                and self.hw.arch in _MFMA_VERSIONS
+                and self.hw.threads_per_warp == 64
+            ):
                 version = -1  # mfma
             else:
                 version = 1
@@ -390,7 +403,9 @@ class LayoutAnalysis:
                 "use mma-version=2",
             )
         if version == 2 and len(shape) == 2 and m % 16 == 0 and n % 8 == 0:
-            return NvidiaMmaEncodingAttr(NvidiaMmaLayout(2, 0, _warps_per_tile(m, n, warps, 16, 8), [16, 8]))
+            return NvidiaMmaEncodingAttr(
+                NvidiaMmaLayout(2, 0, _warps_per_tile(m, n, warps, 16, 8), [16, 8])
+            )
         if version == -1 and len(shape) == 2:
             instr = 32 if m % 32 == 0 and n % 32 == 0 else 16
             if m % instr == 0 and n % instr == 0:
@@ -418,7 +433,12 @@ class LayoutAnalysis:
                 for use in list(v.uses):
                     user = use.operation
                     rule = rule_for(user)
-                    if rule is None or rule.kind in ("sink", "source") or user.name == "tl.dot" and use.index != 2:
+                    if (
+                        rule is None
+                        or rule.kind in ("sink", "source")
+                        or user.name == "tl.dot"
+                        and use.index != 2
+                    ):
                         continue
                     for enc in encs:
                         results = rule.forward(user, use.index, enc)
@@ -464,7 +484,9 @@ class LayoutAnalysis:
             owner = v.owner
             if isinstance(owner, Operation) and (rule := rule_for(owner)) is not None:
                 idx = tensor_results(owner)
-                encs = [enc if owner.results[i] is v else self.layout(owner.results[i]) for i in idx]
+                encs = [
+                    enc if owner.results[i] is v else self.layout(owner.results[i]) for i in idx
+                ]
                 required = rule.backward(owner, encs) if all(e is not None for e in encs) else None
                 for pos, o_idx in enumerate(tensor_operands(owner)):
                     operand = owner.operands[o_idx]
@@ -474,7 +496,9 @@ class LayoutAnalysis:
                     if required is None:
                         total += conversion_cost(enc, enc, shape, bits) + _mismatch(shape, bits)
                     elif required[pos] is not ANY:
-                        total += conversion_cost(have, required[pos], shape_of(operand.type), element_bits(operand.type))
+                        total += conversion_cost(
+                            have, required[pos], shape_of(operand.type), element_bits(operand.type)
+                        )
             for use in v.uses:
                 user = use.operation
                 want = self._requirement(user, use.index)
@@ -598,8 +622,16 @@ class LayoutAnalysis:
             for root, members in self.members.items():
                 enc = self.fixed.get(root) or self.chosen.get(root)
                 cands = self.candidates.get(root, [])
-                tag = "anchor" if root in self.fixed else "chosen" if root in self.chosen else "candidates"
-                shown = _short(enc) if enc is not None else " | ".join(_short(c) for c in cands) or "-"
+                tag = (
+                    "anchor"
+                    if root in self.fixed
+                    else "chosen"
+                    if root in self.chosen
+                    else "candidates"
+                )
+                shown = (
+                    _short(enc) if enc is not None else " | ".join(_short(c) for c in cands) or "-"
+                )
                 lines.append(f"//   {', '.join(_name(m) for m in members)}: {tag} {shown}")
         return "\n".join(lines)
 
@@ -662,7 +694,9 @@ def shared_layout_for(typ: MemDescType) -> Attribute:
     per_phase = max(1, 128 // max(row_bytes, 1))
     max_phase = max(1, 8 // per_phase)
     order = list(reversed(range(len(shape))))
-    return SwizzledSharedEncodingAttr(SwizzledSharedLayout(min(vec, shape[-1]), per_phase, max_phase, order))
+    return SwizzledSharedEncodingAttr(
+        SwizzledSharedLayout(min(vec, shape[-1]), per_phase, max_phase, order)
+    )
 
 
 def materialize(
@@ -689,7 +723,9 @@ def materialize(
         for v in _values_of(op):
             if isinstance(v.type, MemDescType) and encoding_of(v.type) is None:
                 t = v.type
-                plan.append((v, MemDescType(t.element_type, list(t.get_shape()), shared_layout_for(t))))
+                plan.append(
+                    (v, MemDescType(t.element_type, list(t.get_shape()), shared_layout_for(t)))
+                )
     for v, new_type in plan:
         retype(v, new_type)
     # 2. connect
@@ -776,7 +812,9 @@ def _tied_requirements(op: Operation) -> list[tuple[int, Attribute | None]]:
     return out
 
 
-def _legalize(op: Operation, converter: _Converter, sinks: dict[Operation, Attribute], hw: Hardware) -> None:
+def _legalize(
+    op: Operation, converter: _Converter, sinks: dict[Operation, Attribute], hw: Hardware
+) -> None:
     tied = _tied_requirements(op)
     if tied:
         for i, enc in tied:

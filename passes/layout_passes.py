@@ -153,13 +153,17 @@ class RemoveConversionsPass(_LayoutPass):
 @dataclass(frozen=True)
 class OptimizeLayoutsPass(_LayoutPass):
     """``llc-assign-anchors``, ``llc-propagate-layouts``, ``llc-remove-conversions``, then
-    canonicalization and dead-code elimination."""
+    canonicalization (which applies ``tl.convert_layout``'s folds), CSE and dead-code
+    elimination."""
 
     name = "llc-optimize-layouts"
     max_slice: int = 64
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.transforms.canonicalize import CanonicalizePass
+        from xdsl.transforms.common_subexpression_elimination import (
+            CommonSubexpressionElimination,
+        )
         from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
         options = dict(
@@ -173,4 +177,5 @@ class OptimizeLayoutsPass(_LayoutPass):
         PropagateLayoutsPass(**options).apply(ctx, op)
         RemoveConversionsPass(**options, max_slice=self.max_slice).apply(ctx, op)
         CanonicalizePass().apply(ctx, op)
+        CommonSubexpressionElimination().apply(ctx, op)
         DeadCodeElimination().apply(ctx, op)

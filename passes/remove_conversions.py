@@ -29,7 +29,15 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from llc.dialects.layout_rules import ANY, rule_for, tensor_operands, tensor_results
-from llc.dialects.tl import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescType, encoding_of, shape_of
+from llc.dialects.tl import (
+    ConvertLayoutOp,
+    hardware_config,
+    LocalAllocOp,
+    LocalLoadOp,
+    MemDescType,
+    encoding_of,
+    shape_of,
+)
 from llc.passes.layout_assignment import (
     element_bits,
     retype,
@@ -83,8 +91,13 @@ def _dominates_all(cvt: Operation, value: SSAValue) -> bool:
     # A conversion placed right after the definition (as llc inserts them) serves every use.
     owner = value.owner
     if isinstance(owner, Block):
-        return cvt.parent_block() is owner and cvt.prev_op is None or (
-            cvt.parent_block() is owner and all(isinstance(p, ConvertLayoutOp) for p in _before(cvt))
+        return (
+            cvt.parent_block() is owner
+            and cvt.prev_op is None
+            or (
+                cvt.parent_block() is owner
+                and all(isinstance(p, ConvertLayoutOp) for p in _before(cvt))
+            )
         )
     return cvt.parent_block() is owner.parent_block() and cvt.prev_op is owner
 
@@ -160,13 +173,25 @@ def backward_slice(
             plan.cost += remat_cost(op.name, shape_of(result.type), element_bits(result.type))
     for v, e in plan.leaves.items():
         if _existing_conversion(v, e, root) is None:
-            plan.cost += conversion_cost(encoding_of(v.type), e, shape_of(v.type), element_bits(v.type))
+            plan.cost += conversion_cost(
+                encoding_of(v.type), e, shape_of(v.type), element_bits(v.type)
+            )
     return plan
 
 
 def _single_use(op: Operation, root: Operation) -> bool:
+    """A load may change layout only if nothing else reads it and it is cheap (an expensive
+    load is a coalesced anchor, Triton's ``canBeRemat``)."""
     uses = [u for r in op.results for u in r.uses]
-    return len(uses) == 1
+    if len(uses) != 1:
+        return False
+    if op.name != "tl.load":
+        return False
+    hardware = hardware_config(op) or (4, 32)
+    elements = 1
+    for s in shape_of(op.operands[0].type):
+        elements *= s
+    return elements < hardware[0] * hardware[1]
 
 
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
@@ -217,7 +242,9 @@ def _insert_conversion(value: SSAValue, enc: Attribute) -> SSAValue:
 
 def _conversion_cost_of(cvt: ConvertLayoutOp) -> float:
     t = cvt.src.type
-    return conversion_cost(encoding_of(t), encoding_of(cvt.result.type), shape_of(t), element_bits(t))
+    return conversion_cost(
+        encoding_of(t), encoding_of(cvt.result.type), shape_of(t), element_bits(t)
+    )
 
 
 def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | None = None) -> int:
@@ -304,7 +331,9 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     if plan.cost >= _conversion_cost_of(cvt):
         return False
     if log is not None:
-        log.append(f"loop-carried: iteration argument #{k} of scf.for now carried in the converted layout")
+        log.append(
+            f"loop-carried: iteration argument #{k} of scf.for now carried in the converted layout"
+        )
     new_type = TensorType(t.element_type, t.get_shape(), new_enc)
     new_arg = retype(arg, new_type)
     cvt.result.replace_all_uses_with(new_arg)
