@@ -12,13 +12,14 @@ consecutive addresses a thread may read as one vector:
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.ir import Operation
 
 from llc.dialects.layout_attrs import BlockedEncodingAttr
 from llc.dialects.tl import PointerType, element_type_of, shape_of
 from llc.passes.axis_info import AxisAnalysis
 
-__all__ = ["coalesced_layout", "coalesced_params"]
+__all__ = ["coalesced_layout", "coalesced_params", "memory_transactions"]
 
 
 def coalesced_params(
@@ -70,3 +71,54 @@ def coalesced_layout(op: Operation, axis: AxisAnalysis, hw: object) -> BlockedEn
         shape, info.contiguity, info.divisibility, element_bytes, num_warps * tpw
     )
     return default_blocked(shape, num_warps, tpw, spt, order)
+
+
+def memory_transactions(
+    enc: object, shape: tuple[int, ...], contiguous_dim: int, element_bytes: int
+) -> float:
+    """128-byte memory segments per element one warp accesses for a ``shape`` tensor in
+    ``enc``, when ``contiguous_dim`` is contiguous in memory.
+
+    A thread's consecutive registers along ``contiguous_dim`` form one vector access (up to 16
+    bytes); per access instruction, the lanes' distinct segments are counted (lanes reading
+    the same segment share it), and the total is divided by the distinct elements the warp
+    holds. Lower is more coalesced; the passes let a load change layout only to one at least
+    as coalesced.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> rows = BlockedEncodingAttr(BlockedLayout([1, 4], [2, 16], [4, 1], [1, 0]))
+    >>> cols = BlockedEncodingAttr(BlockedLayout([4, 1], [16, 2], [1, 4], [0, 1]))
+    >>> memory_transactions(rows, (64, 64), 1, 4), memory_transactions(cols, (64, 64), 1, 4)
+    (0.03125, 0.5)
+    """
+    from llc.layouts.common import padded_shape
+
+    padded = padded_shape(shape)
+    ll = enc.to_linear_layout(padded)  # type: ignore[attr-defined]
+    coords = ll.apply_all()
+    sizes = ll.in_dims
+    regs, lanes = sizes.get("register", 1), sizes.get("lane", 1)
+    per_warp = regs * lanes
+    # Vector width: leading register bases that step along the contiguous dim by 1, 2, 4, ...
+    vec = 1
+    for i, basis in enumerate(dict(ll.bases).get("register", [])):
+        expected = [0] * len(shape)
+        expected[contiguous_dim] = 1 << i
+        if list(basis) != expected or (vec * 2) * element_bytes > 16:
+            break
+        vec *= 2
+    segment = max(1, 128 // element_bytes)
+    key = np.zeros(per_warp, dtype=np.int64)
+    element = np.zeros(per_warp, dtype=np.int64)
+    stride = 1
+    for d in range(len(shape)):
+        values = coords[f"dim{d}"][:per_warp]
+        element += values * stride
+        if d == contiguous_dim:
+            values = values // segment
+        key += values * stride
+        stride *= padded[d]
+    key = key.reshape(lanes, regs // vec, vec).transpose(1, 0, 2).reshape(regs // vec, -1)
+    segments = sum(len(np.unique(row)) for row in key)
+    return segments / len(np.unique(element))

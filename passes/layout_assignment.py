@@ -285,6 +285,10 @@ class LayoutAnalysis:
     members: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
     store_layouts: dict[Operation, Attribute] = field(default_factory=dict)
+    anchor_options: dict[SSAValue, list[tuple[SSAValue, Attribute]]] = field(default_factory=dict)
+    """Class root -> the anchors (value, layout) in it."""
+    value_layouts: dict[SSAValue, Attribute] = field(default_factory=dict)
+    """Anchors that keep their own layout, different from their class's."""
     """Layouts of stores recorded before the conversions feeding them were dropped."""
 
     # ------------------------------------------------------------------ stage 1: collect
@@ -325,9 +329,37 @@ class LayoutAnalysis:
 
     def _pin(self, v: SSAValue, enc: Attribute, why: str) -> None:
         root = self.cls(v)
-        if root not in self.fixed:
+        options = self.anchor_options.setdefault(root, [])
+        if not options:
             self.fixed[root] = enc
-            self.log.append(f"anchor {_name(v)}: {why}")
+        options.append((v, enc))
+        self.log.append(f"anchor {_name(v)}: {why}")
+
+    def _resolve_anchor_conflicts(self) -> None:
+        """Control flow may tie anchors that disagree (the loads of two ``scf.if`` branches):
+        the class takes the option with the lowest total cost; the other anchors keep their
+        own layout and are converted where they join the class."""
+        for root, options in self.anchor_options.items():
+            distinct = list(dict.fromkeys(enc for _, enc in options))
+            if len(distinct) < 2:
+                continue
+            costs = []
+            for enc in distinct:
+                cost = self._class_cost(root, enc)
+                for v, own in options:
+                    if own != enc:
+                        cost += conversion_cost(own, enc, shape_of(v.type), element_bits(v.type))
+                costs.append((cost, enc))
+            best = min(costs, key=lambda t: (t[0], not _coalesced(t[1])))[1]
+            self.fixed[root] = best
+            for v, own in options:
+                if own != best:
+                    self.value_layouts[v] = own
+            self.log.append(
+                f"anchor conflict {', '.join(_name(v) for v, _ in options)}: "
+                + ", ".join(f"{_short(e)} cost {c:g}" for c, e in costs)
+                + f" -> {_short(best)}"
+            )
 
     # ------------------------------------------------------------------ stage 2: anchors
     def anchors(self) -> None:
@@ -348,7 +380,7 @@ class LayoutAnalysis:
                             op.name == "tl.load" and is_expensive_memory_op(op, self.hw)
                         )
                         if anchor or self.partial:
-                            self._pin(v, enc, "user layout")
+                            self._pin(v, enc, "existing layout" if anchor else "user layout")
                 enc = None
                 if op.name == "tl.store":
                     enc = self.store_layouts.get(op) or encoding_of(op.operands[0].type)
@@ -356,6 +388,11 @@ class LayoutAnalysis:
                     if self.partial or is_expensive_memory_op(op, self.hw):
                         self.sink_layouts[op] = enc
                         continue
+            already = op.name == "tl.load" and any(
+                v is op.results[0] for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+            )
+            if already:
+                continue
             if op.name in ("tl.load", "tl.store") and is_expensive_memory_op(op, self.hw):
                 enc = coalesced_layout(op, axis, self.hw)
                 if op.name == "tl.load":
@@ -365,6 +402,7 @@ class LayoutAnalysis:
                     self.log.append(f"anchor {op.name} @{_name(op.operands[0])}: coalesced store")
             elif op.name == "tl.dot" and self.cls(op.results[0]) not in self.fixed:
                 self._pin(op.results[0], self.dot_layout(op), "dot")
+        self._resolve_anchor_conflicts()
 
     @property
     def partial(self) -> bool:
@@ -610,7 +648,7 @@ class LayoutAnalysis:
         """Every tensor value's layout (defaults where the stages left none)."""
         out: dict[SSAValue, Attribute] = {}
         for v in self.classes.parent:
-            out[v] = self.layout(v) or self._default(v)
+            out[v] = self.value_layouts.get(v) or self.layout(v) or self._default(v)
         return out
 
     def dump(self, stage: str) -> str:

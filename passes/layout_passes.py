@@ -115,7 +115,12 @@ class AssignAnchorsPass(_LayoutPass):
         layouts = {}
         for v in analysis.classes.parent:
             root = analysis.cls(v)
-            layouts[v] = analysis.fixed.get(root) or encoding_of(v.type) or analysis._default(v)
+            layouts[v] = (
+                analysis.value_layouts.get(v)
+                or analysis.fixed.get(root)
+                or encoding_of(v.type)
+                or analysis._default(v)
+            )
         materialize(op, layouts, analysis.sink_layouts, analysis.hw)
         fold_conversions(op)
 

@@ -145,7 +145,7 @@ def backward_slice(
             and isinstance(owner, Operation)
             and rule.kind not in ("sink", "source", "anchor")
             and len(tensor_results(owner)) == 1
-            and (rule.rematerializable or _single_use(owner, root))
+            and (rule.rematerializable or _may_relayout_load(owner, e))
         ):
             required = rule.backward(owner, [e])
         if required is None or not isinstance(owner, Operation):
@@ -179,19 +179,34 @@ def backward_slice(
     return plan
 
 
-def _single_use(op: Operation, root: Operation) -> bool:
-    """A load may change layout only if nothing else reads it and it is cheap (an expensive
-    load is a coalesced anchor, Triton's ``canBeRemat``)."""
+def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
+    """A load may change layout (not be duplicated) only if nothing else reads it, and, when
+    it is expensive (a coalesced anchor, Triton's ``canBeRemat``), only to a layout that
+    touches no more memory segments (:func:`llc.passes.coalesce.memory_transactions`)."""
     uses = [u for r in op.results for u in r.uses]
-    if len(uses) != 1:
-        return False
-    if op.name != "tl.load":
+    if len(uses) != 1 or op.name != "tl.load":
         return False
     hardware = hardware_config(op) or (4, 32)
+    ptr = op.operands[0]
+    shape = shape_of(ptr.type)
     elements = 1
-    for s in shape_of(op.operands[0].type):
+    for s in shape:
         elements *= s
-    return elements < hardware[0] * hardware[1]
+    if elements < hardware[0] * hardware[1]:
+        return True
+    from llc.passes.axis_info import AxisAnalysis
+    from llc.passes.coalesce import memory_transactions
+
+    info = AxisAnalysis().info(ptr)
+    contiguous = max(range(len(shape)), key=lambda d: (info.contiguity[d], d))
+    element_bytes = max(1, element_bits(op.results[0].type) // 8)
+    current = encoding_of(op.results[0].type)
+    try:
+        return memory_transactions(enc, shape, contiguous, element_bytes) <= memory_transactions(
+            current, shape, contiguous, element_bytes
+        )
+    except (ValueError, AttributeError):
+        return False
 
 
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
