@@ -66,7 +66,7 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 // CHECK-NEXT: scf.yield %d : tensor<64x64xf32, #[[MMA]]>
 // CHECK: tl.convert_layout %acc : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
 // DEBUG: anchor %d: dot
-// DEBUG: %zero, %acc_i, %d, %acc: anchor #tl.nvidia_mma
+// DEBUG: %zero, %acc, %acc_i, %d: anchor #tl.nvidia_mma
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"} {
   func.func @kloop(%a_ptr: !tl.ptr<f16>, %b_ptr: !tl.ptr<f16>, %c_ptr: !tl.ptr<f32>, %n: i32) {
     %c0 = arith.constant 0 : i32
