@@ -18,7 +18,9 @@ Loads and stores index the real numpy buffers: an active lane (mask true or no m
 wrap-around); masked-off lanes are not accessed and loads give ``other`` (or 0) there.
 
 Integer arithmetic wraps (two's complement), float arithmetic is IEEE in the element type;
-transcendental ``math`` functions are evaluated in float64 and rounded once to the result type.
+transcendental ``math`` functions are evaluated in float64 and rounded once to the result type;
+``math.fma`` is fused (one correct rounding of the exact ``a * b + c``, see
+:func:`fused_multiply_add`).
 ``tl.reduce`` combines pairwise (a balanced tree along the axis), ``tl.dot`` accumulates in
 float64 (int64 for integers) and rounds once: both depend only on the shapes, never on layouts.
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 import math as pymath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -62,7 +65,7 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import tl
@@ -383,6 +386,78 @@ def _f64(fn: Callable[..., Any]) -> ElementwiseFn:
     return lambda op, *xs: fn(*(np.asarray(x, dtype=np.float64) for x in xs))
 
 
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Knuth's error-free sum: ``s = fl(a + b)`` and ``e`` with ``s + e == a + b`` exactly."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _odd_toward(rounded: np.ndarray, direction: np.ndarray, inexact: np.ndarray) -> np.ndarray:
+    """Round to odd: where inexact and ``rounded`` has an even last bit, step one ulp along
+    ``direction`` (then ``rounded`` is the odd one of the two neighbours of the exact value)."""
+    bits = rounded.view(np.int64 if rounded.dtype == np.float64 else np.int32)
+    step = inexact & (bits & 1 == 0) & np.isfinite(rounded)
+    target = np.where(direction > 0, np.inf, -np.inf).astype(rounded.dtype)
+    return np.where(step, np.nextafter(rounded, target), rounded)
+
+
+def _fma_exact_scalar(a: float, b: float, c: float) -> float:
+    """Correctly rounded binary64 ``a * b + c`` by exact rational arithmetic."""
+    if not (pymath.isfinite(a) and pymath.isfinite(b)):
+        return a * b + c  # the product is already the exact inf/nan
+    if not pymath.isfinite(c):
+        return c  # a finite product cannot cancel an infinite (or nan) addend
+    product = Fraction(a) * Fraction(b)
+    exact = product + Fraction(c)
+    if exact == 0:
+        # IEEE's zero sign: an exact zero product adds as a signed zero, cancellation gives +0.
+        return (a * b) + c if product == 0 else 0.0
+    try:
+        return float(exact)  # int / int true division: correctly rounded, subnormals too
+    except OverflowError:
+        return pymath.inf if exact > 0 else -pymath.inf
+
+
+_FMA_F64 = np.frompyfunc(_fma_exact_scalar, 3, 1)
+
+
+def fused_multiply_add(a: Any, b: Any, c: Any, element: Attribute) -> np.ndarray:
+    """``a * b + c`` rounded once to ``element`` (f16, bf16, f32 or f64): IEEE ``fusedMultiplyAdd``.
+
+    f64 is computed exactly with fractions. For the narrower types the f64 product of two
+    operands is exact (at most 2 x 24 significant bits, far inside f64's exponent range) and
+    Knuth's two-sum gives its sum with ``c`` exactly as ``s + e``; rounding that to odd in f64
+    (53 bits) and then to nearest in the target (at most 24 bits) is correct, because 53 >= 24
+    + 2 (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums", IEEE TC 2008). A
+    direct nearest rounding to f64 first would double-round. bf16 (held in float32) is rounded
+    to odd in float32 (24 >= 8 + 2) before the caller's nearest rounding to bf16.
+
+    >>> x = 1 + 2.0**-30
+    >>> float(fused_multiply_add(x, x, -(1 + 2.0**-29), Float64Type())) == 2.0**-60
+    True
+    >>> a = np.float32(1 + 2.0**-12)
+    >>> float(fused_multiply_add(a, a, np.float32(-(1 + 2.0**-11)), Float32Type())) == 2.0**-24
+    True
+    """
+    if isinstance(element, Float64Type):
+        args = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, c)))
+        return np.asarray(_FMA_F64(*args), dtype=np.float64)
+    a64, b64, c64 = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    s, e = _two_sum(a64 * b64, c64)
+    finite = np.isfinite(s)
+    e = np.where(finite, e, 0.0)
+    odd53 = _odd_toward(np.asarray(s, dtype=np.float64), e, e != 0)
+    if not isinstance(element, BFloat16Type):
+        return odd53
+    # bf16: round the exact s + e to odd in float32. d = s - f is exact (Sterbenz), and
+    # d + e has the sign of the exact remainder, since |e| is below half an f64 ulp of s.
+    f = odd53.astype(np.float32)
+    d = np.where(finite, s - f.astype(np.float64), 0.0)
+    remainder = d + e
+    return _odd_toward(f, remainder, (remainder != 0) & finite)
+
+
 def _round_half_away(x: np.ndarray) -> np.ndarray:
     t = np.trunc(x)
     return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
@@ -534,7 +609,7 @@ _ELEMENTWISE: dict[type[Operation], ElementwiseFn] = {
     math.Atan2Op: _f64(np.arctan2),
     math.ErfOp: _f64(np.vectorize(pymath.erf, otypes=[np.float64])),
     math.PowFOp: _f64(np.power),
-    math.FmaOp: _f64(lambda a, b, c: a * b + c),
+    math.FmaOp: lambda op, a, b, c: fused_multiply_add(a, b, c, element_type_of(op.result.type)),
     math.AbsFOp: lambda op, a: np.abs(a),
     math.AbsIOp: lambda op, a: np.abs(a),
     math.CopySignOp: lambda op, a, b: np.copysign(a, b),
@@ -658,16 +733,64 @@ def _active_offsets(
     return offsets, active
 
 
+def is_elementwise_region(region: Region) -> bool:
+    """Whether ``region`` is one block of elementwise ops (and constants) and its terminator.
+
+    Such a region, written for scalars, gives the same result run once on whole arrays as run
+    on each element; any other region (``scf.if``, loops, calls, ...) must run per element.
+
+    >>> from xdsl.ir import Block
+    >>> from xdsl.dialects.builtin import f32
+    >>> block = Block(arg_types=[f32, f32])
+    >>> add = arith.AddfOp(block.args[0], block.args[1])
+    >>> block.add_ops([add, tl.ReduceReturnOp(add.result)])
+    >>> is_elementwise_region(Region(block))
+    True
+    """
+    if len(region.blocks) != 1:
+        return False
+    block = region.blocks[0]
+    last = block.last_op
+    return all(
+        type(inner) in _ELEMENTWISE or isinstance(inner, arith.ConstantOp) or inner is last
+        for inner in block.ops
+    )
+
+
+def _combine_per_element(
+    interpreter: Interpreter, op: tl.ReduceOp, lhs: list[np.ndarray], rhs: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Run the scalar combine region once per element (exact scalar semantics)."""
+    shape = lhs[0].shape
+    outs: list[np.ndarray] | None = None
+    for index in np.ndindex(shape):
+        scalars = [a[index] for a in (*lhs, *rhs)]
+        combined = interpreter.run_ssacfg_region(op.combine, tuple(scalars), "tl.reduce")
+        if outs is None:
+            outs = [np.empty(shape, dtype=a.dtype) for a in lhs]
+        for out, value in zip(outs, combined, strict=True):
+            out[index] = value
+    return outs if outs is not None else [np.empty(shape, dtype=a.dtype) for a in lhs]
+
+
 def _reduce_pairwise(
     interpreter: Interpreter, op: tl.ReduceOp, arrays: list[np.ndarray]
 ) -> list[np.ndarray]:
-    """Combine along axis 0 with a balanced tree: ((x0 c x1) c (x2 c x3)) ..."""
+    """Combine along axis 0 with a balanced tree: ((x0 c x1) c (x2 c x3)) ...
+
+    A straight-line elementwise combine region runs once on whole slabs (fast); any other
+    region runs once per element, so control flow sees scalars as it was written for.
+    """
+    vectorized = is_elementwise_region(op.combine)
     n = arrays[0].shape[0]
     while n > 1:
         half = n // 2
         lhs = [a[0 : 2 * half : 2] for a in arrays]
         rhs = [a[1 : 2 * half : 2] for a in arrays]
-        combined = interpreter.run_ssacfg_region(op.combine, (*lhs, *rhs), "tl.reduce")
+        if vectorized:
+            combined = interpreter.run_ssacfg_region(op.combine, (*lhs, *rhs), "tl.reduce")
+        else:
+            combined = _combine_per_element(interpreter, op, lhs, rhs)
         out: list[np.ndarray] = []
         for c, a in zip(combined, arrays, strict=True):
             c = np.broadcast_to(np.asarray(c, dtype=a.dtype), lhs[0].shape[:1] + a.shape[1:])

@@ -41,6 +41,7 @@ import numpy as np
 
 from llc.errors import LayoutError
 from llc.f2 import EchelonBasis
+from llc.views import distributed_view, shared_view
 
 __all__ = ["LinearLayout"]
 
@@ -906,6 +907,17 @@ class LinearLayout:
     def _dims_arg(dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> list[tuple[str, int]]:
         return list(dims.items()) if isinstance(dims, Mapping) else [(n, s) for n, s in dims]
 
+    @staticmethod
+    def _check_unique_dims(operation: str, kind: str, dims: list[tuple[str, int]]) -> None:
+        """A repeated name would make a layout whose coordinates no input can spell."""
+        seen: set[str] = set()
+        for name, _ in dims:
+            if name in seen:
+                raise LayoutError(
+                    f"{operation}: {kind} '{name}' is given twice; names must be unique"
+                )
+            seen.add(name)
+
     def reshape_ins(
         self, new_in_dims: Sequence[tuple[str, int]] | Mapping[str, int]
     ) -> LinearLayout:
@@ -914,8 +926,13 @@ class LinearLayout:
         >>> L = LinearLayout.identity_1d(4, "a", "o") * LinearLayout.identity_1d(2, "b", "o")
         >>> L.reshape_ins([("x", 2), ("y", 4)]).bases
         [('x', [[1]]), ('y', [[2], [4]])]
+        >>> LinearLayout.identity_1d(8, "i", "o").reshape_ins([("a", 2), ("a", 4)])
+        Traceback (most recent call last):
+        ...
+        llc.errors.LayoutError: reshape_ins: in-dim 'a' is given twice; names must be unique
         """
         dims = self._dims_arg(new_in_dims)
+        self._check_unique_dims("reshape_ins", "in-dim", dims)
         logs = [_log2_exact(s, f"reshape_ins size of '{n}'") for n, s in dims]
         if sum(logs) != self.total_in_size_log2:
             raise LayoutError(
@@ -937,8 +954,13 @@ class LinearLayout:
         >>> L = LinearLayout.identity_1d(8, "i", "o")
         >>> L.reshape_outs([("a", 2), ("b", 4)]).bases
         [('i', [[1, 0], [0, 1], [0, 2]])]
+        >>> L.reshape_outs([("a", 2), ("a", 4)])
+        Traceback (most recent call last):
+        ...
+        llc.errors.LayoutError: reshape_outs: out-dim 'a' is given twice; names must be unique
         """
         dims = self._dims_arg(new_out_dims)
+        self._check_unique_dims("reshape_outs", "out-dim", dims)
         logs = [_log2_exact(s, f"reshape_outs size of '{n}'") for n, s in dims]
         if sum(logs) != self.total_out_size_log2:
             raise LayoutError(
@@ -1583,15 +1605,25 @@ class LinearLayout:
 
     # ------------------------------------------------------------------ views
     def get_distributed_view(self, use_hw_view: bool = False) -> str:
-        """A text table of a distributed layout (see :mod:`llc.views`)."""
-        from llc.views import distributed_view
+        """A text table of a distributed layout (see :mod:`llc.views`).
 
+        >>> L = LinearLayout.from_bases([("lane", [[1], [2]])], ["dim0"])
+        >>> print(L.get_distributed_view(), end="")
+        [T0:0, T1:0, T2:0, T3:0]
+        """
         return distributed_view(self, use_hw_view=use_hw_view)
 
     def get_shared_view(self, use_hw_view: bool = False) -> str:
-        """A text table of a shared-memory layout (see :mod:`llc.views`)."""
-        from llc.views import shared_view
+        """A text table of a shared-memory layout (see :mod:`llc.views`).
 
+        >>> L = LinearLayout.from_bases([("offset", [[0, 1], [1, 0]])], ["dim0", "dim1"])
+        >>> print(L.get_shared_view(use_hw_view=True), end="")
+        Block: 0:
+        Offset: 0 -> (0,0)
+        Offset: 1 -> (0,1)
+        Offset: 2 -> (1,0)
+        Offset: 3 -> (1,1)
+        """
         return shared_view(self, use_hw_view=use_hw_view)
 
 

@@ -40,11 +40,16 @@ Warp0:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from llc.errors import LayoutError
-from llc.linear_layout import LinearLayout
+
+if TYPE_CHECKING:
+    # Types only: llc.linear_layout imports this module for its view methods, so the
+    # dependency runs linear_layout -> views at import time and never back.
+    from llc.linear_layout import LinearLayout
 
 __all__ = [
     "DISTRIBUTED_IN_DIMS",
@@ -101,12 +106,10 @@ def _dims_in_order(layout: LinearLayout, wanted: Sequence[str], what: str) -> Li
         raise LayoutError(f"{what} view: the layout has no out-dims (no tensor to show)")
     missing = [n for n in wanted if n not in names]
     if missing:
+        # Size-1 in-dims, built through the layout's own class (see the import note above).
         out_names = layout.get_out_dim_names()
-        filler = LinearLayout._raw(
-            missing,
-            [() for _ in missing],
-            out_names,
-            [1] * len(out_names),
+        filler = type(layout).from_bases(
+            [(n, []) for n in missing], out_names, [1] * len(out_names), require_surjective=False
         )
         layout = layout * filler
     return layout.transpose_ins(list(wanted))
@@ -221,6 +224,8 @@ def distributed_view(
 
     Two warps of four lanes, each lane holding one element of an 8-element tensor:
 
+    >>> from llc.linear_layout import LinearLayout
+
     >>> ll = LinearLayout.from_bases([("lane", [[1], [2]]), ("warp", [[4]])], ["dim0"])
     >>> print(distributed_view(ll), end="")
     [T0:0, T1:0, T2:0, T3:0, T4:0, T5:0, T6:0, T7:0]
@@ -281,6 +286,8 @@ def shared_view(
 
     A 2x4 tile whose second row is stored with its halves swapped (an XOR swizzle):
 
+    >>> from llc.linear_layout import LinearLayout
+
     >>> ll = LinearLayout.from_bases([("offset", [[0, 1], [0, 2], [1, 2]])], ["dim0", "dim1"])
     >>> print(shared_view(ll), end="")
     [[(0:0),(0:1),(0:2),(0:3)]
@@ -319,6 +326,8 @@ def shared_element_view(layout: LinearLayout, shape: Sequence[int] | None = None
     This is the transpose of :func:`shared_view`'s tensor view, and the natural picture of a
     swizzle: row ``r`` shows where its elements went. ``shape``: the real shape of a padded
     layout (only its elements are shown).
+
+    >>> from llc.linear_layout import LinearLayout
 
     >>> ll = LinearLayout.from_bases([("offset", [[0, 1], [0, 2], [1, 2]])], ["dim0", "dim1"])
     >>> print(shared_element_view(ll), end="")
@@ -359,6 +368,8 @@ def coordinate_view(layout: LinearLayout, shape: Sequence[int] | None = None) ->
     out-dim ``offset``), the offset of every element, in a grid whose rows run over the first
     in-dim. ``shape``: the real shape of a padded layout (only its elements are shown).
 
+    >>> from llc.linear_layout import LinearLayout
+
     >>> ll = LinearLayout.from_bases([("dim0", [[2], [4]]), ("dim1", [[1]])], ["offset"])
     >>> print(coordinate_view(ll), end="")
     [[0, 1]
@@ -382,6 +393,8 @@ def offset_view(layout: LinearLayout, shape: Sequence[int] | None = None) -> str
     """The inverse listing of :func:`coordinate_view`: for every memory offset, the element
     stored there (``-`` where no element is, e.g. tile padding; copies joined by ``|``).
     ``shape``: the real shape of a padded layout; padding elements are marked with ``*``.
+
+    >>> from llc.linear_layout import LinearLayout
 
     >>> ll = LinearLayout.from_bases([("dim0", [[2]]), ("dim1", [[1]])], ["offset"], [8],
     ...                              require_surjective=False)
@@ -414,6 +427,8 @@ def matrix_view(layout: LinearLayout) -> str:
     """The F2 matrix of the layout: one row per output bit (``dim1[0]`` is bit 0 of ``dim1``),
     one column per input bit, grouped by in-dim (``register`` then ``0 1`` below it reads
     ``register[0] register[1]``). Size-1 dims have no bits and are left out.
+
+    >>> from llc.linear_layout import LinearLayout
 
     >>> ll = LinearLayout.from_bases([("register", [[0, 1]]), ("lane", [[1, 0], [0, 2]])],
     ...                              ["dim0", "dim1"])

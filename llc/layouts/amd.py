@@ -19,19 +19,19 @@ two half-waves; versions 2 and 3 hold 8 consecutive rows, the upper half-wave ro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from llc.errors import LayoutError
 from llc.layouts.common import (
     CTALayout,
     DistributedLayout,
-    _fmt,
-    _prod,
     broadcasted_dot_operand_layout,
     check_bool,
     check_int,
     check_pow2_list,
     combine_cta_cga_with_shape,
     cta_params,
+    format_list,
     get_matrix_order,
     get_order_for_dot_operand,
     identity_1d,
@@ -63,7 +63,7 @@ WMMA_VALID_INSTR_SHAPES = {
 
 def _check_mma_warps(family: str, warps: tuple[int, ...]) -> None:
     if len(warps) not in (2, 3):
-        raise LayoutError(f"{family}: warpsPerCTA {_fmt(warps)} must have rank 2 or 3")
+        raise LayoutError(f"{family}: warpsPerCTA {format_list(warps)} must have rank 2 or 3")
     check_pow2_list(family, "warpsPerCTA", warps)
 
 
@@ -102,28 +102,28 @@ class AmdMfmaLayout(DistributedLayout):
         instr = normalize_int_tuple(fam, "instrShape", self.instr_shape)
         object.__setattr__(self, "instr_shape", instr)
         if len(instr) not in (2, 3):
-            raise LayoutError(f"{fam}: instrShape {_fmt(instr)} must be [M, N] or [M, N, K]")
+            raise LayoutError(f"{fam}: instrShape {format_list(instr)} must be [M, N] or [M, N, K]")
         if (instr[0], instr[1]) not in MFMA_VALID_MN:
             raise LayoutError(
-                f"{fam}: instrShape {_fmt(instr)} is unsupported; (M, N) must be one of "
+                f"{fam}: instrShape {format_list(instr)} is unsupported; (M, N) must be one of "
                 "(32, 32), (16, 16), (64, 4), (4, 64)"
             )
         if len(instr) == 3 and not is_pow2(instr[2]):
             raise LayoutError(
-                f"{fam}: instrShape {_fmt(instr)} has K={instr[2]}, not a power of two"
+                f"{fam}: instrShape {format_list(instr)} has K={instr[2]}, not a power of two"
             )
         transposed = check_bool(fam, "isTransposed", self.is_transposed)
         object.__setattr__(self, "is_transposed", transposed)
         if (instr[0], instr[1]) == (64, 4) and not transposed:
             raise LayoutError(
-                f"{fam}: instrShape {_fmt(instr)} (64x4) requires isTransposed = true"
+                f"{fam}: instrShape {format_list(instr)} (64x4) requires isTransposed = true"
             )
         if self.tiles_per_warp is not None:
             tpw = normalize_int_tuple(fam, "tilesPerWarp", self.tiles_per_warp)
             if len(tpw) != len(warps):
                 raise LayoutError(
-                    f"{fam}: tilesPerWarp {_fmt(tpw)} has rank {len(tpw)}, but warpsPerCTA "
-                    f"{_fmt(warps)} has rank {len(warps)}"
+                    f"{fam}: tilesPerWarp {format_list(tpw)} has rank {len(tpw)}, but warpsPerCTA "
+                    f"{format_list(warps)} has rank {len(warps)}"
                 )
             check_pow2_list(fam, "tilesPerWarp", tpw)
             object.__setattr__(self, "tiles_per_warp", None if all(t == 1 for t in tpw) else tpw)
@@ -176,10 +176,10 @@ class AmdMfmaLayout(DistributedLayout):
         >>> AmdMfmaLayout(3, [2, 4], [16, 16], False).num_warps
         8
         """
-        return _prod(self.warps_per_cta)
+        return prod(self.warps_per_cta)
 
     def _warps_desc(self) -> str:
-        return f"warpsPerCTA {_fmt(self.warps_per_cta)} multiplies to {self.num_warps} warps"
+        return f"warpsPerCTA {format_list(self.warps_per_cta)} multiplies to {self.num_warps} warps"
 
     def _threads_desc(self) -> str:
         return "MFMA layouts assume 64 threads per warp (wave64)"
@@ -328,8 +328,9 @@ class AmdWmmaLayout(DistributedLayout):
             instr = normalize_int_tuple(fam, "instrShape", self.instr_shape)
         if instr not in WMMA_VALID_INSTR_SHAPES[version]:
             raise LayoutError(
-                f"{fam}: instrShape {_fmt(instr)} is invalid for WMMA version {version}; valid: "
-                + ", ".join(_fmt(s) for s in WMMA_VALID_INSTR_SHAPES[version])
+                f"{fam}: instrShape {format_list(instr)} is invalid for WMMA version "
+                f"{version}; valid: "
+                + ", ".join(format_list(s) for s in WMMA_VALID_INSTR_SHAPES[version])
             )
         object.__setattr__(
             self, "instr_shape", None if instr == WMMA_DEFAULT_INSTR_SHAPE else instr
@@ -379,10 +380,10 @@ class AmdWmmaLayout(DistributedLayout):
         >>> AmdWmmaLayout(1, False, [2, 2]).num_warps
         4
         """
-        return _prod(self.warps_per_cta)
+        return prod(self.warps_per_cta)
 
     def _warps_desc(self) -> str:
-        return f"warpsPerCTA {_fmt(self.warps_per_cta)} multiplies to {self.num_warps} warps"
+        return f"warpsPerCTA {format_list(self.warps_per_cta)} multiplies to {self.num_warps} warps"
 
     def _threads_desc(self) -> str:
         return "WMMA layouts assume 32 threads per warp (wave32)"
@@ -395,8 +396,8 @@ class AmdWmmaLayout(DistributedLayout):
         for idx, size, param in ((m_idx, m, "M"), (n_idx, n, "N")):
             if shape[idx] != 1 and shape[idx] < size:
                 raise LayoutError(
-                    f"amd_wmma: shape {_fmt(shape)} is unsupported: dim {idx} ({param}) must be 1 "
-                    f"or at least instrShape's {size}"
+                    f"amd_wmma: shape {format_list(shape)} is unsupported: dim {idx} ({param}) "
+                    f"must be 1 or at least instrShape's {size}"
                 )
         thread_order = get_matrix_order(rank, not self.is_transposed)
         tile_outs = [names[thread_order[0]], names[thread_order[1]]]

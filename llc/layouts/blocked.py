@@ -13,17 +13,17 @@ smaller ones (zero lane/warp bases).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from llc.errors import LayoutError
 from llc.layouts.common import (
     CTALayout,
     DistributedLayout,
-    _fmt,
-    _prod,
     check_permutation,
     check_pow2_list,
     combine_cta_cga_with_shape,
     cta_params,
+    format_list,
     identity_standard_nd,
     normalize_cta,
     normalize_int_tuple,
@@ -66,8 +66,8 @@ class BlockedLayout(DistributedLayout):
         for param, values in (("threadsPerWarp", tpw), ("warpsPerCTA", wpc), ("order", order)):
             if len(values) != rank:
                 raise LayoutError(
-                    f"{fam}: {param} {_fmt(values)} has rank {len(values)}, but sizePerThread "
-                    f"{_fmt(spt)} has rank {rank}"
+                    f"{fam}: {param} {format_list(values)} has rank {len(values)}, but "
+                    f"sizePerThread {format_list(spt)} has rank {rank}"
                 )
         if rank == 0:
             raise LayoutError(f"{fam}: sizePerThread must not be empty")
@@ -102,7 +102,7 @@ class BlockedLayout(DistributedLayout):
         >>> BlockedLayout([1, 1], [16, 4], [1, 1], [1, 0]).threads_per_warp_total
         64
         """
-        return _prod(self.threads_per_warp)
+        return prod(self.threads_per_warp)
 
     @property
     def num_warps(self) -> int:
@@ -111,14 +111,14 @@ class BlockedLayout(DistributedLayout):
         >>> BlockedLayout([1, 1], [8, 4], [2, 2], [1, 0]).num_warps
         4
         """
-        return _prod(self.warps_per_cta)
+        return prod(self.warps_per_cta)
 
     def _warps_desc(self) -> str:
-        return f"warpsPerCTA {_fmt(self.warps_per_cta)} multiplies to {self.num_warps} warps"
+        return f"warpsPerCTA {format_list(self.warps_per_cta)} multiplies to {self.num_warps} warps"
 
     def _threads_desc(self) -> str:
         return (
-            f"threadsPerWarp {_fmt(self.threads_per_warp)} multiplies to "
+            f"threadsPerWarp {format_list(self.threads_per_warp)} multiplies to "
             f"{self.threads_per_warp_total} threads"
         )
 
@@ -135,7 +135,12 @@ class BlockedLayout(DistributedLayout):
         )
 
     def _build(self, shape: tuple[int, ...]) -> LinearLayout:
-        return self._finish(combine_cta_cga_with_shape(self.cta_tile(), self.cga, shape))
+        # Triton 3.9 (PR #11541) drops the registers of a tile larger than the shape instead of
+        # keeping them as zero (duplicate) registers; lanes and warps still broadcast.
+        tile = combine_cta_cga_with_shape(
+            self.cta_tile(), self.cga, shape, broadcast_registers=False
+        )
+        return self._finish(tile)
 
     def triton_params(self) -> dict[str, object]:
         """Triton's parameters (CTA ones only when not the default).

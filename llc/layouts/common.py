@@ -4,8 +4,9 @@ Every Triton layout family is turned into a :class:`~llc.linear_layout.LinearLay
 steps. First a *CTA layout* is built for one block (in-dims ``register, lane, warp`` for
 distributed layouts, ``offset`` for shared ones); then :func:`combine_cta_cga_with_shape`
 tiles it over the tensor shape (extra high ``register``/``offset`` bases, minor out-dim
-first), broadcasts it where it is larger than the shape (zero bases), and multiplies it by the
-CGA layout (in-dim ``block``) built from the ``CTAsPerCGA / CTASplitNum / CTAOrder`` triple.
+first), broadcasts it where it is larger than the shape (zero bases; registers may be dropped
+instead), and multiplies it by the CGA layout (in-dim ``block``) built from the
+``CTAsPerCGA / CTASplitNum / CTAOrder`` triple.
 
 Shapes must be powers of two. The padding convention for other shapes: a tensor of shape
 ``s`` is laid out as the tensor of shape :func:`padded_shape` ``(s)`` (every dim rounded up to
@@ -26,6 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from math import prod
 from typing import Any, ClassVar
 
 import numpy as np
@@ -42,6 +44,7 @@ __all__ = [
     "combine_cta_cga_with_shape",
     "ensure_layout_not_larger_than",
     "ensure_layout_not_smaller_than",
+    "format_list",
     "get_matrix_order",
     "get_order_for_dot_operand",
     "identity_standard_nd",
@@ -67,15 +70,13 @@ def is_pow2(value: int) -> bool:
     return isinstance(value, int) and value > 0 and value & (value - 1) == 0
 
 
-def _fmt(values: Iterable[Any]) -> str:
+def format_list(values: Iterable[Any]) -> str:
+    """``values`` as Triton prints an integer array in messages: ``[a, b, ...]``.
+
+    >>> format_list((4, 1)), format_list(range(0))
+    ('[4, 1]', '[]')
+    """
     return "[" + ", ".join(str(v) for v in values) + "]"
-
-
-def _prod(values: Iterable[int]) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
 
 
 def normalize_int_tuple(family: str, param: str, value: Any) -> tuple[int, ...]:
@@ -126,7 +127,7 @@ def check_pow2_list(family: str, param: str, values: Sequence[int]) -> None:
     for v in values:
         if not is_pow2(v):
             raise LayoutError(
-                f"{family}: {param} {_fmt(values)} must contain only powers of two (got {v})"
+                f"{family}: {param} {format_list(values)} must contain only powers of two (got {v})"
             )
 
 
@@ -140,7 +141,8 @@ def check_permutation(family: str, param: str, order: Sequence[int], rank: int) 
     """
     if sorted(order) != list(range(rank)):
         raise LayoutError(
-            f"{family}: {param} {_fmt(order)} is not a permutation of {_fmt(range(rank))}"
+            f"{family}: {param} {format_list(order)} is not a permutation of "
+            f"{format_list(range(rank))}"
         )
 
 
@@ -196,7 +198,8 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
     """
     if len(shape) != len(order):
         raise LayoutError(
-            f"identity_standard_nd: shape {_fmt(shape)} and order {_fmt(order)} differ in rank"
+            f"identity_standard_nd: shape {format_list(shape)} and order {format_list(order)} "
+            "differ in rank"
         )
     names = standard_out_dim_names(len(shape))
     result = LinearLayout.empty()
@@ -276,8 +279,8 @@ class CTALayout:
         object.__setattr__(self, "cta_order", order)
         if not (len(cpg) == len(split) == len(order)):
             raise LayoutError(
-                f"{fam}: CTAsPerCGA {_fmt(cpg)}, CTASplitNum {_fmt(split)} and CTAOrder "
-                f"{_fmt(order)} must have the same rank"
+                f"{fam}: CTAsPerCGA {format_list(cpg)}, CTASplitNum {format_list(split)} and "
+                f"CTAOrder {format_list(order)} must have the same rank"
             )
         check_permutation(fam, "CTAOrder", order, len(order))
         check_pow2_list(fam, "CTAsPerCGA", cpg)
@@ -285,7 +288,8 @@ class CTALayout:
         for d, (c, s) in enumerate(zip(cpg, split, strict=True)):
             if c % s:
                 raise LayoutError(
-                    f"{fam}: CTASplitNum {_fmt(split)} does not divide CTAsPerCGA {_fmt(cpg)} "
+                    f"{fam}: CTASplitNum {format_list(split)} does not divide CTAsPerCGA "
+                    f"{format_list(cpg)} "
                     f"in dim {d}"
                 )
 
@@ -314,7 +318,7 @@ class CTALayout:
         >>> CTALayout([2, 2], [2, 2], [1, 0]).num_ctas
         4
         """
-        return _prod(self.ctas_per_cga)
+        return prod(self.ctas_per_cga)
 
     def is_default(self) -> bool:
         """Whether this is :meth:`default` of its rank (printed by Triton only otherwise).
@@ -443,22 +447,34 @@ def ensure_layout_not_smaller_than(layout: LinearLayout, shape: Mapping[str, int
 
 
 def combine_cta_cga_with_shape(
-    cta_layout: LinearLayout, cga: CTALayout, shape: Sequence[int]
+    cta_layout: LinearLayout,
+    cga: CTALayout,
+    shape: Sequence[int],
+    broadcast_registers: bool = True,
 ) -> LinearLayout:
     """Tile/broadcast a one-CTA layout to ``shape`` and multiply by the CGA layout.
 
     The CTA layout's out-dim order decides which dim is repeated first; the result has out-dims
-    ``dim0..`` in standard order, each of exactly the size in ``shape``.
+    ``dim0..`` in standard order, each of exactly the size in ``shape``. Where the CTA tile is
+    larger than the shape, lane/warp/offset bases become zero (a broadcast); register bases do
+    too unless ``broadcast_registers`` is false, in which case they are dropped, largest first,
+    so that no thread holds one element in two registers (Triton 3.9 does this for
+    ``#ttg.blocked`` only; its MMA, dot-operand, MFMA and WMMA layouts keep zero registers).
 
     >>> cta = identity_standard_nd("register", [1], [0]) * identity_standard_nd("lane", [4], [0])
     >>> combine_cta_cga_with_shape(cta, CTALayout([2], [2], [0]), [16]).bases
     [('register', [[4]]), ('lane', [[1], [2]]), ('block', [[8]])]
+    >>> cta = identity_standard_nd("register", [4], [0]) * identity_standard_nd("lane", [2], [0])
+    >>> combine_cta_cga_with_shape(cta, CTALayout.default(1), [2]).bases
+    [('register', [[1], [0]]), ('lane', [[0]]), ('block', [])]
+    >>> combine_cta_cga_with_shape(cta, CTALayout.default(1), [2], broadcast_registers=False).bases
+    [('register', [[1]]), ('lane', [[0]]), ('block', [])]
     """
     rank = len(shape)
     if cta_layout.num_out_dims != rank or cga.rank != rank:
         raise LayoutError(
-            f"combine_cta_cga_with_shape: shape {_fmt(shape)} has rank {rank}, the CTA layout "
-            f"{cta_layout.num_out_dims} and the CGA layout {cga.rank}"
+            f"combine_cta_cga_with_shape: shape {format_list(shape)} has rank {rank}, the CTA "
+            f"layout {cta_layout.num_out_dims} and the CGA layout {cga.rank}"
         )
     names = standard_out_dim_names(rank)
     labeled = dict(zip(names, (int(s) for s in shape), strict=True))
@@ -469,7 +485,7 @@ def combine_cta_cga_with_shape(
         d: max(1, labeled[d] // cga_ll.get_out_dim_size(d)) for d in cta_layout.get_out_dim_names()
     }
     cta_ll = ensure_layout_not_smaller_than(cta_layout, cta_shape)
-    cta_ll = ensure_layout_not_larger_than(cta_ll, cta_shape)
+    cta_ll = ensure_layout_not_larger_than(cta_ll, cta_shape, broadcast_registers)
     return (cta_ll * cga_ll).transpose_outs(names)
 
 
@@ -538,9 +554,9 @@ def _check_shape(layout: Layout, shape: Any) -> tuple[int, ...]:
             )
         if not is_pow2(int(s)):
             raise LayoutError(
-                f"{layout.kind}: shape {_fmt(dims)} has dim {i} of size {s}, which is not a power "
-                f"of two; lay out padded_shape(shape) = {_fmt(padded_shape(dims))} and mask with "
-                "valid_mask(shape)"
+                f"{layout.kind}: shape {format_list(dims)} has dim {i} of size {s}, which is "
+                "not a power of two; lay out padded_shape(shape) = "
+                f"{format_list(padded_shape(dims))} and mask with valid_mask(shape)"
             )
         result.append(int(s))
     layout._check_rank(tuple(result))
@@ -590,8 +606,8 @@ class Layout:
     def _check_rank(self, shape: tuple[int, ...]) -> None:
         if len(shape) != self.rank:
             raise LayoutError(
-                f"{self.kind}: shape {_fmt(shape)} has rank {len(shape)}, but the layout has rank "
-                f"{self.rank}"
+                f"{self.kind}: shape {format_list(shape)} has rank {len(shape)}, but the "
+                f"layout has rank {self.rank}"
             )
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:

@@ -16,6 +16,7 @@ extent; AMD parents are handled in :mod:`llc.layouts.amd`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from llc.errors import LayoutError
 from llc.layouts.amd import (
@@ -28,13 +29,12 @@ from llc.layouts.blocked import BlockedLayout
 from llc.layouts.common import (
     CTALayout,
     DistributedLayout,
-    _fmt,
-    _prod,
     broadcasted_dot_operand_layout,
     check_int,
     check_pow2_list,
     combine_cta_cga_with_shape,
     cta_params,
+    format_list,
     get_matrix_order,
     get_order_for_dot_operand,
     identity_1d,
@@ -69,7 +69,9 @@ def nvidia_mma_tile(
     inner, outer = order[0], order[1]
     m, n = tile_shape[outer], tile_shape[inner]
     if m % 8 or n % (4 * k_width):
-        raise LayoutError(f"nvidia mma tile {_fmt(tile_shape)} does not fit kWidth {k_width}")
+        raise LayoutError(
+            f"nvidia mma tile {format_list(tile_shape)} does not fit kWidth {k_width}"
+        )
     return (
         tile
         * LinearLayout.identity_1d(k_width, "register", names[inner])
@@ -120,24 +122,28 @@ class NvidiaMmaLayout(DistributedLayout):
         check_pow2_list(fam, "warpsPerCTA", warps)
         if major == 2:
             if len(warps) not in (2, 3):
-                raise LayoutError(f"{fam}: warpsPerCTA {_fmt(warps)} must have rank 2 or 3")
+                raise LayoutError(f"{fam}: warpsPerCTA {format_list(warps)} must have rank 2 or 3")
             expected = (1,) * (len(warps) - 2) + (16, 8)
             if instr != expected:
                 raise LayoutError(
-                    f"{fam}: instrShape {_fmt(instr)} is unsupported for versionMajor 2 with "
-                    f"warpsPerCTA of rank {len(warps)}; expected {_fmt(expected)}"
+                    f"{fam}: instrShape {format_list(instr)} is unsupported for versionMajor 2 "
+                    f"with warpsPerCTA of rank {len(warps)}; expected {format_list(expected)}"
                 )
         else:
             if len(warps) != 2:
-                raise LayoutError(f"{fam}: warpsPerCTA {_fmt(warps)} must have rank 2 for Hopper")
+                raise LayoutError(
+                    f"{fam}: warpsPerCTA {format_list(warps)} must have rank 2 for Hopper"
+                )
             if len(instr) != 3 or instr[0] != 16 or instr[1] % 8 or not 8 <= instr[1] <= 256:
                 raise LayoutError(
-                    f"{fam}: instrShape {_fmt(instr)} is unsupported for versionMajor 3; expected "
+                    f"{fam}: instrShape {format_list(instr)} is unsupported for versionMajor "
+                    "3; expected "
                     "[16, N, K] with N a multiple of 8 in [8, 256]"
                 )
             if not is_pow2(instr[1]) or not is_pow2(instr[2]):
                 raise LayoutError(
-                    f"{fam}: instrShape {_fmt(instr)} must have power-of-two N and K for a linear "
+                    f"{fam}: instrShape {format_list(instr)} must have power-of-two N and K "
+                    "for a linear "
                     "layout"
                 )
         object.__setattr__(self, "cta_layout", normalize_cta(fam, self.cta_layout, len(warps)))
@@ -194,10 +200,10 @@ class NvidiaMmaLayout(DistributedLayout):
         >>> NvidiaMmaLayout(2, 0, [2, 2], [16, 8]).num_warps
         4
         """
-        return _prod(self.warps_per_cta)
+        return prod(self.warps_per_cta)
 
     def _warps_desc(self) -> str:
-        return f"warpsPerCTA {_fmt(self.warps_per_cta)} multiplies to {self.num_warps} warps"
+        return f"warpsPerCTA {format_list(self.warps_per_cta)} multiplies to {self.num_warps} warps"
 
     def _threads_desc(self) -> str:
         return "NVIDIA mma layouts assume 32 threads per warp"

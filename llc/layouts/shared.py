@@ -19,6 +19,7 @@ bytes wide (16 bytes when 0), swizzled in 16-byte units with ``(perPhase, maxPha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 from typing import Any
 
 from llc.errors import LayoutError
@@ -26,14 +27,13 @@ from llc.layouts.common import (
     SHARED_IN_DIMS,
     CTALayout,
     SharedLayout,
-    _fmt,
-    _prod,
     check_bool,
     check_int,
     check_permutation,
     combine_cta_cga_with_shape,
     cta_params,
     ensure_layout_not_smaller_than,
+    format_list,
     is_pow2,
     normalize_cta,
     normalize_int_tuple,
@@ -199,7 +199,7 @@ class NvmmaSharedLayout(SharedLayout):
     def _check_rank(self, shape: tuple[int, ...]) -> None:
         if self.cta_layout is not None and len(shape) != self.cta_layout.rank:
             raise LayoutError(
-                f"{self.kind}: shape {_fmt(shape)} has rank {len(shape)}, but "
+                f"{self.kind}: shape {format_list(shape)} has rank {len(shape)}, but "
                 f"CTAsPerCGA/CTASplitNum/CTAOrder have rank {self.cta_layout.rank}"
             )
         if not shape:
@@ -270,7 +270,7 @@ class NvmmaSharedLayout(SharedLayout):
             width = 8 * self.swizzling_byte_width // self.element_bit_width
             if block[contig] < width:
                 raise LayoutError(
-                    f"{self.kind}: shape per CTA {_fmt(per_cta)} is too small for "
+                    f"{self.kind}: shape per CTA {format_list(per_cta)} is too small for "
                     f"swizzlingByteWidth {self.swizzling_byte_width}: the contiguous dim {contig} "
                     f"needs at least {width // (2 if self.fp4_padded else 1)} elements"
                 )
@@ -286,16 +286,22 @@ class NvmmaSharedLayout(SharedLayout):
         per_cta = shape_per_cta(cga, shape)
         tma = self.tma_block_shape(per_cta)
         if self.swizzling_byte_width == 0:
-            layout = LinearLayout.identity_1d(tma[-1], "offset", names[-1])
-            for i in range(rank - 2, -1, -1):
+            # Plain strides: the contiguous dim (dim0 when transposed, else the last) first,
+            # then the others from the last dim down, as the swizzled path orders them.
+            minor_to_major = list(range(rank - 1, -1, -1))
+            if self.transposed:
+                minor_to_major = [0, *minor_to_major[:-1]]
+            layout = LinearLayout.empty()
+            for i in minor_to_major:
                 layout = layout * LinearLayout.identity_1d(tma[i], "offset", names[i])
             layout = ensure_layout_not_smaller_than(layout, dict(zip(names, per_cta, strict=True)))
             return self._finish(combine_cta_cga_with_shape(layout, cga, shape))
         if rank < 2:
             raise LayoutError(
-                f"{self.kind}: a swizzled NVMMA layout needs rank >= 2, got shape {_fmt(shape)}"
+                f"{self.kind}: a swizzled NVMMA layout needs rank >= 2, got shape "
+                f"{format_list(shape)}"
             )
-        collapsed = [_prod(tma[:-1]), tma[-1]]
+        collapsed = [prod(tma[:-1]), tma[-1]]
         if self.transposed:
             collapsed.reverse()
         tile = self.core_matrix()
@@ -303,7 +309,7 @@ class NvmmaSharedLayout(SharedLayout):
         packing = 2 if self.fp4_padded else 1
         if collapsed[1] * packing < cols or collapsed[0] < rows:
             raise LayoutError(
-                f"{self.kind}: shape {_fmt(shape)} is too small for the "
+                f"{self.kind}: shape {format_list(shape)} is too small for the "
                 f"{rows}x{cols // packing} core matrix of swizzlingByteWidth "
                 f"{self.swizzling_byte_width} with elementBitWidth {self.element_bit_width}"
             )
@@ -420,8 +426,8 @@ class SharedLinearLayout(SharedLayout):
         sizes = tuple(layout.get_out_dim_size(n) for n in layout.get_out_dim_names())
         if sizes != shape:
             raise LayoutError(
-                f"{self.kind}: the bases describe shape {_fmt(sizes)}, but the tensor has shape "
-                f"{_fmt(shape)} (shared linear layouts are not broadcast or tiled)"
+                f"{self.kind}: the bases describe shape {format_list(sizes)}, but the tensor "
+                f"has shape {format_list(shape)} (shared linear layouts are not broadcast or tiled)"
             )
         return self._finish(layout)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math as pymath
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -17,6 +19,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     f16,
     f32,
+    f64,
     i1,
     i8,
     i32,
@@ -294,6 +297,109 @@ def test_math_functions() -> None:
     assert r[1] == np.float32(0.5) and np.isinf(r[0])
 
 
+# math.fma: one rounding of the exact a * b + c. The reference rounds exact rationals.
+# (precision p, minimum normal exponent, maximum exponent) of each IEEE format
+FORMATS = {"f16": (11, -14, 15), "bf16": (8, -126, 127), "f32": (24, -126, 127)}
+FORMATS["f64"] = (53, -1022, 1023)
+
+
+def round_exact(x: Fraction, fmt: str) -> float:
+    """Round-to-nearest-even of the rational ``x`` in ``fmt`` (subnormals, overflow to inf)."""
+    p, emin, emax = FORMATS[fmt]
+    if x == 0:
+        return 0.0
+    m = abs(x)
+    e = m.numerator.bit_length() - m.denominator.bit_length()
+    if Fraction(2) ** e > m:
+        e -= 1
+    quantum = Fraction(2) ** (max(e, emin) - p + 1)
+    n, rem = divmod(m / quantum, 1)
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2):
+        n += 1
+    value = n * quantum
+    if value >= Fraction(2) ** (emax + 1):
+        return pymath.inf if x > 0 else -pymath.inf
+    return float(value) if x > 0 else -float(value)
+
+
+def fma_reference(a: Any, b: Any, c: Any, fmt: str) -> list[float]:
+    return [
+        round_exact(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)), fmt)
+        for x, y, z in zip(np.ravel(a), np.ravel(b), np.ravel(c), strict=True)
+    ]
+
+
+def run_fma(a: Any, b: Any, c: Any, element: Attribute) -> np.ndarray:
+    n = len(a)
+    (r,) = run(
+        [T([n], element)] * 3,
+        [T([n], element)],
+        lambda x, y, z: [math.FmaOp(x, y, z).result],
+        [a, b, c],
+    )
+    return r
+
+
+def test_fma_is_fused_on_the_issue_example() -> None:
+    # f64 a = b = 1 + 2^-30, c = -(1 + 2^-29): a*b + c = 2^-60 exactly; two roundings give 0.
+    x = 1 + 2.0**-30
+    ((r,),) = [
+        run(
+            [f64, f64, f64],
+            [f64],
+            lambda a, b, c: [math.FmaOp(a, b, c).result],
+            [x, x, -(1 + 2.0**-29)],
+        )
+    ]
+    assert r == 2.0**-60 and isinstance(r, np.float64)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "element", "a", "b", "c", "expected"),
+    [
+        # f32: a*b = 1 + 2^-11 + 2^-24 is a midpoint between two f32 values; c = 2^-80 puts the
+        # exact sum just above it. Rounding to f64 first lands on the midpoint and ties to the
+        # even, lower value; the fused result rounds up.
+        ("f32", f32, 1 + 2.0**-12, 1 + 2.0**-12, 2.0**-80, 1 + 2.0**-11 + 2.0**-23),
+        ("f32", f32, 1 + 2.0**-12, 1 + 2.0**-12, -(2.0**-80), 1 + 2.0**-11),
+        # bf16 (8 bits): a*b = 1 + 2^-3 + 2^-8 is a midpoint; + 2^-100 rounds up.
+        ("bf16", BFloat16Type(), 1 + 2.0**-4, 1 + 2.0**-4, 2.0**-100, 1 + 2.0**-3 + 2.0**-7),
+        # f16: no double rounding is possible through f64, but the result is still exact.
+        ("f16", f16, 1 + 2.0**-5, 1 + 2.0**-6, 2.0**-24, 1 + 2.0**-5 + 2.0**-6 + 2.0**-10),
+        # f64: cancellation leaves the product's low bits.
+        ("f64", f64, 1 + 2.0**-30, 1 + 2.0**-30, -(1 + 2.0**-29), 2.0**-60),
+        # The product 2^1024 overflows on its own, the fused sum 2^1023 does not.
+        ("f64", f64, 2.0**1000, 2.0**24, -(2.0**1023), 2.0**1023),
+        ("f64", f64, 2.0**1000, 2.0**24, 2.0**1023, pymath.inf),
+        # 1.5 * 2^-1075 lies above half the smallest subnormal: rounds up to it.
+        ("f64", f64, 1.5 * 2.0**-538, 2.0**-537, 0.0, 2.0**-1074),
+    ],
+)
+def test_fma_hard_cases(
+    fmt: str, element: Attribute, a: float, b: float, c: float, expected: float
+) -> None:
+    (r,) = run_fma([a], [b], [c], element).tolist()
+    assert r == fma_reference([a], [b], [c], fmt)[0] == expected
+
+
+@pytest.mark.parametrize("fmt", ["f16", "bf16", "f32", "f64"])
+def test_fma_matches_the_exact_reference(fmt: str) -> None:
+    element = {"f16": f16, "bf16": BFloat16Type(), "f32": f32, "f64": f64}[fmt]
+    dtype = {"f16": np.float16, "bf16": np.float32, "f32": np.float32, "f64": np.float64}[fmt]
+    rng = np.random.default_rng(11)
+    n = 400
+    a = to_value(rng.standard_normal(n) * 2.0 ** rng.integers(-8, 8, n), T([n], element))
+    b = to_value(rng.standard_normal(n) * 2.0 ** rng.integers(-8, 8, n), T([n], element))
+    ab = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+    # Addends that cancel the product almost exactly, tiny ones and ordinary ones.
+    c = np.concatenate(
+        [-ab[: n // 2], rng.standard_normal(n // 4) * 1e-6, rng.standard_normal(n // 4)]
+    )
+    c = to_value(c, T([n], element))
+    r = run_fma(np.asarray(a, dtype), np.asarray(b, dtype), np.asarray(c, dtype), element)
+    assert r.tolist() == fma_reference(a, b, c, fmt)
+
+
 # --------------------------------------------------------------------------------------
 # Pointers, loads and stores
 # --------------------------------------------------------------------------------------
@@ -416,6 +522,62 @@ def test_reduce_with_two_operands_argmax() -> None:
     assert best.tolist() == [9, 7]
     # The combine keeps the left operand on ties; pairwise order still picks the first max.
     assert arg.tolist() == [1, 2]
+
+
+def max_by_branch_region() -> Region:
+    """``cmpf ogt`` then ``scf.if`` yielding the larger value: control flow in the combine."""
+    block = Block(arg_types=[f32, f32])
+    with ImplicitBuilder(block) as (a, b):
+        gt = arith.CmpfOp(a, b, "ogt")
+        then_block, else_block = Block(), Block()
+        with ImplicitBuilder(then_block):
+            scf.YieldOp(a)
+        with ImplicitBuilder(else_block):
+            scf.YieldOp(b)
+        branch = scf.IfOp(gt, [f32], Region(then_block), Region(else_block))
+        tl.ReduceReturnOp(branch.results[0])
+    return Region(block)
+
+
+def test_reduce_with_control_flow_in_the_combine_region() -> None:
+    # Issue 7: the region ran once on whole vectors, and scf.if asked numpy for the truth
+    # value of an array. It must run with scalar semantics; compare with numpy's max.
+    x = np.random.default_rng(7).standard_normal((5, 13)).astype(np.float32)
+
+    def body(v: SSAValue) -> list[SSAValue]:
+        rows = tl.ReduceOp([v], 1, [T([5])], max_by_branch_region())
+        cols = tl.ReduceOp([v], 0, [T([13])], max_by_branch_region())
+        return [rows.results_[0], cols.results_[0]]
+
+    rows, cols = run([T([5, 13])], [T([5]), T([13])], body, [x])
+    np.testing.assert_array_equal(rows, x.max(axis=1))
+    np.testing.assert_array_equal(cols, x.max(axis=0))
+    assert rows.dtype == np.float32 and cols.dtype == np.float32
+
+
+def test_reduce_region_kinds() -> None:
+    from llc.dialects.tl_interpreter import is_elementwise_region
+
+    assert is_elementwise_region(reduce_region(f32, lambda a, b: arith.AddfOp(a, b).result))
+    assert not is_elementwise_region(max_by_branch_region())
+
+
+def test_straight_line_reduce_stays_vectorized(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The per-element fallback is only for regions that need it.
+    import llc.dialects.tl_interpreter as interp
+
+    def fail(*args: Any) -> None:
+        raise AssertionError("a straight-line combine region ran per element")
+
+    monkeypatch.setattr(interp, "_combine_per_element", fail)
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+    def body(v: SSAValue) -> list[SSAValue]:
+        add = reduce_region(f32, lambda a, b: arith.AddfOp(a, b).result)
+        return [tl.ReduceOp([v], 1, [T([3])], add).results_[0]]
+
+    (rows,) = run([T([3, 4])], [T([3])], body, [x])
+    np.testing.assert_array_equal(rows, x.sum(axis=1))
 
 
 def test_dot_accumulates_in_result_type() -> None:

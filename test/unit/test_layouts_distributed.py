@@ -287,7 +287,10 @@ CASES = [
             [1, 1, 1, 4], [2, 1, 1, 16], [1, 2, 4, 1], [1] * 4, [1] * 4, [3, 0, 1, 2], [3, 2, 1, 0]
         ),
         [2, 1, 1, 1],
-        ll(4, [[0, 0, 0, 0]] * 2, [[0, 0, 0, 0]] * 4 + [[1, 0, 0, 0]], [[0, 0, 0, 0]] * 3),
+        # Corrected: the test's original expectation kept two zero register bases. Triton 3.9
+        # (PR #11541, "Remove zero register bases from blocked layouts") drops registers past
+        # the shape, so the 4 registers along dim3 (size 1) are gone; lanes/warps broadcast.
+        ll(4, [], [[0, 0, 0, 0]] * 4 + [[1, 0, 0, 0]], [[0, 0, 0, 0]] * 3),
     ),
     (
         "BlockedDotOperandLhs",
@@ -1953,3 +1956,71 @@ def test_layout_kinds_match_the_classes():
 
     for kind, cls in LAYOUT_KINDS.items():
         assert cls.kind == kind
+
+
+# ---------------------------------------------------------------------------- issue 7 regressions
+# A CTA tile larger than the tensor. Triton 3.9's blocked layouts (PR #11541) drop the register
+# bases that fall outside the shape instead of keeping them as zero (duplicate) registers; lane,
+# warp and block bases still become zero (broadcast). The expected bases below are derived by
+# hand from combineCtaCgaWithShape: ensureLayoutNotLargerThan walks an out-dim's non-zero bases
+# from the largest value down, halving the out-size per basis until it fits; a register basis on
+# that walk is dropped, any other one zeroed.
+
+
+def test_blocked_tile_larger_than_shape_drops_registers_1d():
+    # Tile of sizePerThread [8], threadsPerWarp [32], warpsPerCTA [8] along dim0:
+    #   register 1, 2, 4 | lane 8, 16, 32, 64, 128 | warp 256, 512, 1024   (size 2048)
+    # Shape [2]: 2048 -> 2 takes ten halvings: warps 1024, 512, 256 and lanes 128 .. 8 are
+    # zeroed, then registers 4 and 2 are dropped; register 1 is left.
+    layout = BlockedLayout([8], [32], [8], [0])
+    assert layout.to_linear_layout([2]) == ll(1, [[1]], [[0]] * 5, [[0]] * 3)
+
+
+def test_blocked_tile_larger_than_shape_drops_registers_2d():
+    # order [1, 0] (dim1 fastest): register [0,1] [0,2] (sizePerThread dim1 = 4), [1,0]
+    # (dim0 = 2); lane [0,4] [0,8] [0,16] (threadsPerWarp dim1 = 8), [2,0] [4,0] (dim0 = 4).
+    # Sizes: dim0 8, dim1 32. Shape [4, 2]:
+    #   dim0 8 -> 4: the largest dim0 basis, lane [4,0], is zeroed.
+    #   dim1 32 -> 2: lanes [0,16] [0,8] [0,4] are zeroed, then register [0,2] is dropped.
+    layout = BlockedLayout([2, 4], [4, 8], [1, 1], [1, 0])
+    expected = ll(2, [[0, 1], [1, 0]], [[0, 0], [0, 0], [0, 0], [2, 0], [0, 0]])
+    assert layout.to_linear_layout([4, 2]) == expected
+
+
+def test_blocked_never_holds_one_element_in_two_registers():
+    # On every shape a blocked layout's registers of one thread hold distinct elements.
+    layout = BlockedLayout([4, 4], [4, 8], [2, 2], [0, 1])
+    for shape in ([1, 1], [2, 1], [1, 8], [4, 4], [16, 2], [64, 64]):
+        regs = layout.to_linear_layout(shape).sublayout(["register"], standard_out_dim_names(2))
+        assert all(any(b) for _, bases in regs.bases for b in bases), shape
+        assert regs.is_injective(), shape
+
+
+def test_mma_tile_larger_than_shape_keeps_zero_registers():
+    # Audit of the other families: Triton 3.9 drops registers for blocked (and linear, below)
+    # only; nvidia_mma, dot_op, amd_mfma and amd_wmma still call combineCtaCgaWithShape with
+    # broadcastRegisters = true (PR #11571, which would change them, is not merged).
+    # mma v2, warpsPerCTA [4, 1], tile [16, 8]: register [0,1] (2 along N), [8,0] (2 along M);
+    # lane [0,2] [0,4] [1,0] [2,0] [4,0]; warp [16,0] [32,0]. Shape [8, 8]: dim0 64 -> 8 zeroes
+    # warps [32,0] [16,0] and register [8,0], which stays as a zero register.
+    layout = NvidiaMmaLayout(2, 0, [4, 1], [16, 8])
+    expected = ll(2, [[0, 1], [0, 0]], [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [[0, 0], [0, 0]])
+    assert layout.to_linear_layout([8, 8]) == expected
+
+
+def test_linear_tile_larger_than_shape_drops_registers():
+    # LinearEncodingAttr::toLinearLayout uses broadcastRegisters = false. Bases along dim0:
+    # register 1, 2, 4 | lane 8 | warp 16 (size 32). Shape [2]: warp 16, lane 8 zeroed, then
+    # registers 4 and 2 dropped.
+    layout = DistributedLinearLayout([[1], [2], [4]], [[8]], [[16]], [])
+    assert layout.to_linear_layout([2]) == ll(1, [[1]], [[0]], [[0]])
+
+
+def test_slice_of_blocked_larger_than_shape_has_no_zero_registers():
+    # Parent blocked [4,4] x [4,8] x [2,2], order [1, 0], sliced along dim0 onto shape [2]:
+    # the parent on [1, 2] keeps register [0,1] only (dim1 registers [0,1] [0,2] -> 2 -> one
+    # dropped; dim0 registers all past size 1 -> dropped), so the slice holds register [1].
+    parent = BlockedLayout([4, 4], [4, 8], [2, 2], [1, 0])
+    layout = SliceLayout(0, parent).to_linear_layout([2])
+    assert layout.bases[0] == ("register", [[1]])
+    assert layout.bases[1] == ("lane", [[0]] * 5)

@@ -541,3 +541,39 @@ def test_transposed_nvmma_128b_16bit_is_column_major_swizzle(shape):
     assert NvmmaSharedLayout(128, True, 16).to_linear_layout(shape) == SwizzledSharedLayout(
         8, 1, 8, [0, 1]
     ).to_linear_layout(shape)
+
+
+# ---------------------------------------------------------------------------- issue 7 regressions
+# Unswizzled NVMMA (swizzlingByteWidth = 0) is plain strides over the TMA block: the contiguous
+# dim first (the last dim, or dim0 when ``transposed``), then the others from the last down;
+# ensureLayoutNotSmallerThan adds the bases past the TMA block (each dim at most 256) after.
+
+
+def test_unswizzled_transposed_nvmma_runs_along_dim0_first():
+    # 16x16 f32, transposed: offsets 1, 2, 4, 8 step dim0, then 16 .. 128 step dim1.
+    layout = nvmma(0, True, 32).to_linear_layout([16, 16])
+    expected = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 1], [0, 2], [0, 4], [0, 8]]
+    assert layout == sll(2, expected)
+    # Not transposed: dim1 first.
+    plain = [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 0], [8, 0]]
+    assert nvmma(0, False, 32).to_linear_layout([16, 16]) == sll(2, plain)
+
+
+def test_unswizzled_transposed_nvmma_non_square_and_past_the_tma_block():
+    # [4, 8] f16 transposed: dim0 (4) first, then dim1 (8).
+    layout = nvmma(0, True, 16).to_linear_layout([4, 8])
+    assert layout == sll(2, [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]])
+    # [512, 4] f16 transposed: the TMA block is [256, 4]; within it dim0 1..128 then dim1 1, 2;
+    # the second block along dim0 (256) comes last.
+    layout = nvmma(0, True, 16).to_linear_layout([512, 4])
+    dim0 = [[1 << i, 0] for i in range(8)]
+    assert layout == sll(2, [*dim0, [0, 1], [0, 2], [256, 0]])
+
+
+def test_unswizzled_transposed_nvmma_rank3():
+    # [2, 4, 8] transposed: dim0 first, then dim2, then dim1 (the order of the swizzled
+    # transposed path). Triton 3.9 gives a non-injective layout here (zero offset bases), which
+    # llc does not copy: a shared layout must give every element its own offset.
+    layout = nvmma(0, True, 16, rank=3).to_linear_layout([2, 4, 8])
+    expected = [[1, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0]]
+    assert layout == sll(3, expected)

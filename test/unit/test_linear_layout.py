@@ -1142,6 +1142,14 @@ class TestErrors:
             layout.reshape_outs([("a", 4)])
         with pytest.raises(LayoutError, match=r"concat_ins: in-dims \['i'\] are in both"):
             layout.concat_ins(layout)
+        # Issue 7: a repeated name made a layout that apply could never satisfy.
+        with pytest.raises(LayoutError, match="reshape_ins: in-dim 'a' is given twice"):
+            layout.reshape_ins([("a", 2), ("a", 4)])
+        with pytest.raises(LayoutError, match="reshape_outs: out-dim 'b' is given twice"):
+            layout.reshape_outs([("b", 4), ("b", 2)])
+        two = identity_1d(2, "i", "o") * identity_1d(4, "j", "p")
+        with pytest.raises(LayoutError, match="reshape_ins: in-dim 'j' is given twice"):
+            two.reshape_ins([("i", 2), ("j", 2), ("j", 2)])
         with pytest.raises(LayoutError, match="concat_outs: in-dims differ"):
             layout.concat_outs(identity_1d(4, "i", "p"))
 

@@ -1,0 +1,98 @@
+"""Module boundaries of the package: no import cycles in the core, no private names shared.
+
+The core (``llc/``) is imported module by module by the dialects, passes and tools; an import
+cycle makes the import order matter and forces lazy imports. A name with a leading underscore
+is private to its module: what other modules need gets a public name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE_DIRS = {"llc": ROOT / "llc", "llc.dialects": ROOT / "dialects"}
+PACKAGE_DIRS |= {"llc.passes": ROOT / "passes", "llc.tools": ROOT / "tools"}
+
+
+def module_files(prefix: str, folder: Path) -> dict[str, Path]:
+    """Module name -> file for every module under ``folder`` (packages excluded)."""
+    modules: dict[str, Path] = {}
+    for path in sorted(folder.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        rel = path.relative_to(folder).with_suffix("")
+        modules[".".join([prefix, *rel.parts])] = path
+    return modules
+
+
+def is_type_checking_block(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def import_time_imports(path: Path) -> set[str]:
+    """Modules imported when ``path`` is imported: module-level statements only, without
+    ``if TYPE_CHECKING:`` blocks (imports inside functions run later, at call time)."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text()).body:
+        if is_type_checking_block(node):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                found.add(inner.module)
+                found.update(f"{inner.module}.{alias.name}" for alias in inner.names)
+            elif isinstance(inner, ast.Import):
+                found.update(alias.name for alias in inner.names)
+    return found
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for succ in sorted(graph[node]):
+            if state.get(succ) == 1:
+                return [*stack[stack.index(succ) :], succ]
+            if succ not in state and (cycle := visit(succ)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_core_has_no_import_cycle() -> None:
+    modules = module_files("llc", PACKAGE_DIRS["llc"])
+    graph = {name: import_time_imports(path) & set(modules) for name, path in modules.items()}
+    assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph) or [])}"
+    # The cycle issue 7 reported: views may name LinearLayout in types only.
+    assert "llc.linear_layout" not in import_time_imports(modules["llc.views"])
+
+
+def test_the_cycle_check_finds_cycles() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    offenders = []
+    for folder in PACKAGE_DIRS.values():
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.ImportFrom) or not (node.level or node.module):
+                    continue
+                if not node.level and not node.module.startswith("llc"):
+                    continue
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}")
+    assert not offenders, offenders
