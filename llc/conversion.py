@@ -26,9 +26,18 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from llc.f2 import EchelonBasis
 from llc.linear_layout import LinearLayout
 
-__all__ = ["HARDWARE_LEVELS", "MOVEMENT", "ConversionReport", "analyze_conversion"]
+__all__ = [
+    "HARDWARE_LEVELS",
+    "MOVEMENT",
+    "ConversionReport",
+    "analyze_conversion",
+    "clear_conversion_cache",
+    "in_dim_columns",
+    "required_level",
+]
 
 HARDWARE_LEVELS: tuple[str, ...] = ("block", "warp", "lane", "register")
 """The hardware in-dims of a distributed layout, slowest first (the order Triton quotients in)."""
@@ -55,6 +64,9 @@ class ConversionReport:
     an element the source broadcasts). ``minimal`` is ``conversion`` without the
     trailing in-dims on which it is the identity (``removed``, slowest first, as Triton's
     ``minimalCvtLayout``); ``level`` is the slowest in-dim left (``None``: nothing moves).
+    ``required`` is the slowest level data must cross when each destination may read *any*
+    source copy of its element (:func:`required_level`); it differs from ``level`` only when the
+    source broadcasts (Triton's minimal-norm preimage reads lane/warp 0's copy).
 
     >>> ll = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2]])], ["dim0"])
     >>> report = analyze_conversion(ll, ll)
@@ -67,6 +79,7 @@ class ConversionReport:
     minimal: LinearLayout
     removed: tuple[str, ...]
     level: str | None
+    required: str | None
 
     @property
     def movement(self) -> str:
@@ -95,6 +108,14 @@ def analyze_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionReport
     return _analyze(src, dst)
 
 
+def clear_conversion_cache() -> None:
+    """Forget the cached :func:`analyze_conversion` reports (for cold benchmarks).
+
+    >>> clear_conversion_cache()
+    """
+    _analyze.cache_clear()
+
+
 @functools.lru_cache(maxsize=4096)
 def _analyze(src: LinearLayout, dst: LinearLayout) -> ConversionReport:
     forward = src.invert_and_compose(dst)
@@ -110,4 +131,60 @@ def _analyze(src: LinearLayout, dst: LinearLayout) -> ConversionReport:
         minimal = quotient
         removed.append(dim)
     level = next((d for d in HARDWARE_LEVELS if minimal.has_in_dim(d)), None)
-    return ConversionReport(forward, conversion, minimal, tuple(removed), level)
+    return ConversionReport(
+        forward, conversion, minimal, tuple(removed), level, required_level(src, dst)
+    )
+
+
+def in_dim_columns(layout: LinearLayout, dim: str) -> list[int]:
+    """The bit-packed tensor images (out-dim 0 in the low bits) of ``dim``'s bases.
+
+    >>> ll = LinearLayout.from_bases([("register", [[1, 0]]), ("lane", [[0, 1], [2, 0]])],
+    ...                              ["dim0", "dim1"])
+    >>> in_dim_columns(ll, "lane"), in_dim_columns(ll, "warp")
+    ([4, 2], [])
+    """
+    if not layout.has_in_dim(dim):
+        return []
+    start = 0
+    for name in layout.get_in_dim_names():
+        if name == dim:
+            break
+        start += layout.get_in_dim_size_log2(name)
+    return list(layout.columns()[start : start + layout.get_in_dim_size_log2(dim)])
+
+
+def required_level(src: LinearLayout, dst: LinearLayout) -> str | None:
+    """The slowest hardware level a conversion must cross, with broadcast taken into account.
+
+    Data need not cross the levels ``K`` (the slowest ones) when some map ``C`` from destination
+    to source hardware indices has ``src ∘ C = dst`` and is the identity on ``K``: that holds
+    iff every destination basis of a dim in ``K`` differs from the source's by a combination of
+    the source's faster columns, and every other destination basis is such a combination. For
+    layouts without broadcast this is :attr:`ConversionReport.level`.
+
+    >>> src = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [3]])], ["dim0"])
+    >>> analyze_conversion(src, src).level, required_level(src, src)  # lane 2 repeats lane 0
+    ('lane', None)
+    >>> dst = LinearLayout.from_bases([("register", [[2]]), ("lane", [[1], [0]])], ["dim0"])
+    >>> required_level(src, dst)
+    'lane'
+    """
+    for index, level in enumerate(HARDWARE_LEVELS):
+        kept = HARDWARE_LEVELS[: index + 1]
+        if not _stays_on(src, dst, kept):
+            return level
+    return None
+
+
+def _stays_on(src: LinearLayout, dst: LinearLayout, kept: tuple[str, ...]) -> bool:
+    moving = [d for d in HARDWARE_LEVELS if d not in kept]
+    faster = EchelonBasis([c for d in moving for c in in_dim_columns(src, d)])
+    for dim in kept:
+        src_cols = in_dim_columns(src, dim)
+        dst_cols = in_dim_columns(dst, dim)
+        if len(src_cols) != len(dst_cols):
+            return False
+        if not all(faster.contains(a ^ b) for a, b in zip(src_cols, dst_cols, strict=True)):
+            return False
+    return all(faster.contains(c) for d in moving for c in in_dim_columns(dst, d))

@@ -672,7 +672,58 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     lines.append(str(report.minimal) if report.minimal.num_in_dims else "(empty: the identity)")
     lines.append("")
     lines.append(f"data movement: {report.movement}")
+    lines.extend(_cost_lines(src.ll, dst.ll, src.padded, args.dtype))
     return "\n".join(lines) + "\n"
+
+
+def _cost_lines(
+    src: LinearLayout, dst: LinearLayout, shape: tuple[int, ...], dtype: str
+) -> list[str]:
+    """The cost model's estimate and, for a shared-memory round trip, the swizzle plan."""
+    from llc.cost import conversion_cost
+
+    try:
+        cost = conversion_cost(src, dst, shape, dtype)
+    except LayoutError as err:
+        raise LocatedError(f"--dtype {dtype}: {err}") from None
+    counts = ", ".join(f"{kind} {n}" for kind, n in cost.instructions) or "none"
+    lines = [
+        "",
+        f"cost (llc.cost, --dtype {dtype}, issue cycles per warp): {cost.total:g} "
+        f"({cost.strategy})",
+        f"  instructions per thread: {counts}",
+    ]
+    if cost.strategy in ("shared", "distributed_shared"):
+        lines.append(
+            f"  shared memory: {cost.shared_bytes} bytes, {_count(cost.barriers, 'barrier')}, "
+            f"{cost.wavefronts} wavefronts per warp (ideal {cost.ideal_wavefronts})"
+        )
+    plan = cost.plan
+    if plan is None:
+        return lines
+    title = "swizzle plan" if cost.strategy == "shared" else "swizzle plan (rejected: costlier)"
+    lines += [
+        f"{title} (llc.swizzle): offset bits {plan.vector_bits} vector, {plan.bank_bits} bank, "
+        f"{plan.segment_bits} segment ({plan.rep_bits} of them rounds: "
+        f"{_count(plan.rounds, 'round')} of {plan.scratch_bytes} bytes)",
+    ]
+    for what, vector, wavefronts, ideal, count in (
+        (
+            "store",
+            plan.store_vector,
+            plan.store_wavefronts,
+            plan.store_ideal,
+            plan.store_instructions,
+        ),
+        ("load", plan.load_vector, plan.load_wavefronts, plan.load_ideal, plan.load_instructions),
+    ):
+        lines.append(
+            f"  {what}: {count} x {vector * plan.bitwidth}-bit per thread, {wavefronts} "
+            f"wavefronts per warp instruction (ideal {ideal})"
+        )
+    lines.append("  shared layout (offset in elements -> tensor):")
+    lines.append(str(plan.shared))
+    return lines
 
 
 # ------------------------------------------------------------------------------ CLI
@@ -712,6 +763,11 @@ def _arg_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="print the bases as JSON")
     parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
+    parser.add_argument(
+        "--dtype",
+        default="f32",
+        help="element type of the --to cost estimate (f16, bf16, f32, i8, ...; default f32)",
+    )
     return parser
 
 
