@@ -193,11 +193,14 @@ class _Builder:
     counter: int = 0
     depth: int = 2
     num_ops: int = 0
+    num_layout_free_ops: int = 0
     num_conversions: int = 0
     pool: list[_Value] = field(default_factory=list)
     inputs: list[str] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
     const_cache: dict[tuple[str, str], str] = field(default_factory=dict)
+    layout_free_names: dict[str, str] = field(default_factory=dict)
+    """Conversion result -> the value it converts (what the layout-free form uses instead)."""
 
     # -- printing ---------------------------------------------------------------------
 
@@ -226,6 +229,7 @@ class _Builder:
         self.laid_out.append(pad + line(self.laid_type))
         if not laid_out_only:
             self.layout_free.append(pad + line(self.free_type))
+            self.num_layout_free_ops += 1
         self.num_ops += 1
 
     def emit_raw(self, text: str) -> None:
@@ -272,8 +276,6 @@ class _Builder:
         self.layout_free_names[name] = self.layout_free_names.get(v.name, v.name)
         return new
 
-    layout_free_names: dict[str, str] = field(default_factory=dict)
-
     def op(self, build: Callable[[TypeFn, Callable[[str], str]], str]) -> None:
         """Emit an op whose operand names may be conversions (renamed in the layout-free form)."""
         pad = "  " * self.depth
@@ -282,6 +284,7 @@ class _Builder:
             pad + build(self.free_type, lambda n: self.layout_free_names.get(n, n))
         )
         self.num_ops += 1
+        self.num_layout_free_ops += 1
 
     def maybe_convert(self, v: _Value, p: float = 0.5) -> _Value:
         if self.rng.random() < p:
@@ -866,7 +869,8 @@ def generate_kernel(seed: int, *, steps: int | None = None) -> GeneratedKernel:
 
 
 def generate_large_module(num_ops: int, *, seed: int = 0, layouts: bool = False) -> str:
-    """A module of at least ``num_ops`` operations: random kernels ``@kernel0``, ``@kernel1``...
+    """A module of at least ``num_ops`` operations (``func.func`` and the ops in their bodies,
+    nested ones included): random kernels ``@kernel0``, ``@kernel1``, ...
 
     For pass-scaling benchmarks (1k, 5k, 20k ops): the per-op cost of a pass must not grow with
     the module. Layout-free by default (the input of ``llc-optimize-layouts``); ``layouts=True``
@@ -880,7 +884,7 @@ def generate_large_module(num_ops: int, *, seed: int = 0, layouts: bool = False)
     builder = _Builder(rng)
     body: list[str] = []
     index = 0
-    while builder.num_ops < num_ops:
+    while index + (builder.num_ops if layouts else builder.num_layout_free_ops) < num_ops:
         builder.prefix = f"k{index}_"
         laid, free = builder.function(f"kernel{index}", rng.randint(6, 10))
         body.extend(laid if layouts else free)

@@ -14,9 +14,10 @@ and compares every buffer and every result:
 installed ``xdsl.universe`` plugin such as llc's, e.g. ``"llc-optimize-layouts"`` or
 ``"canonicalize"``), verifies the result and checks it against the input.
 
-Parameters are bound from the function signature: a ``!tl.ptr<T>`` parameter gets a fresh buffer of
-``buffer_elements`` random elements, a scalar a random number (``i32``: in ``[-8, 8)``), a tensor a
-random tensor of its type. Floats are standard normal. Kernels from
+Parameters are bound from the function signature: a ``!tl.ptr<T>`` parameter gets a fresh buffer
+of ``buffer_elements`` random elements (a tensor of pointers: a fresh buffer and pointers to its
+consecutive elements, in row-major order), a scalar a random number (``i32``: in ``[-8, 8)``), a
+tensor a random tensor of its type. Floats are standard normal. Kernels from
 :mod:`llc.testing.kernel_gen` run with the default ``buffer_elements``.
 
 >>> from llc.testing.kernel_gen import generate_kernel
@@ -47,6 +48,7 @@ from llc.dialects import tl
 from llc.dialects.tl_interpreter import (
     Buffer,
     Pointer,
+    PointerTensor,
     make_interpreter,
     numpy_dtype,
     set_grid,
@@ -143,6 +145,12 @@ def _random_argument(
         data = _random_array(rng, typ.pointee, (buffer_elements,))
         buffer = Buffer(name, data)
         return Pointer(buffer, 0), buffer
+    if isinstance(typ, TensorType) and isinstance(typ.element_type, tl.PointerType):
+        shape = typ.get_shape()
+        count = int(np.prod(shape))
+        data = _random_array(rng, typ.element_type.pointee, (max(buffer_elements, count),))
+        buffer = Buffer(name, data)
+        return PointerTensor(buffer, np.arange(count, dtype=np.int64).reshape(shape)), buffer
     if isinstance(typ, TensorType):
         return np.array(to_value(_random_array(rng, typ.element_type, typ.get_shape()), typ)), None
     return to_value(_random_array(rng, typ, ())[()], typ), None
@@ -359,9 +367,10 @@ def check_pipeline(
     ``kwargs`` go to :func:`check_same_semantics` (``entry``, ``seeds``, ...).
 
     >>> from llc.testing.kernel_gen import generate_kernel
-    >>> out = check_pipeline(generate_kernel(2).laid_out, "canonicalize", entry="kernel")
-    >>> "tl.convert_layout" in generate_kernel(2).laid_out
-    True
+    >>> kernel = generate_kernel(2)
+    >>> out = check_pipeline(kernel.laid_out, "canonicalize", entry=kernel.entry)
+    >>> kernel.laid_out.count("tl.convert_layout"), out.count("tl.convert_layout")
+    (5, 1)
     """
     module = parse(module_text)
     apply_pipeline(module, pipeline)
