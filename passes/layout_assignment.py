@@ -532,7 +532,11 @@ class LayoutAnalysis:
                     if have is None:
                         continue
                     if required is None:
-                        total += conversion_cost(enc, enc, shape, bits) + _mismatch(shape, bits)
+                        # The op cannot produce enc: it runs in the operand's layout and its
+                        # result is converted.
+                        derived = rule.forward(owner, o_idx, have)
+                        if derived:
+                            total += conversion_cost(derived[0], enc, shape, bits)
                     elif required[pos] is not ANY:
                         total += conversion_cost(
                             have, required[pos], shape_of(operand.type), element_bits(operand.type)
@@ -696,13 +700,6 @@ def _coalesced(enc: Attribute) -> bool:
     while getattr(layout, "kind", None) == "slice":
         layout = layout.parent  # type: ignore[union-attr]
     return getattr(layout, "kind", None) == "blocked"
-
-
-def _mismatch(shape: tuple[int, ...], bits: int) -> float:
-    n = 1
-    for s in shape:
-        n *= s
-    return 32.0 * n * max(bits, 8) / 8
 
 
 def _name(v: SSAValue) -> str:
