@@ -88,27 +88,23 @@ def _existing_conversion(
 
 
 def _dominates_all(cvt: Operation, value: SSAValue) -> bool:
-    # A conversion placed right after the definition (as llc inserts them) serves every use.
+    """Whether ``cvt`` serves every use of ``value``: it sits right after the definition (as
+    llc inserts conversions), or at the start of the block of a block argument, behind other
+    conversions only."""
     owner = value.owner
     if isinstance(owner, Block):
-        return (
-            cvt.parent_block() is owner
-            and cvt.prev_op is None
-            or (
-                cvt.parent_block() is owner
-                and all(isinstance(p, ConvertLayoutOp) for p in _before(cvt))
-            )
-        )
-    return cvt.parent_block() is owner.parent_block() and cvt.prev_op is owner
-
-
-def _before(op: Operation) -> list[Operation]:
-    out = []
-    p = op.prev_op
-    while p is not None:
-        out.append(p)
-        p = p.prev_op
-    return out
+        if cvt.parent_block() is not owner:
+            return False
+        prev = cvt.prev_op
+        while prev is not None:  # only conversions may precede it
+            if not isinstance(prev, ConvertLayoutOp):
+                return False
+            prev = prev.prev_op
+        return True
+    prev = cvt.prev_op
+    while isinstance(prev, ConvertLayoutOp) and prev is not owner:
+        prev = prev.prev_op
+    return prev is owner
 
 
 def backward_slice(
