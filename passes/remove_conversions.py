@@ -381,24 +381,14 @@ def _insert_conversion_before(value: SSAValue, enc: Attribute, op: Operation) ->
 
 
 def fold_conversions(module: ModuleOp) -> None:
-    """Drop no-op conversions and collapse chains ``cvt(cvt(x))`` (the two folds the passes'
-    own rewrites create; the full set lives on ``tl.convert_layout`` as canonicalization
-    patterns)."""
-    for op in list(walk_ops(module)):
-        if not isinstance(op, ConvertLayoutOp) or op.parent is None:
-            continue
-        src = op.src
-        if isinstance(src.owner, ConvertLayoutOp):
-            inner = src.owner
-            if inner.src.type == op.result.type:
-                op.result.replace_all_uses_with(inner.src)
-                Rewriter.erase_op(op)
-                continue
-            op.operands[0] = inner.src
-            src = inner.src
-        if src.type == op.result.type:
-            op.result.replace_all_uses_with(src)
-            Rewriter.erase_op(op)
+    """Apply ``tl.convert_layout``'s canonicalization patterns (no-op conversions, chains,
+    converted constants, splats and ranges; :mod:`llc.dialects.tl_canonicalization`)."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from llc.dialects.tl import ConvertLayoutCanonicalization
+
+    patterns = ConvertLayoutCanonicalization.get_canonicalization_patterns()
+    PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns))).rewrite_module(module)
 
 
 def _dce(module: ModuleOp) -> None:
