@@ -71,7 +71,9 @@ def per_kernel(repeats: int = 5) -> None:
             times.append(time.perf_counter() - start)
         after, after_cost = _conversions(module)
         ms = statistics.median(times) * 1e3
-        print(f"{name:<16} {before:>6} {before_cost:>9.0f} {after:>6} {after_cost:>9.0f} {ms:>8.1f}")
+        print(
+            f"{name:<16} {before:>6} {before_cost:>9.0f} {after:>6} {after_cost:>9.0f} {ms:>8.1f}"
+        )
 
 
 def scaling(sizes: list[int]) -> None:

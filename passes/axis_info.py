@@ -30,7 +30,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from llc.dialects.tl import PointerType, element_type_of, shape_of
 
-__all__ = ["MAX_DIVISIBILITY", "AxisInfo", "AxisAnalysis"]
+__all__ = ["MAX_DIVISIBILITY", "AxisAnalysis", "AxisInfo"]
 
 MAX_DIVISIBILITY = 1 << 30
 """Divisibility of zero (and the cap for everything else)."""
@@ -221,7 +221,7 @@ def _constant_int(op: Operation) -> int | None:
     if callable(values):
         try:
             items = list(values())
-        except Exception:  # noqa: BLE001 - any non-integer dense attribute is simply unknown
+        except Exception:
             return None
         if items and all(isinstance(i, int) and i == items[0] for i in items):
             return items[0]

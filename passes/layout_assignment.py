@@ -39,10 +39,10 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from llc.dialects.diagnostics import error_at
 from llc.dialects.layout_attrs import (
     AMDMfmaEncodingAttr,
     BlockedEncodingAttr,
-    DistributedEncodingAttr,
     NvidiaMmaEncodingAttr,
     SwizzledSharedEncodingAttr,
 )
@@ -71,7 +71,6 @@ from llc.layouts.nvidia import NvidiaMmaLayout
 from llc.layouts.shared import SwizzledSharedLayout
 from llc.passes.axis_info import AxisAnalysis
 from llc.passes.layout_cost import conversion_cost
-from llc.dialects.diagnostics import error_at
 
 __all__ = [
     "Hardware",
@@ -184,7 +183,7 @@ def default_blocked(
     spread along ``order`` (fastest dim first), as far as the shape allows.
 
     >>> default_blocked((4, 256), 4, 32, (1, 4), (1, 0)).layout.triton_params()
-    {'sizePerThread': [1, 4], 'threadsPerWarp': [1, 32], 'warpsPerCTA': [4, 1], 'order': [1, 0]}
+    {'sizePerThread': [1, 4], 'threadsPerWarp': [1, 32], 'warpsPerCTA': [2, 2], 'order': [1, 0]}
     >>> default_blocked((64, 64), 4, 32).layout.triton_params()
     {'sizePerThread': [1, 1], 'threadsPerWarp': [1, 32], 'warpsPerCTA': [2, 2], 'order': [1, 0]}
     """
@@ -384,10 +383,9 @@ class LayoutAnalysis:
                 enc = None
                 if op.name == "tl.store":
                     enc = self.store_layouts.get(op) or encoding_of(op.operands[0].type)
-                if enc is not None:
-                    if self.partial or is_expensive_memory_op(op, self.hw):
-                        self.sink_layouts[op] = enc
-                        continue
+                if enc is not None and (self.partial or is_expensive_memory_op(op, self.hw)):
+                    self.sink_layouts[op] = enc
+                    continue
             already = op.name == "tl.load" and any(
                 v is op.results[0] for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
             )
@@ -474,8 +472,7 @@ class LayoutAnalysis:
                     if (
                         rule is None
                         or rule.kind in ("sink", "source")
-                        or user.name == "tl.dot"
-                        and use.index != 2
+                        or (user.name == "tl.dot" and use.index != 2)
                     ):
                         continue
                     for enc in encs:
@@ -821,11 +818,11 @@ def _tied_requirements(op: Operation) -> list[tuple[int, Attribute | None]]:
     parent = op.parent_op()
     if op.name == "scf.yield" and parent is not None:
         if parent.name in ("scf.for", "scf.if"):
-            for i, v in enumerate(op.operands):
+            for i in range(len(op.operands)):
                 out.append((i, encoding_of(parent.results[i].type)))
         elif parent.name == "scf.while":
             before = parent.regions[0].block
-            for i, v in enumerate(op.operands):
+            for i in range(len(op.operands)):
                 out.append((i, encoding_of(before.args[i].type)))
     elif op.name == "scf.condition" and parent is not None:
         after = parent.regions[1].block

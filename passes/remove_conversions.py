@@ -31,11 +31,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from llc.dialects.layout_rules import ANY, rule_for, tensor_operands, tensor_results
 from llc.dialects.tl import (
     ConvertLayoutOp,
-    hardware_config,
     LocalAllocOp,
     LocalLoadOp,
     MemDescType,
     encoding_of,
+    hardware_config,
     shape_of,
 )
 from llc.passes.layout_assignment import (
@@ -81,9 +81,12 @@ def _existing_conversion(
         user = use.operation
         if user is exclude:
             continue
-        if isinstance(user, ConvertLayoutOp) and encoding_of(user.result.type) == enc:
-            if _dominates_all(user, value):
-                return user.result
+        if (
+            isinstance(user, ConvertLayoutOp)
+            and encoding_of(user.result.type) == enc
+            and _dominates_all(user, value)
+        ):
+            return user.result
     return None
 
 
@@ -398,7 +401,7 @@ def _dce(module: ModuleOp) -> None:
     while changed:
         changed = False
         for op in reversed(list(walk_ops(module))):
-            if op.parent is None or op.regions and op.name != "tl.reduce":
+            if op.parent is None or (op.regions and op.name != "tl.reduce"):
                 continue
             if any(r.uses for r in op.results) or not op.results:
                 continue

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from layout_helpers import strip_layouts
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
+from llc.dialects.diagnostics import parse_module
 from llc.dialects.printer import LLCPrinter
 from llc.dialects.tl import ConvertLayoutOp, encoding_of, verify_module
 from llc.passes.layout_assignment import walk_ops
@@ -28,10 +30,7 @@ from llc.passes.layout_passes import (
     RemoveConversionsPass,
     count_conversions,
 )
-from llc.dialects.diagnostics import parse_module
 from llc.tools.run import _run, make_context
-
-from layout_helpers import strip_layouts
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location(
@@ -118,7 +117,9 @@ def test_stripped_example_gets_layouts_and_few_conversions(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(TRITON_CONVERSIONS))
 def test_optimize_keeps_results_bit_identical(name: str, tmp_path: Path) -> None:
-    reference = _run_kernel(name, (ROOT / "examples" / f"{name}.mlir").read_text(), tmp_path / "ref")
+    reference = _run_kernel(
+        name, (ROOT / "examples" / f"{name}.mlir").read_text(), tmp_path / "ref"
+    )
     from_stripped = _print(_optimize(strip_layouts(_load(name))))
     from_hand = _print(_optimize(_load(name)))
     from_ttir = _print(_optimize(_load_ttir(name)))
@@ -194,4 +195,3 @@ def test_generated_conversions_have_no_noops() -> None:
     for op in walk_ops(module):
         if isinstance(op, ConvertLayoutOp):
             assert op.src.type != op.result.type
-
