@@ -596,12 +596,12 @@ class LayoutAnalysis:
         for op in self.ops:
             for v in _values_of(op):
                 if is_tensor(v) and self.layout(v) is None:
-                    self.chosen[self.cls(v)] = self._forward(v) or self._default(v)
+                    self.chosen[self.cls(v)] = self._forward(v) or self.default_layout(v)
         for func in self.module.ops:
             if isinstance(func, FuncOp) and func.body.blocks:
                 for arg in func.body.block.args:
                     if is_tensor(arg) and self.layout(arg) is None:
-                        self.chosen[self.cls(arg)] = self._default(arg)
+                        self.chosen[self.cls(arg)] = self.default_layout(arg)
 
     def _fill_backward(self, op: Operation) -> None:
         operands = tensor_operands(op)
@@ -652,7 +652,8 @@ class LayoutAnalysis:
                             return r_enc
         return None
 
-    def _default(self, v: SSAValue) -> Attribute:
+    def default_layout(self, v: SSAValue) -> Attribute:
+        """The default blocked layout of ``v``'s shape for the module's hardware."""
         return default_blocked(shape_of(v.type), self.hw.num_warps, self.hw.threads_per_warp)
 
     # ------------------------------------------------------------------ driving
@@ -666,7 +667,7 @@ class LayoutAnalysis:
         """Every tensor value's layout (defaults where the stages left none)."""
         out: dict[SSAValue, Attribute] = {}
         for v in self.classes.parent:
-            out[v] = self.value_layouts.get(v) or self.layout(v) or self._default(v)
+            out[v] = self.value_layouts.get(v) or self.layout(v) or self.default_layout(v)
         return out
 
     def dump(self, stage: str) -> str:
