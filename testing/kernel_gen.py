@@ -175,6 +175,8 @@ def _render(layout: DistributedLayout) -> str:
 
 @dataclass(frozen=True)
 class _Value:
+    """An SSA value of the program: its name in the laid-out form, shape, element, layout."""
+
     name: str
     shape: Shape
     elem: str
@@ -186,6 +188,15 @@ TypeFn = Callable[[Shape, str, DistributedLayout | None], str]
 
 @dataclass
 class _Builder:
+    """Draws one random program and prints it twice, line by line: laid out and layout-free.
+
+    Every choice (layouts included) is drawn in both cases, so both forms are the same program.
+    ``emit`` prints an op whose operands are never conversion results; ``op`` an op whose
+    operands may be (the layout-free form names the converted value instead); ``convert`` prints
+    a ``tl.convert_layout`` in the laid-out form only. ``pool`` holds the live ``f32`` tensors
+    that later steps draw from (restored when a region closes).
+    """
+
     rng: random.Random
     prefix: str = ""
     laid_out: list[str] = field(default_factory=list)
