@@ -100,7 +100,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(1, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def usage_error(prog: str, message: str) -> NoReturn:
+def _usage_error(prog: str, message: str) -> NoReturn:
     """Report a bad argument found after parsing, as :meth:`ArgumentParser.error` does."""
     print(f"{prog}: error: {message} (see '{prog} --help')", file=sys.stderr)
     sys.exit(1)
@@ -150,7 +150,7 @@ def layout_main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``llc-layout`` console script."""
     args = layout_arg_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     if not 1 <= args.max_elements <= MAX_ELEMENTS_LIMIT:
-        usage_error(
+        _usage_error(
             "llc-layout",
             f"--max-elements {args.max_elements} is out of range: it must be between 1 and "
             f"{MAX_ELEMENTS_LIMIT} (2^20)",
@@ -162,7 +162,11 @@ def layout_main(argv: Sequence[str] | None = None) -> None:
 
 # ------------------------------------------------------------------------------ llc-run
 def run_arg_parser() -> ArgumentParser:
-    """The command line of ``llc-run``."""
+    """The command line of ``llc-run``.
+
+    >>> run_arg_parser().parse_args(["k.mlir", "--args", "x.npy", "zeros:4xf32"]).args
+    ['x.npy', 'zeros:4xf32']
+    """
     parser = ArgumentParser(
         prog="llc-run",
         description="Run a function of a tl module on numpy data (reference interpreter).",
@@ -218,6 +222,10 @@ def opt_arg_parser() -> ArgumentParser:
 
     ``--help`` lists llc's own passes; ``--list-passes`` lists every pass, xDSL's too (they
     take xDSL's whole pass registry to enumerate, which ``--help`` must not wait for).
+
+    >>> args = opt_arg_parser().parse_args(["k.mlir", "-p", "llc-strip-layouts", "--no-aliases"])
+    >>> args.passes, args.target, args.no_aliases
+    ('llc-strip-layouts', 'mlir', True)
     """
     llc_passes = ", ".join(_llc_names("passes")) or "none yet"
     targets = ", ".join([*OPT_TARGETS, *_llc_names("targets")])
@@ -252,8 +260,8 @@ def opt_arg_parser() -> ArgumentParser:
         "-p",
         "--passes",
         default="",
-        help=f"Pass pipeline, e.g. 'canonicalize,cse'. llc's passes: {llc_passes}; every "
-        "xDSL pass is available too (see --list-passes)",
+        help="Delimited list of passes, e.g. 'canonicalize,cse'. Available passes are: "
+        f"{llc_passes} (llc's), and every xDSL pass (see --list-passes)",
     )
     parser.add_argument(
         "--list-passes", action=_ListPassesAction, help="print every available pass and exit"
@@ -320,7 +328,7 @@ def opt_main(argv: Sequence[str] | None = None) -> None:
     if target not in supported:
         from llc.tools.opt import describe_unsupported_target
 
-        usage_error("llc-opt", describe_unsupported_target(target, supported))
+        _usage_error("llc-opt", describe_unsupported_target(target, supported))
     from llc.tools import opt
 
     _run_tool("llc-opt", lambda: opt.LLCOptMain(parsed=args).run())
