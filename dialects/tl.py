@@ -146,12 +146,35 @@ def hardware_config(op: Operation) -> tuple[int, int] | None:
 
 
 def _positive_int_attr(op: Operation, name: str) -> int:
+    """The value of a hardware attribute: a positive power of two, as Triton requires of
+    ``num_warps`` and of the warp size."""
     attr = op.attributes[name]
     if not isinstance(attr, IntegerAttr) or attr.value.data <= 0:
         raise VerifyException(
             f'module attribute "{name}" must be a positive integer (e.g. 4 : i32), got {attr}'
         )
-    return attr.value.data
+    value = attr.value.data
+    if value & (value - 1):
+        raise VerifyException(f'module attribute "{name}" must be a power of two, got {value}')
+    return value
+
+
+def threads_per_warp_source(op: Operation) -> str:
+    """How a message names the threads per warp that apply to ``op``: the module attribute,
+    or the default when the module does not set it.
+
+    >>> from xdsl.dialects.builtin import ModuleOp, IntegerAttr, i32
+    >>> threads_per_warp_source(ModuleOp([], {"tl.num-warps": IntegerAttr(8, i32)}))
+    'the default "tl.threads-per-warp" (not set by the module)'
+    """
+    current: Operation | None = op
+    while current is not None:
+        if NUM_WARPS_ATTR in current.attributes:
+            if THREADS_PER_WARP_ATTR in current.attributes:
+                return f'"{THREADS_PER_WARP_ATTR}"'
+            break
+        current = current.parent_op()
+    return f'the default "{THREADS_PER_WARP_ATTR}" (not set by the module)'
 
 
 # --------------------------------------------------------------------------------------
@@ -342,18 +365,32 @@ class MemDescType(ParametrizedAttribute, TypeAttribute, ShapedType):
 
 
 @functools.lru_cache(maxsize=4096)
-def _hardware_error(layout: object, num_warps: int, threads_per_warp: int) -> str | None:
+def _hardware_error(
+    layout: object, num_warps: int, threads_per_warp: int, threads_source: str
+) -> str | None:
     try:
-        layout.check_hardware(num_warps, threads_per_warp)  # type: ignore[attr-defined]
+        layout.check_hardware(  # type: ignore[attr-defined]
+            num_warps,
+            threads_per_warp,
+            num_warps_source=f'"{NUM_WARPS_ATTR}"',
+            threads_source=threads_source,
+        )
     except ValueError as err:
         return str(err)
     return None
 
 
-def check_type_encoding(typ: Attribute, hardware: tuple[int, int] | None, where: str) -> None:
+def check_type_encoding(
+    typ: Attribute,
+    hardware: tuple[int, int] | None,
+    where: str,
+    threads_source: str = f'"{THREADS_PER_WARP_ATTR}"',
+) -> None:
     """Check the encoding of ``typ``: rank matches the shape, distributed layouts fit ``hardware``.
 
-    ``where`` names the value in the message (``"tl.load: result"``). Raises ``VerifyException``.
+    ``where`` names the value in the message (``"tl.load: result"``); ``threads_source`` names
+    where ``hardware``'s threads per warp come from (:func:`threads_per_warp_source`). Raises
+    ``VerifyException``.
     """
     enc = encoding_of(typ)
     layout = layout_of(enc)
@@ -367,12 +404,9 @@ def check_type_encoding(typ: Attribute, hardware: tuple[int, int] | None, where:
             f"{rank} of its layout"
         )
     if distributed and hardware is not None:
-        err = _hardware_error(layout, *hardware)
+        err = _hardware_error(layout, *hardware, threads_source)
         if err is not None:
-            raise VerifyException(
-                f'{where}: layout does not fit the module ("{NUM_WARPS_ATTR}" = {hardware[0]}, '
-                f'"{THREADS_PER_WARP_ATTR}" = {hardware[1]}): {err}'
-            )
+            raise VerifyException(f"{where}: layout does not fit the module: {err}")
 
 
 def _op_types(op: Operation) -> Iterator[tuple[str, Attribute]]:
@@ -397,8 +431,9 @@ def verify_hardware(root: Operation) -> None:
     for op in root.walk():
         try:
             hardware = hardware_config(op)
+            source = threads_per_warp_source(op) if hardware is not None else ""
             for what, typ in _op_types(op):
-                check_type_encoding(typ, hardware, f"{op.name}: {what}")
+                check_type_encoding(typ, hardware, f"{op.name}: {what}", source)
         except VerifyException as err:
             raise OpVerifyException(op, str(err)) from err
 
@@ -409,8 +444,9 @@ class TLOperation(IRDLOperation):
     def verify_(self) -> None:
         self.verify_tl()
         hardware = hardware_config(self)
+        source = threads_per_warp_source(self) if hardware is not None else ""
         for what, typ in _op_types(self):
-            check_type_encoding(typ, hardware, f"{self.name}: {what}")
+            check_type_encoding(typ, hardware, f"{self.name}: {what}", source)
 
     def verify_tl(self) -> None:
         """Op-specific checks; raise ``VerifyException`` with a message naming the op."""

@@ -63,14 +63,18 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.interpreters.func import FuncFunctions
-from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import OpDiagnostic
 from llc.dialects.tl import PointerType, element_type_of, shape_of
+from llc.dialects.xdsl_private import import_submodule
+
+# Not `from xdsl.interpreters.func import ...`: that runs xdsl/interpreters/__init__.py, which
+# imports every xDSL interpreter (RISC-V, ...) and slows llc-run's start-up (bench/startup.py).
+FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
+ScfFunctions = import_submodule("xdsl.interpreters.scf").ScfFunctions
 
 __all__ = [
     "Buffer",

@@ -7,10 +7,14 @@ installed; ``llc-opt`` registers the same objects directly.
 To add a pass or target, add one line to :data:`PASSES` / :data:`TARGETS`
 (``"name": "module:ClassName"``); nothing is imported until the name is used.
 
+>>> from llc.dialects.universe import LLC_UNIVERSE
 >>> sorted(LLC_UNIVERSE.all_dialects)
 ['tl']
 >>> LLC_UNIVERSE.all_dialects["tl"]().name
 'tl'
+
+:data:`LLC_UNIVERSE` (everything llc adds to xDSL, for ``xdsl-opt``'s plugin discovery and for
+``llc-opt``) is built on first access, so reading :data:`PASSES` imports no xDSL.
 """
 
 from __future__ import annotations
@@ -19,12 +23,13 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from xdsl.universe import Universe
-
 if TYPE_CHECKING:
     from xdsl.ir import Dialect
+    from xdsl.universe import Universe
 
 __all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_tl_dialect"]
+
+LLC_UNIVERSE: Universe  # built on first access, by __getattr__ below
 
 PASSES: dict[str, str] = {
     "llc-assign-anchors": "llc.passes.layout_passes:AssignAnchorsPass",
@@ -60,9 +65,21 @@ def get_tl_dialect() -> Dialect:
     return TL
 
 
-LLC_UNIVERSE = Universe(
-    all_dialects={"tl": get_tl_dialect},
-    all_passes={name: _lazy(path) for name, path in PASSES.items()},
-    all_targets={name: _lazy(path) for name, path in TARGETS.items()},
-)
-"""Everything llc adds to xDSL, for ``xdsl-opt``'s plugin discovery and for ``llc-opt``."""
+def _make_universe() -> Universe:
+    from xdsl.universe import Universe
+
+    return Universe(
+        all_dialects={"tl": get_tl_dialect},
+        all_passes={name: _lazy(path) for name, path in PASSES.items()},
+        all_targets={name: _lazy(path) for name, path in TARGETS.items()},
+    )
+
+
+def __getattr__(name: str) -> Any:
+    # ``LLC_UNIVERSE`` is built on first use: the tools read PASSES/TARGETS for ``--help``
+    # without importing xDSL (a fifth of a second), and the entry point loads it by getattr.
+    if name == "LLC_UNIVERSE":
+        universe = _make_universe()
+        globals()["LLC_UNIVERSE"] = universe
+        return universe
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

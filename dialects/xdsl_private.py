@@ -4,7 +4,8 @@ xDSL's parser exposes no public way to look at the next token without consuming 
 to a position of the input, or to parse one ``#alias = ...`` definition on its own. llc needs
 all three (layout bodies, hex constants, the bare layout files of ``llc-layout``), so every
 such use goes through a function here: an xDSL upgrade that renames them touches this file
-only. Each function says which private member it relies on.
+only. Each function says which private member it relies on. :func:`import_submodule` relies on
+the layout of xDSL's packages (which interpreter modules import what).
 
 >>> from xdsl.context import Context
 >>> from xdsl.parser import Parser
@@ -15,10 +16,22 @@ only. Each function says which private member it relies on.
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
+import importlib.util
+import sys
+from types import ModuleType
+
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 
-__all__ = ["at_end_of_input", "parse_alias_definition", "peek_token", "resume_from"]
+__all__ = [
+    "at_end_of_input",
+    "import_submodule",
+    "parse_alias_definition",
+    "peek_token",
+    "resume_from",
+]
 
 
 def peek_token(parser: AttrParser) -> MLIRToken:
@@ -70,3 +83,39 @@ def parse_alias_definition(parser: Parser) -> None:
     IntegerAttr(value=IntAttr(data=1), type=IntegerType(32))
     """
     parser._parse_alias_def()  # pyright: ignore[reportPrivateUsage]
+
+
+def import_submodule(name: str) -> ModuleType:
+    """Import the module ``name`` without running its package's ``__init__`` when that package
+    is not imported yet.
+
+    ``xdsl/interpreters/__init__.py`` imports every interpreter of xDSL (RISC-V, Snitch, PDL,
+    linalg, ...), which takes longer than the rest of ``llc-run``'s start-up together; the
+    reference interpreter needs only ``xdsl.interpreters.func`` and ``.scf``, which import
+    nothing from their package. The module is registered under its own name, so a later
+    ``import xdsl.interpreters`` reuses it (one copy of each class).
+
+    >>> import_submodule("xdsl.interpreters.scf").ScfFunctions.__name__
+    'ScfFunctions'
+    """
+    if name in sys.modules:
+        return sys.modules[name]
+    package = name.rpartition(".")[0]
+    if package in sys.modules:
+        return importlib.import_module(name)
+    package_spec = importlib.util.find_spec(package)  # imports the grandparent, not `package`
+    spec = None
+    if package_spec is not None and package_spec.submodule_search_locations is not None:
+        spec = importlib.machinery.PathFinder.find_spec(
+            name, list(package_spec.submodule_search_locations)
+        )
+    if spec is None or spec.loader is None:
+        return importlib.import_module(name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module

@@ -48,7 +48,7 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
 from llc.conversion import analyze_conversion
 from llc.dialects.diagnostics import LocatedError
@@ -56,7 +56,6 @@ from llc.dialects.xdsl_private import at_end_of_input, parse_alias_definition
 from llc.errors import LayoutError
 from llc.layouts.cute import CuteSwizzle
 from llc.linear_layout import LinearLayout
-from llc.tools.diagnostics import run_cli
 from llc.views import (
     coordinate_view,
     distributed_view,
@@ -75,15 +74,20 @@ __all__ = [
     "main",
     "parse_layout_text",
     "parse_shape",
+    "run",
 ]
 
 PROG = "llc-layout"
-DEFAULT_MAX_ELEMENTS = 4096
-VIEWS = ("all", "bases", "matrix", "hw", "tensor")
 
 # Prefixes of Triton's TritonGPU dialect (current and pre-3.2) and llc's own.
 _PREFIX_RE = re.compile(r"#(?:ttg|triton_gpu|tl)\.")
 _ALIAS_DEF_RE = re.compile(r"#[A-Za-z_][\w$.\-]*\s*=")
+# Memory-space aliases of a TTGIR dump (``#smem = #ttg.shared_memory``): not layouts.
+_MEMORY_SPACE_ALIAS_RE = re.compile(
+    r"^[ \t]*#[A-Za-z_][\w$.\-]*[ \t]*=[ \t]*#(?:ttg|triton_gpu|ttng|tl)\."
+    r"(?:shared_memory|tensor_memory)[ \t]*$",
+    re.MULTILINE,
+)
 
 
 # ------------------------------------------------------------------------------ input text
@@ -209,6 +213,8 @@ def _parse_triton(text: str, name: str) -> LoadedLayout:
 
     from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, LayoutEncodingAttr
 
+    # Blank out memory-space aliases; same length, so error positions stay right.
+    text = _MEMORY_SPACE_ALIAS_RE.sub(lambda m: " " * len(m.group()), text)
     rewritten, shifts = _rewrite_prefixes(text)
     known = {cls.kind for cls in LAYOUT_ATTRIBUTES}
     for match in re.finditer(r"#tl\.([A-Za-z_][\w.]*)", rewritten):
@@ -337,12 +343,20 @@ def _check_pow2_arg(value: int | None, flag: str) -> None:
         raise LocatedError(f"{flag} {value} is not a power of two")
 
 
+def _own_shape(loaded: LoadedLayout) -> tuple[int, ...] | None:
+    """The shape a layout given by its bases (``#ttg.linear``) covers; ``None`` for others."""
+    if loaded.syntax == "triton" and hasattr(loaded.layout, "linear_layout"):
+        return tuple(s for _, s in loaded.layout.linear_layout().out_dims)
+    return None
+
+
 def _triton_shape(loaded: LoadedLayout, shape: tuple[int, ...] | None) -> tuple[int, ...]:
     layout = loaded.layout
     if shape is None:
         # Layouts given by their bases define their own shape.
-        if hasattr(layout, "linear_layout"):
-            return tuple(s for _, s in layout.linear_layout().out_dims)
+        own = _own_shape(loaded)
+        if own is not None:
+            return own
         raise LocatedError(f"{loaded.kind}: --shape is required (e.g. --shape 32x32)")
     if layout.rank != len(shape):
         raise LocatedError(
@@ -365,6 +379,33 @@ def _padded(shape: tuple[int, ...], what: str, notes: list[str]) -> tuple[int, .
     return padded
 
 
+MAX_TENSOR_ELEMENTS = 1 << 20
+"""The largest tensor llc-layout lays out: Triton's own limit on a tensor's elements
+(``TRITON_MAX_TENSOR_NUMEL``, 2^20)."""
+
+
+def _check_size(shape: Sequence[int], padded: Sequence[int]) -> None:
+    """Reject shapes beyond :data:`MAX_TENSOR_ELEMENTS` before any layout is built.
+
+    >>> _check_size((1000, 1000), (1024, 1024))
+    >>> try:
+    ...     _check_size((2048, 1024), (2048, 1024))
+    ... except LocatedError as err:
+    ...     print(err.message)  # doctest: +ELLIPSIS
+    the shape 2048x1024 is too large: 2097152 elements (2^21); the limit is 2^20 = 1048576 ...
+    """
+    total = 1
+    for dim in padded:
+        total *= dim
+    if total > MAX_TENSOR_ELEMENTS:
+        padding = "" if tuple(shape) == tuple(padded) else f", padded to {_fmt_shape(padded)}"
+        raise LocatedError(
+            f"the shape {_fmt_shape(shape)} is too large: {total} elements "
+            f"(2^{total.bit_length() - 1}{padding}); the limit is 2^20 = {MAX_TENSOR_ELEMENTS} "
+            "elements per tensor (Triton's TRITON_MAX_TENSOR_NUMEL)"
+        )
+
+
 @dataclass
 class BuiltLayout:
     """A layout resolved to a :class:`LinearLayout` on a concrete shape (see :func:`build`)."""
@@ -382,11 +423,15 @@ def build(
     shape: tuple[int, ...] | None,
     num_warps: int | None,
     threads_per_warp: int | None,
+    *,
+    num_warps_source: str = "--num-warps",
+    threads_source: str = "--threads-per-warp",
 ) -> BuiltLayout:
     """Check the layout against the shape and hardware and build its LinearLayout.
 
     Shapes that are not powers of two are padded (with a note); ``None`` hardware values take
-    the layout's own warp count and 32 lanes (64 for AMD mfma).
+    the layout's own warp count and 32 lanes (64 for AMD mfma). The ``*_source`` strings name
+    where given hardware values came from, for error messages.
 
     >>> loaded = parse_layout_text("#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], "
     ...                            "warpsPerCTA = [2], order = [0]}>")
@@ -401,10 +446,15 @@ def build(
         real = _triton_shape(loaded, shape)
         padded = _padded(real, "--shape", notes)
         hardware = None
+        _check_size(real, padded)
         if loaded.is_distributed:
             threads = threads_per_warp or _default_threads(loaded)
+            if threads_per_warp is None:
+                threads_source = "the default threads per warp (no --threads-per-warp)"
             warps = num_warps or loaded.layout.num_warps
-            loaded.layout.check_hardware(warps, threads)
+            loaded.layout.check_hardware(
+                warps, threads, num_warps_source=num_warps_source, threads_source=threads_source
+            )
             hardware = _Hardware(warps, threads)
         return BuiltLayout(
             loaded, loaded.layout.to_linear_layout(padded), real, padded, hardware, notes
@@ -427,6 +477,7 @@ def build(
                 f"{_fmt_shape(real)} has rank {len(real)}"
             )
         padded = _padded(real, "shape", notes)
+        _check_size(real, padded)
         if padded != real:
             notes.append("note: XLA offsets shown are those of the padded array")
         return BuiltLayout(
@@ -443,6 +494,7 @@ def build(
                     + _fmt_shape(shape)
                 )
             size = _padded(shape, "--shape", notes)[0]
+            _check_size(shape, (size,))
         ll = layout.to_linear_layout(size)
     else:
         ll = layout.to_linear_layout()
@@ -509,11 +561,15 @@ def _describe(built: BuiltLayout) -> str:
 
 
 def _capped(title: str, count: int, limit: int, render: Any) -> str:
+    from llc.tools.cli import MAX_ELEMENTS_LIMIT
+
     if count > limit:
-        return (
-            f"{title}\n(omitted: {count} entries > --max-elements {limit}; pass "
-            f"--max-elements {count} to print it)\n"
+        hint = (
+            f"pass --max-elements {count} to print it"
+            if count <= MAX_ELEMENTS_LIMIT
+            else f"too large to print: --max-elements is at most {MAX_ELEMENTS_LIMIT}"
         )
+        return f"{title}\n(omitted: {count} entries > --max-elements {limit}; {hint})\n"
     return f"{title}\n{render()}"
 
 
@@ -607,6 +663,33 @@ def _views(built: BuiltLayout, which: str, limit: int) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ conversions
+def _build_role(
+    role: str,
+    loaded: LoadedLayout,
+    shape: tuple[int, ...],
+    warps: int,
+    threads: int,
+    warps_source: str,
+    threads_source: str,
+) -> BuiltLayout:
+    """:func:`build` for one side of ``--to`` (``role``: ``LAYOUT`` or ``DST (--to)``); its
+    errors say which of the two layouts they are about."""
+    try:
+        return build(
+            loaded,
+            shape,
+            warps,
+            threads,
+            num_warps_source=warps_source,
+            threads_source=threads_source,
+        )
+    except LocatedError as err:
+        err.message = f"{role}: {err.message}"
+        raise
+    except LayoutError as err:
+        raise LocatedError(f"{role}: {err}") from None
+
+
 def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     src_loaded = load_layout(args.layout, "<layout>")
     dst_loaded = load_layout(args.to, "<to>")
@@ -620,18 +703,35 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
                 "(register) layouts"
             )
     if shape is None:
-        raise LocatedError("--to needs --shape (e.g. --shape 32x32)")
+        # Two layouts given by their bases (#ttg.linear) define the shape, as one does alone.
+        src_shape, dst_shape = _own_shape(src_loaded), _own_shape(dst_loaded)
+        if src_shape is None or dst_shape is None:
+            raise LocatedError(
+                "--to needs --shape (e.g. --shape 32x32), unless both layouts are #ttg.linear"
+            )
+        if src_shape != dst_shape:
+            raise LocatedError(
+                f"the layouts cover different shapes: {_fmt_shape(src_shape)} (LAYOUT) and "
+                f"{_fmt_shape(dst_shape)} (--to); give --shape"
+            )
+        shape = src_shape
     threads = args.threads_per_warp or _default_threads(src_loaded)
+    threads_source = (
+        "--threads-per-warp"
+        if args.threads_per_warp
+        else "the default threads per warp (no --threads-per-warp)"
+    )
     warps = args.num_warps
+    warps_source = "--num-warps"
     if warps is None:
-        warps = src_loaded.layout.num_warps
+        warps, warps_source = src_loaded.layout.num_warps, "LAYOUT's warp count"
         if dst_loaded.layout.num_warps != warps:
             raise LocatedError(
                 f"the layouts use different numbers of warps: {warps} (LAYOUT) and "
                 f"{dst_loaded.layout.num_warps} (--to)"
             )
-    src = build(src_loaded, shape, warps, threads)
-    dst = build(dst_loaded, shape, warps, threads)
+    src = _build_role("LAYOUT", src_loaded, shape, warps, threads, warps_source, threads_source)
+    dst = _build_role("DST (--to)", dst_loaded, shape, warps, threads, warps_source, threads_source)
     report = analyze_conversion(src.ll, dst.ll)
     if args.json:
         return (
@@ -727,57 +827,11 @@ def _cost_lines(
 
 
 # ------------------------------------------------------------------------------ CLI
-class _ArgumentParser(argparse.ArgumentParser):
-    """argparse with llc's error convention: one line on stderr, exit status 1."""
-
-    def error(self, message: str) -> NoReturn:
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def _arg_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
-        prog=PROG,
-        description="Show a Triton, XLA or CuTe layout as a linear layout over F2, or what "
-        "converting between two layouts needs.",
-    )
-    parser.add_argument(
-        "layout",
-        metavar="LAYOUT",
-        help="#ttg.blocked<{...}> (as printed in a TTGIR dump; #tl./#triton_gpu. too), "
-        "{1,0:T(8,128)}, f32[3,5]{1,0:T(2,2)}, (4,2):(2,1), Swizzle<3,4,3>; @FILE or - (stdin)",
-    )
-    parser.add_argument("--shape", help="tensor shape, e.g. 32x32 (padded to powers of two)")
-    parser.add_argument("--num-warps", type=int, help="warps per CTA (default: the layout's)")
-    parser.add_argument(
-        "--threads-per-warp",
-        type=int,
-        help="lanes per warp (default 32; 64 for amd_mfma layouts)",
-    )
-    parser.add_argument("--view", choices=VIEWS, default="all", help="what to print (default all)")
-    parser.add_argument(
-        "--max-elements",
-        type=int,
-        default=DEFAULT_MAX_ELEMENTS,
-        help=f"largest hardware/tensor view printed (default {DEFAULT_MAX_ELEMENTS} entries)",
-    )
-    parser.add_argument("--json", action="store_true", help="print the bases as JSON")
-    parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
-    parser.add_argument(
-        "--dtype",
-        default="f32",
-        help="element type of the --to cost estimate (f16, bf16, f32, i8, ...; default f32)",
-    )
-    return parser
-
-
-def _run(argv: Sequence[str]) -> None:
-    args = _arg_parser().parse_args(list(argv))
+def run(args: argparse.Namespace) -> None:
+    """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
     _check_pow2_arg(args.threads_per_warp, "--threads-per-warp")
     if args.num_warps is not None and args.num_warps < 1:
         raise LocatedError(f"--num-warps {args.num_warps} must be positive")
-    if args.max_elements < 1:
-        raise LocatedError("--max-elements must be positive")
     shape = parse_shape(args.shape) if args.shape is not None else None
     if args.to is not None:
         sys.stdout.write(_conversion(args, shape))
@@ -798,8 +852,10 @@ def _run(argv: Sequence[str]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``llc-layout`` console script."""
-    run_cli(PROG, lambda: _run(sys.argv[1:] if argv is None else argv))
+    """Entry point of the ``llc-layout`` console script (:func:`llc.tools.cli.layout_main`)."""
+    from llc.tools.cli import layout_main
+
+    layout_main(argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

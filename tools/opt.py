@@ -28,26 +28,31 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
+from collections.abc import Callable, Sequence
 from io import StringIO
 from typing import IO
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.universe import Universe
 from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from llc.dialects.diagnostics import locate_exception, parse_module
 from llc.dialects.printer import LLCPrinter
 from llc.dialects.tl import verify_module
-from llc.dialects.universe import LLC_UNIVERSE
 from llc.errors import LayoutError
-from llc.tools.diagnostics import read_input, run_cli
+from llc.tools.cli import OPT_TARGETS, opt_arg_parser
+from llc.tools.diagnostics import read_input
 
 __all__ = [
     "LLCOptMain",
+    "available_passes",
+    "describe_unsupported_target",
     "main",
     "split_input",
 ]
@@ -55,11 +60,43 @@ __all__ = [
 SPLIT_MARKER = "// -----"
 
 
-def _llc_version() -> str:
-    try:
-        return version("llc")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "dev"
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass ``-p`` accepts: xDSL's, every ``xdsl.universe`` plugin's, and llc's.
+
+    >>> passes = available_passes()
+    >>> "canonicalize" in passes and "cse" in passes
+    True
+    """
+    from llc.dialects.universe import LLC_UNIVERSE
+
+    passes = dict(Universe.get_multiverse().all_passes)
+    for name, factory in LLC_UNIVERSE.all_passes.items():
+        passes.setdefault(name, factory)
+    return passes
+
+
+def describe_unsupported_target(name: str, supported: Sequence[str]) -> str:
+    """The message for ``-t NAME`` when llc-opt cannot print ``tl`` IR with it.
+
+    >>> describe_unsupported_target("riscv-asm", ["mlir"])
+    "-t riscv-asm: xDSL's riscv-asm target cannot print tl IR (it expects its own dialects); \
+llc-opt's targets: mlir"
+    >>> describe_unsupported_target("bogus", ["mlir"])
+    "-t bogus: unknown target; llc-opt's targets: mlir"
+    """
+    from xdsl.targets import get_all_targets
+
+    listed = ", ".join(supported)
+    if name in get_all_targets():
+        return (
+            f"-t {name}: xDSL's {name} target cannot print tl IR (it expects its own "
+            f"dialects); llc-opt's targets: {listed}"
+        )
+    return f"-t {name}: unknown target; llc-opt's targets: {listed}"
+
+
+def _skip_attribute_verification(self: Attribute) -> None:
+    """``--disable-verify``: replaces ``Attribute.__post_init__``, as xdsl-opt does."""
 
 
 def split_input(text: str, split: bool) -> list[tuple[str, int]]:
@@ -83,17 +120,39 @@ def split_input(text: str, split: bool) -> list[tuple[str, int]]:
 class LLCOptMain(xDSLOptMain):
     """xdsl-opt with llc's dialect, passes, targets, alias printing and located errors."""
 
-    version_format = f"llc-opt {_llc_version()} (xdsl {{xdsl_version}})"
+    def __init__(
+        self, args: Sequence[str] | None = None, *, parsed: argparse.Namespace | None = None
+    ) -> None:
+        """Parse ``args`` with :func:`llc.tools.cli.opt_arg_parser` (or take ``parsed``, already
+        parsed by it) and set up the pipeline.
 
-    def __init__(self, args: Sequence[str] | None = None) -> None:
-        super().__init__(
-            description="llc modular optimizer: parse, verify, transform and print tl IR",
-            args=args,
-        )
+        xdsl-opt's own ``__init__`` is not called: it builds its argument parser from the whole
+        pass and target registries, which ``llc-opt --help`` must not wait for.
+        """
+        self.available_frontends = {}
+        self.available_passes = {}
+        self.available_targets = {}
+        self.ctx = Context()
+        self.register_all_dialects()
+        self.register_all_frontends()
+        self.register_all_passes()
+        self.register_all_targets()
+        self.args = parsed if parsed is not None else opt_arg_parser().parse_args(args)
+        target = parse_spec(self.args.target).name
+        if target not in self.available_targets:
+            raise ValueError(describe_unsupported_target(target, list(self.available_targets)))
+        self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
+        if self.args.disable_verify:
+            Attribute.__post_init__ = _skip_attribute_verification  # type: ignore[method-assign]
+        if self.args.syntax_highlight:
+            Diagnostic.colored = True
+        self.setup_pipeline()
 
     # -- registration ------------------------------------------------------------------------
 
     def register_all_dialects(self) -> None:
+        from llc.dialects.universe import LLC_UNIVERSE
+
         super().register_all_dialects()  # xDSL's and every xdsl.universe plugin (llc's too)
         for name, factory in LLC_UNIVERSE.all_dialects.items():
             # Present already when the package's entry point is installed.
@@ -101,23 +160,17 @@ class LLCOptMain(xDSLOptMain):
                 self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:
-        super().register_all_passes()
-        for name, factory in LLC_UNIVERSE.all_passes.items():
-            self.available_passes.setdefault(name, factory)
+        self.available_passes.update(available_passes())
 
     def register_all_targets(self) -> None:
-        super().register_all_targets()
-        for name, factory in LLC_UNIVERSE.all_targets.items():
-            self.available_targets.setdefault(name, factory)
+        """Only targets that can print ``tl`` IR: MLIR text and llc's own (xDSL's assembly,
+        LLVM, WGSL, ... targets expect their own dialects)."""
+        from llc.dialects.universe import LLC_UNIVERSE
 
-    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
-        super().register_all_arguments(arg_parser)
-        arg_parser.add_argument(
-            "--no-aliases",
-            default=False,
-            action="store_true",
-            help="Print every layout inline instead of as #blocked/#mma/... aliases",
-        )
+        multiverse = Universe.get_multiverse().all_targets
+        for name in OPT_TARGETS:
+            self.available_targets[name] = multiverse[name]
+        self.available_targets.update(LLC_UNIVERSE.all_targets)
 
     # -- pipeline ----------------------------------------------------------------------------
 
@@ -210,8 +263,10 @@ class LLCOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point of ``llc-opt``."""
-    run_cli("llc-opt", lambda: LLCOptMain(argv).run())
+    """Console entry point of ``llc-opt`` (:func:`llc.tools.cli.opt_main`)."""
+    from llc.tools.cli import opt_main
+
+    opt_main(argv)
 
 
 if __name__ == "__main__":

@@ -64,9 +64,9 @@ from llc.dialects.tl_interpreter import (
     to_value,
 )
 from llc.errors import LayoutError
-from llc.tools.diagnostics import read_input, run_cli
+from llc.tools.diagnostics import read_input
 
-__all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid"]
+__all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid", "run"]
 
 
 def make_context() -> Context:
@@ -136,12 +136,34 @@ def _parse_literal(text: str, ctx: Context) -> tuple[np.ndarray, bool]:
         raise ValueError(f"not a rectangular array: {err}") from None
 
 
+MAX_ARRAY_ELEMENTS = 1 << 28
+"""The largest array ``zeros:`` makes: 2^28 elements (1 GiB of f32), far beyond what the
+reference interpreter runs in reasonable time, and below what exhausts a small machine."""
+
+
 def _parse_zeros(spec: str, ctx: Context) -> np.ndarray:
+    """A zero array of ``SHAPExTYPE``, refused past :data:`MAX_ARRAY_ELEMENTS`.
+
+    >>> _parse_zeros("2x3xi32", make_context()).shape
+    (2, 3)
+    >>> _parse_zeros("99999999999xf32", make_context())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: zeros:99999999999xf32 is too large: 99999999999 elements; the limit is 2^28 ...
+    """
     try:
         typ = Parser(ctx, f"tensor<{spec}>").parse_type()
     except ParseError as err:
         raise ValueError(f"zeros:{spec}: expected SHAPExTYPE such as 128xf32 ({err.msg})") from None
     assert isinstance(typ, TensorType)
+    count = 1
+    for dim in typ.get_shape():
+        count *= dim
+    if count > MAX_ARRAY_ELEMENTS:
+        raise ValueError(
+            f"zeros:{spec} is too large: {count} elements; the limit is 2^28 = "
+            f"{MAX_ARRAY_ELEMENTS} elements per array"
+        )
     return np.zeros(typ.get_shape(), numpy_dtype(typ.element_type))
 
 
@@ -254,28 +276,6 @@ def _save(path: str, array: np.ndarray) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def _arg_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="llc-run",
-        description="Run a function of a tl module on numpy data (reference interpreter).",
-        epilog="ARG: PATH.npy | number | [list] | true/false | 'dense<...> : tensor<...>' | "
-        "zeros:SHAPExTYPE (e.g. zeros:128xf32). Pointer parameters get a buffer.",
-    )
-    parser.add_argument("input_file", help="the .mlir file ('-' for stdin)")
-    parser.add_argument("--entry", "-e", help="function to run (default: the only one)")
-    parser.add_argument("--args", nargs="*", default=[], metavar="ARG", help="one per parameter")
-    parser.add_argument("--grid", default="1", help="programs to run: X[,Y[,Z]] (default 1)")
-    parser.add_argument("--out", metavar="DIR", help="write every buffer to DIR/<param>.npy")
-    parser.add_argument(
-        "--save",
-        action="store_true",
-        help="write every buffer back to its .npy file (others to ./<param>.npy)",
-    )
-    parser.add_argument("--print-buffers", action="store_true", help="print every buffer")
-    parser.add_argument("--full", action="store_true", help="print arrays without eliding")
-    return parser
-
-
 def _entry_function(module: ModuleOp, entry: str | None) -> FuncOp:
     funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
     if entry is None:
@@ -307,8 +307,8 @@ def _runtime_error(
     return LocatedError(message, op_location(op))
 
 
-def _run(argv: Sequence[str]) -> int:
-    args = _arg_parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
+    """Run ``llc-run`` on arguments parsed by :func:`llc.tools.cli.run_arg_parser`."""
     ctx = make_context()
     text, name = read_input(args.input_file)
     module = parse_module(ctx, text, name)
@@ -375,8 +375,10 @@ def _run(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point of ``llc-run``."""
-    run_cli("llc-run", lambda: _run(sys.argv[1:] if argv is None else argv))
+    """Console entry point of ``llc-run`` (:func:`llc.tools.cli.run_main`)."""
+    from llc.tools.cli import run_main
+
+    run_main(argv)
 
 
 if __name__ == "__main__":

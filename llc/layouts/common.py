@@ -656,21 +656,34 @@ class DistributedLayout(Layout):
     def _threads_desc(self) -> str:
         return f"the layout assumes {self.threads_per_warp_total} threads per warp"
 
-    def check_hardware(self, num_warps: int, threads_per_warp: int) -> None:
+    def check_hardware(
+        self,
+        num_warps: int,
+        threads_per_warp: int,
+        *,
+        num_warps_source: str = "num_warps",
+        threads_source: str = "threads_per_warp",
+    ) -> None:
         """Raise :class:`LayoutError` unless the layout fits ``num_warps`` x ``threads_per_warp``.
+
+        ``num_warps_source`` / ``threads_source`` say where the caller's values came from (a
+        flag, a module attribute, a default); the message names them.
 
         >>> from llc.layouts import BlockedLayout
         >>> try:
-        ...     BlockedLayout([1, 1], [8, 4], [4, 2], [1, 0]).check_hardware(4, 32)
+        ...     BlockedLayout([1, 1], [8, 4], [4, 2], [1, 0]).check_hardware(
+        ...         4, 32, num_warps_source='"tl.num-warps"')
         ... except LayoutError as err:
         ...     print(err)
-        blocked: warpsPerCTA [4, 2] multiplies to 8 warps, but --num-warps is 4
+        blocked: warpsPerCTA [4, 2] multiplies to 8 warps, but "tl.num-warps" is 4
         """
         if self.num_warps != num_warps:
-            raise LayoutError(f"{self.kind}: {self._warps_desc()}, but --num-warps is {num_warps}")
+            raise LayoutError(
+                f"{self.kind}: {self._warps_desc()}, but {num_warps_source} is {num_warps}"
+            )
         if self.threads_per_warp_total != threads_per_warp:
             raise LayoutError(
-                f"{self.kind}: {self._threads_desc()}, but --threads-per-warp is {threads_per_warp}"
+                f"{self.kind}: {self._threads_desc()}, but {threads_source} is {threads_per_warp}"
             )
 
 

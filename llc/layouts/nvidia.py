@@ -324,13 +324,25 @@ class DotOperandLayout(DistributedLayout):
         """
         return self.parent.num_warps
 
-    def check_hardware(self, num_warps: int, threads_per_warp: int) -> None:
+    def check_hardware(
+        self,
+        num_warps: int,
+        threads_per_warp: int,
+        *,
+        num_warps_source: str = "num_warps",
+        threads_source: str = "threads_per_warp",
+    ) -> None:
         """Check the parent, naming it in the message.
 
         >>> DotOperandLayout(0, NvidiaMmaLayout(2, 0, [2, 2], [16, 8]), 2).check_hardware(4, 32)
         """
         try:
-            self.parent.check_hardware(num_warps, threads_per_warp)
+            self.parent.check_hardware(
+                num_warps,
+                threads_per_warp,
+                num_warps_source=num_warps_source,
+                threads_source=threads_source,
+            )
         except LayoutError as err:
             raise LayoutError(f"dot_op: parent {err}") from None
 

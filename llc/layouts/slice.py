@@ -79,14 +79,26 @@ class SliceLayout(DistributedLayout):
         """
         return self.parent.num_warps
 
-    def check_hardware(self, num_warps: int, threads_per_warp: int) -> None:
+    def check_hardware(
+        self,
+        num_warps: int,
+        threads_per_warp: int,
+        *,
+        num_warps_source: str = "num_warps",
+        threads_source: str = "threads_per_warp",
+    ) -> None:
         """Check the parent, naming it in the message.
 
         >>> from llc.layouts.blocked import BlockedLayout
         >>> SliceLayout(0, BlockedLayout([1, 1], [8, 4], [2, 1], [1, 0])).check_hardware(2, 32)
         """
         try:
-            self.parent.check_hardware(num_warps, threads_per_warp)
+            self.parent.check_hardware(
+                num_warps,
+                threads_per_warp,
+                num_warps_source=num_warps_source,
+                threads_source=threads_source,
+            )
         except LayoutError as err:
             raise LayoutError(f"slice: parent {err}") from None
 

@@ -1658,9 +1658,14 @@ def test_check_hardware():
     b = BlockedLayout([1, 1], [8, 4], [4, 2], [1, 0])
     b.check_hardware(8, 32)
     with pytest.raises(
-        LayoutError, match=r"warpsPerCTA \[4, 2\] multiplies to 8 warps, but --num-warps is 4"
+        LayoutError, match=r"warpsPerCTA \[4, 2\] multiplies to 8 warps, but num_warps is 4"
     ):
         b.check_hardware(4, 32)
+    # Callers name where their values came from (a flag, a module attribute, a default).
+    with pytest.raises(LayoutError, match=r'multiplies to 8 warps, but "tl.num-warps" is 4'):
+        b.check_hardware(4, 32, num_warps_source='"tl.num-warps"')
+    with pytest.raises(LayoutError, match=r"32 threads, but --threads-per-warp is 64"):
+        b.check_hardware(8, 64, threads_source="--threads-per-warp")
     with pytest.raises(LayoutError, match=r"threadsPerWarp \[8, 4\] multiplies to 32 threads"):
         b.check_hardware(8, 64)
     with pytest.raises(LayoutError, match="64 threads per warp"):

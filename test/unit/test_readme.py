@@ -47,3 +47,18 @@ def test_testing_example_runs() -> None:
     folded = namespace["folded"]
     assert folded.count("tl.convert_layout") < kernel.laid_out.count("tl.convert_layout")  # type: ignore[attr-defined]
     assert namespace["text"].count("func.func") > 10  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(shutil.which("llc-run") is None, reason="llc-run is not installed")
+def test_softmax_example_is_self_contained(tmp_path: Path) -> None:
+    """The llc-run example makes its own input and runs as written, in an empty folder."""
+    text = README.read_text()
+    (block,) = re.findall(r"<!-- softmax-example -->\n```sh\n(.*?)```", text, flags=re.DOTALL)
+    script = block.replace("examples/", f"{README.parent / 'examples'}/")
+    result = subprocess.run(
+        ["bash", "-e", "-c", script], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    deviation = float(result.stdout.strip().splitlines()[-1])
+    assert deviation < 1e-5  # every row of the softmax sums to 1
+    assert (tmp_path / "results" / "out_ptr.npy").exists()

@@ -275,7 +275,7 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
     func.return
   }
 }
-// CHECK: tl.make_range: result #0: layout does not fit the module ("tl.num-warps" = 4, "tl.threads-per-warp" = 32): blocked: warpsPerCTA [2] multiplies to 2 warps, but --num-warps is 4
+// CHECK: tl.make_range: result #0: layout does not fit the module: blocked: warpsPerCTA [2] multiplies to 2 warps, but "tl.num-warps" is 4
 
 // -----
 
@@ -286,7 +286,7 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 64 : i32, "
     func.return
   }
 }
-// CHECK: tl.make_range: result #0: layout does not fit the module ("tl.num-warps" = 4, "tl.threads-per-warp" = 64): blocked: threadsPerWarp [32] multiplies to 32 threads, but --threads-per-warp is 64
+// CHECK: tl.make_range: result #0: layout does not fit the module: blocked: threadsPerWarp [32] multiplies to 32 threads, but "tl.threads-per-warp" is 64
 
 // -----
 
@@ -297,7 +297,19 @@ module attributes {"tl.num-warps" = 8 : i32, "tl.threads-per-warp" = 32 : i32, "
     func.return
   }
 }
-// CHECK: tl.convert_layout: operand #0: layout does not fit the module ("tl.num-warps" = 8, "tl.threads-per-warp" = 32): nvidia_mma: warpsPerCTA [2, 2] multiplies to 4 warps, but --num-warps is 8
+// CHECK: tl.convert_layout: operand #0: layout does not fit the module: nvidia_mma: warpsPerCTA [2, 2] multiplies to 4 warps, but "tl.num-warps" is 8
+
+// -----
+
+// No "tl.threads-per-warp": the message names the default, not a flag llc-opt lacks.
+#blocked = #tl.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"tl.num-warps" = 4 : i32} {
+  func.func @default_threads_per_warp() {
+    %r = tl.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    func.return
+  }
+}
+// CHECK: tl.make_range: result #0: layout does not fit the module: blocked: threadsPerWarp [64] multiplies to 64 threads, but the default "tl.threads-per-warp" (not set by the module) is 32
 
 // -----
 

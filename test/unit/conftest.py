@@ -1,0 +1,53 @@
+"""Hypothesis property tests: a quick default run, the full random sweeps behind ``--sweeps``.
+
+Each property test states the example count of a thorough sweep (``@settings(max_examples=300)``).
+A plain ``pytest`` runs a quarter of it, at least :data:`QUICK_MIN_EXAMPLES` (every property
+still runs on fresh random inputs each time, so the default run stays meaningful and keeps the
+README's test command well under ten minutes on a two-core machine); ``pytest --sweeps`` runs the
+stated counts::
+
+    pytest                    # quick: a quarter of each sweep
+    pytest --sweeps           # the full sweeps (several times longer)
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import settings
+
+QUICK_FRACTION = 4
+QUICK_MIN_EXAMPLES = 25
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--sweeps",
+        action="store_true",
+        default=False,
+        help="run the hypothesis property tests with their full example counts "
+        f"(default: 1/{QUICK_FRACTION} of them, at least {QUICK_MIN_EXAMPLES})",
+    )
+
+
+def quick_examples(full: int) -> int:
+    """The example count of the default run for a sweep of ``full`` examples.
+
+    >>> quick_examples(300), quick_examples(60), quick_examples(10)
+    (75, 25, 10)
+    """
+    return min(full, max(QUICK_MIN_EXAMPLES, full // QUICK_FRACTION))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--sweeps"):
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        if test is None or not hasattr(test, "hypothesis"):  # not an @given test
+            continue
+        # Where @settings/@given keep a test's settings (hypothesis 6); `given` reads it when
+        # the test runs. Replacing it is the one way to lower an explicit max_examples.
+        current = getattr(test, "_hypothesis_internal_use_settings", None) or settings()
+        test._hypothesis_internal_use_settings = settings(
+            current, max_examples=quick_examples(current.max_examples)
+        )
