@@ -45,6 +45,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -1664,6 +1665,114 @@ class LocalDeallocOp(TLOperation):
 
 
 # --------------------------------------------------------------------------------------
+# Hopper warp-group MMA (Triton's ttng.warp_group_dot / _wait, ttng.fence_async_shared)
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class WarpGroupDotOp(TLOperation):
+    """Hopper's asynchronous warp-group matrix product ``d = a @ b + acc`` (``wgmma``).
+
+    ``%d = tl.warp_group_dot %a, %b, %acc {isAsync = true} : !tl.memdesc<64x32xf16, #s> *
+    !tl.memdesc<32x64xf16, #s1> -> tensor<64x64xf32, #mma>``. ``a`` is a shared buffer or a
+    tensor in a ``#tl.dot_op`` layout, ``b`` a shared buffer. Triton's options
+    (``inputPrecision``, ``maxNumImpreciseAcc``, ``isAsync``) are kept as attributes. The value
+    is defined once the matching :class:`WarpGroupDotWaitOp` returns it; the interpreter computes
+    it eagerly.
+    """
+
+    name = "tl.warp_group_dot"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    a = operand_def()
+    b = operand_def()
+    acc = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
+
+    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, acc: SSAValue | Operation):
+        acc = SSAValue.get(acc)
+        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+
+    def verify_tl(self) -> None:
+        for what, typ in (("a", self.a.type), ("b", self.b.type)):
+            if not isinstance(typ, TensorType | MemDescType):
+                raise self.fail(f"operand {what} must be a tensor or a !tl.memdesc, got {typ}")
+        if not isinstance(self.b.type, MemDescType):
+            raise self.fail(f"operand b must be a !tl.memdesc, got {self.b.type}")
+        (m, k), (k2, n) = shape_of(self.a.type), shape_of(self.b.type)
+        if k != k2 or shape_of(self.result.type) != (m, n):
+            raise self.fail(
+                f"shapes do not multiply: {m}x{k} * {k2}x{n} -> "
+                f"{'x'.join(map(str, shape_of(self.result.type)))}"
+            )
+        if element_type_of(self.a.type) != element_type_of(self.b.type):
+            raise self.fail("a and b element types differ")
+
+
+@irdl_op_definition
+class WarpGroupDotWaitOp(TLOperation):
+    """Wait for asynchronous warp-group products: returns its operands, which are then ready.
+
+    ``%r:2 = tl.warp_group_dot_wait %d, %a {pendings = 0 : i32} : tensor<64x64xf32, #mma>,
+    !tl.memdesc<64x32xf16, #s>`` (``pendings``: how many products may still be in flight).
+    """
+
+    name = "tl.warp_group_dot_wait"
+    inputs = var_operand_def()
+    outputs = var_result_def()
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], pendings: int = 0):
+        values = [SSAValue.get(v) for v in inputs]
+        super().__init__(
+            operands=[values],
+            result_types=[[v.type for v in values]],
+            attributes={"pendings": IntegerAttr(pendings, i32)},
+        )
+
+    def verify_tl(self) -> None:
+        if [v.type for v in self.inputs] != [r.type for r in self.outputs]:
+            raise self.fail("results must have the types of the operands")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WarpGroupDotWaitOp:
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(unresolved):
+            parser.raise_error(f"expected {len(unresolved)} types, got {len(types)}")
+        op = cls([parser.resolve_operand(u, t) for u, t in zip(unresolved, types, strict=True)])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+
+
+@irdl_op_definition
+class FenceAsyncSharedOp(TLOperation):
+    """Order earlier shared-memory writes before later asynchronous (``wgmma``/TMA) reads.
+
+    ``tl.fence_async_shared {bCluster = false}``; nothing to compute in the interpreter.
+    """
+
+    name = "tl.fence_async_shared"
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__(attributes={"bCluster": BoolAttr(False, IntegerType(1))})
+
+
+# --------------------------------------------------------------------------------------
 # Classification helpers for passes
 # --------------------------------------------------------------------------------------
 
@@ -1765,6 +1874,9 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     LocalLoadOp,
     LocalStoreOp,
     LocalDeallocOp,
+    WarpGroupDotOp,
+    WarpGroupDotWaitOp,
+    FenceAsyncSharedOp,
 )
 """Every op of the tl dialect."""
 

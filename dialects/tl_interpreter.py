@@ -991,6 +991,33 @@ class TLFunctions(InterpreterFunctions):
         _live_memory(op, args[0]).freed = True
         return ()
 
+    @impl(tl.WarpGroupDotOp)
+    def run_warp_group_dot(
+        self, interpreter: Interpreter, op: tl.WarpGroupDotOp, args: PythonValues
+    ) -> PythonValues:
+        a, b = (
+            _live_memory(op, x).data if isinstance(x, SharedMemory) else np.asarray(x)
+            for x in args[:2]
+        )
+        acc = np.asarray(args[2])
+        wide = np.float64 if _is_float(op.result.type) else np.int64
+        with np.errstate(all="ignore"):
+            out = np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide)
+        return (_result(op, out),)
+
+    @impl(tl.WarpGroupDotWaitOp)
+    def run_warp_group_dot_wait(
+        self, interpreter: Interpreter, op: tl.WarpGroupDotWaitOp, args: PythonValues
+    ) -> PythonValues:
+        # The product is computed eagerly by run_warp_group_dot: waiting returns the values.
+        return tuple(args)
+
+    @impl(tl.FenceAsyncSharedOp)
+    def run_fence_async_shared(
+        self, interpreter: Interpreter, op: tl.FenceAsyncSharedOp, args: PythonValues
+    ) -> PythonValues:
+        return ()
+
 
 def _live_memory(op: Operation, mem: Any) -> SharedMemory:
     if not isinstance(mem, SharedMemory):
