@@ -35,8 +35,10 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math, scf
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     Builtin,
+    DenseIntOrFPElementsAttr,
     IntAttr,
     IntegerAttr,
     ModuleOp,
@@ -52,6 +54,7 @@ from xdsl.parser import AttrParser, Parser
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import parse_module
+from llc.dialects.xdsl_private import peek_token, resume_from
 from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
 
 __all__ = [
@@ -63,7 +66,7 @@ __all__ = [
     "OP_NAMES",
     "TYPE_NAMES",
     "TritonContext",
-    "is_triton_text",
+    "is_triton_file",
     "parse_triton_module",
 ]
 
@@ -209,6 +212,39 @@ class _TritonDot:
         return op
 
 
+class _TritonConstant:
+    """Parses ``arith.constant``, reading ``dense<0xFF800000> : tensor<...xf32>`` as the float
+    with those bits (MLIR's spelling of -inf; xDSL 0.74 reads the hex as an integer value)."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "arith"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        start = parser.pos
+        if parser.parse_optional_keyword("dense") is not None:
+            parser.parse_punctuation("<")
+            token = peek_token(parser).text
+            if token[:2] in ("0x", "0X"):
+                bits = parser.parse_integer()
+                parser.parse_punctuation(">")
+                parser.parse_punctuation(":")
+                typ = parser.parse_type()
+                element = tl.element_type_of(typ)
+                if isinstance(typ, TensorType) and isinstance(element, AnyFloat):
+                    raw = bits.to_bytes(element.compile_time_size, "little")
+                    value = next(element.iter_unpack(raw))
+                    dense = DenseIntOrFPElementsAttr.from_list(
+                        typ, [value] * typ.element_count()
+                    )
+                    op = arith.ConstantOp(dense, typ)
+                    op.attributes |= parser.parse_optional_attr_dict()
+                    return op
+            resume_from(parser, start)
+        return arith.ConstantOp.parse(parser)
+
+
 def _unsupported(name: str) -> type:
     class _Unsupported:
         @classmethod
@@ -230,7 +266,7 @@ def _unsupported(name: str) -> type:
     return _Unsupported
 
 
-_SHIMS: dict[str, type] = {"tt.dot": _TritonDot}
+_SHIMS: dict[str, type] = {"tt.dot": _TritonDot, "arith.constant": _TritonConstant}
 
 
 class TritonContext(Context):
@@ -310,16 +346,21 @@ def blank_locations(text: str) -> str:
     return "".join(out)
 
 
-_TRITON_TEXT_RE = re.compile(r"\b(?:tt|ttg|ttng)\.[a-z_]+|#ttg\.|!tt\.ptr")
+_TRITON_OP_RE = re.compile(r'^[ \t]*(?:%[^=\n]*=[ \t]*)?"?(?:tt|ttg|ttng)\.[a-z_]', re.MULTILINE)
+TRITON_SUFFIXES = (".ttgir", ".ttir")
+"""Files read as Triton IR whatever their contents."""
 
 
-def is_triton_text(text: str) -> bool:
-    """Whether ``text`` is Triton IR (it uses ``tt``/``ttg`` ops, layouts or pointer types).
+def is_triton_file(name: str, text: str) -> bool:
+    """Whether ``llc-opt`` reads ``name`` as Triton IR: a ``.ttgir``/``.ttir`` file, or text
+    with a ``tt``/``ttg``/``ttng`` op.
 
-    >>> is_triton_text("tt.func @f() { tt.return }"), is_triton_text("func.func @f()")
+    >>> is_triton_file("k.mlir", "  tt.func @f() {"), is_triton_file("k.mlir", "func.func @f()")
     (True, False)
+    >>> is_triton_file("k.ttir", "")
+    True
     """
-    return _TRITON_TEXT_RE.search(text) is not None
+    return name.endswith(TRITON_SUFFIXES) or _TRITON_OP_RE.search(text) is not None
 
 
 @dataclass(frozen=True)
