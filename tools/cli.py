@@ -136,6 +136,12 @@ def layout_arg_parser() -> ArgumentParser:
         f"at most {MAX_ELEMENTS_LIMIT})",
     )
     parser.add_argument("--json", action="store_true", help="print the bases as JSON")
+    parser.add_argument(
+        "--alias",
+        metavar="NAME",
+        help="LAYOUT is a whole TTGIR dump: use its layout alias NAME (#blocked1 or blocked1); "
+        "without --alias the aliases are listed",
+    )
     parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
     parser.add_argument(
         "--dtype",
