@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     Builtin,
     DenseIntOrFPElementsAttr,
     IntAttr,
+    IntegerType,
     IntegerAttr,
     ModuleOp,
     NoneAttr,
@@ -88,6 +89,17 @@ _TT_TO_TL = (
     "store",
     "reduce",
     "reduce.return",
+    "atomic_rmw",
+    "atomic_cas",
+    "cat",
+    "join",
+    "split",
+    "bitcast",
+    "fp_to_fp",
+    "histogram",
+    "gather",
+    "print",
+    "assert",
 )
 _TTG_TO_TL = ("convert_layout", "local_alloc", "local_load", "local_store", "local_dealloc")
 _TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
@@ -245,6 +257,32 @@ class _TritonConstant:
         return arith.ConstantOp.parse(parser)
 
 
+class _TritonSelect:
+    """Parses ``arith.select``: with one type (a scalar ``i1`` condition) as xDSL's
+    ``arith.select``, with two (``tensor<..xi1>, tensor<..>``) as ``tl.select``."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "arith"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(operands) != 3 or len(types) not in (1, 2):
+            parser.raise_error("arith.select takes %cond, %a, %b : [cond type,] type")
+        cond_type = types[0] if len(types) == 2 else IntegerType(1)
+        cond = parser.resolve_operand(operands[0], cond_type)
+        a, b = (parser.resolve_operand(o, types[-1]) for o in operands[1:])
+        op: Operation = tl.SelectOp(cond, a, b) if len(types) == 2 else arith.SelectOp(cond, a, b)
+        op.attributes |= attrs
+        return op
+
+
 def _unsupported(name: str) -> type:
     class _Unsupported:
         @classmethod
@@ -266,7 +304,9 @@ def _unsupported(name: str) -> type:
     return _Unsupported
 
 
-_SHIMS: dict[str, type] = {"tt.dot": _TritonDot, "arith.constant": _TritonConstant}
+_SHIMS: dict[str, type] = {"tt.dot": _TritonDot, "arith.constant": _TritonConstant,
+    "arith.select": _TritonSelect,
+}
 
 
 class TritonContext(Context):

@@ -108,15 +108,16 @@ class TTGIRPrinter(LLCPrinter):
             self._print_dot(op)
             return
         self._pending_name = (op.name, name) if name != op.name else None
-        if isinstance(op, tl.ReduceOp) and not self.print_generic_format:
-            # Triton prints (and parses) tt.reduce only in the generic form.
-            self.print_generic_format = True
-            try:
-                super().print_op(op)
-            finally:
-                self.print_generic_format = False
-            return
-        super().print_op(op)
+        # Triton prints (and parses) tt.reduce only in the generic form; the ops of its
+        # combine region are printed in their custom forms again (the generic form of a tl op
+        # would show llc's properties, e.g. a string predicate).
+        generic = isinstance(op, tl.ReduceOp)
+        saved = self.print_generic_format
+        self.print_generic_format = generic
+        try:
+            super().print_op(op)
+        finally:
+            self.print_generic_format = saved
 
     def _print_dot(self, op: tl.DotOp) -> None:
         self._print_results(op)
