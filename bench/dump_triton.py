@@ -3,8 +3,8 @@
 Needs the optional ``bench`` extra (``pip install -e '.[bench]'``, Triton 3.9). No GPU is needed:
 ``triton.compile`` runs the whole pipeline for a :class:`GPUTarget` given by hand.
 
-    python bench/dump_triton.py                  # writes examples/triton/<kernel>.sm<NN>.{ttir,ttgir}
-    python bench/dump_triton.py --out DIR --ptx  # also the PTX
+    python bench/dump_triton.py            # examples/triton/<kernel>.sm<NN>.{ttir,ttgir}
+    python bench/dump_triton.py --out DIR --ptx   # elsewhere, with the PTX
 
 Every kernel is a plain version of the one in Triton's tutorials (vector add, fused softmax,
 matmul, layer norm forward, flash attention forward) plus a tiled transpose, at one fixed

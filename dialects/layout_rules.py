@@ -299,9 +299,8 @@ def _dot_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | N
 
 
 def _dot_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
-    from llc.layouts.nvidia import DotOperandLayout
-
     from llc.dialects.layout_attrs import DotOperandEncodingAttr
+    from llc.layouts.nvidia import DotOperandLayout
 
     result = encs[0]
     layout = getattr(result, "layout", None)

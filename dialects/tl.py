@@ -1785,17 +1785,16 @@ class AtomicRMWOp(TLOperation):
         )
         attrs = parser.parse_optional_attr_dict()
         if len(operands) not in (2, 3):
-            parser.raise_error(f"tl.atomic_rmw takes ptr, value and an optional mask, got "
-                               f"{len(operands)} operands")
+            parser.raise_error(
+                f"tl.atomic_rmw takes ptr, value and an optional mask, got {len(operands)} operands"
+            )
         values, _ = _parse_functional_operands(parser, operands)
         op = cls(kind, values[0], values[1], values[2] if len(values) == 3 else None, sem, scope)
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(
-            f" {self.atomic_rmw_op.data}, {self.sem.data}, {self.scope.data}, "
-        )
+        printer.print_string(f" {self.atomic_rmw_op.data}, {self.sem.data}, {self.scope.data}, ")
         printer.print_list(self.operands, printer.print_operand)
         printer.print_op_attributes(self.attributes)
         _print_functional(printer, self)

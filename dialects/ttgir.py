@@ -40,8 +40,8 @@ from xdsl.dialects.builtin import (
     Builtin,
     DenseIntOrFPElementsAttr,
     IntAttr,
-    IntegerType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     NoneAttr,
     StringAttr,
@@ -55,8 +55,8 @@ from xdsl.parser import AttrParser, Parser
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import parse_module
-from llc.dialects.xdsl_private import peek_token, resume_from
 from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
+from llc.dialects.xdsl_private import peek_token, resume_from
 
 __all__ = [
     "ATTR_NAMES",
@@ -129,9 +129,7 @@ OP_NAMES: dict[str, str] = {
 }
 """Triton op name -> llc op name (``tt.dot`` has a shim: :class:`_TritonDot`)."""
 
-ATTR_NAMES: dict[str, str] = {
-    f"ttg.{attr.kind}": attr.name for attr in LAYOUT_ATTRIBUTES
-}
+ATTR_NAMES: dict[str, str] = {f"ttg.{attr.kind}": attr.name for attr in LAYOUT_ATTRIBUTES}
 """``#ttg.<kind>`` -> ``#tl.<kind>`` for every layout attribute llc knows."""
 
 TYPE_NAMES: dict[str, str] = {"tt.ptr": "tl.ptr"}
@@ -247,9 +245,7 @@ class _TritonConstant:
                 if isinstance(typ, TensorType) and isinstance(element, AnyFloat):
                     raw = bits.to_bytes(element.compile_time_size, "little")
                     value = next(element.iter_unpack(raw))
-                    dense = DenseIntOrFPElementsAttr.from_list(
-                        typ, [value] * typ.element_count()
-                    )
+                    dense = DenseIntOrFPElementsAttr.from_list(typ, [value] * typ.element_count())
                     op = arith.ConstantOp(dense, typ)
                     op.attributes |= parser.parse_optional_attr_dict()
                     return op
@@ -304,7 +300,9 @@ def _unsupported(name: str) -> type:
     return _Unsupported
 
 
-_SHIMS: dict[str, type] = {"tt.dot": _TritonDot, "arith.constant": _TritonConstant,
+_SHIMS: dict[str, type] = {
+    "tt.dot": _TritonDot,
+    "arith.constant": _TritonConstant,
     "arith.select": _TritonSelect,
 }
 
@@ -339,11 +337,9 @@ class TritonContext(Context):
         return super().get_optional_type(TYPE_NAMES.get(name, name))
 
 
-
-
 @irdl_attr_definition
 class _SharedMemorySpace(ParametrizedAttribute):
-    """``#ttg.shared_memory`` (the memory space of a memdesc), dropped by :class:`_TritonMemDesc`."""
+    """``#ttg.shared_memory``: a memory space, dropped by :class:`_TritonMemDesc`."""
 
     name = "ttg.shared_memory"
 
@@ -358,8 +354,8 @@ def blank_locations(text: str) -> str:
     rejects) and they point into the Python source; blanking them keeps every other character
     where it was, so llc's diagnostics name the line and column of the TTGIR file itself.
 
-    >>> blank_locations('%0 = tt.foo loc(#loc1)\n#loc1 = loc("a.py"(#loc))\n')
-    '%0 = tt.foo            \n                          \n'
+    >>> blank_locations('%0 = tt.foo loc(#loc1)\\n#loc1 = loc("a.py"(#loc))\\n')
+    '%0 = tt.foo           \\n                         \\n'
     """
     out = list(text)
     for match in _LOC_START_RE.finditer(text):
@@ -423,9 +419,7 @@ def parse_triton_module(
 
     Raises xDSL's ``ParseError`` (located) for bad input or an unsupported op.
     """
-    module = parse_module(
-        TritonContext(), blank_locations(text), name, line_offset=line_offset
-    )
+    module = parse_module(TritonContext(), blank_locations(text), name, line_offset=line_offset)
     rename_module_attributes(module, defaults)
     return module
 

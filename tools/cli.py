@@ -254,13 +254,13 @@ def opt_arg_parser() -> ArgumentParser:
         "--num-warps",
         type=_positive_int,
         default=4,
-        help="Triton input without \"ttg.num-warps\" (TTIR): warps per CTA (default 4)",
+        help='Triton input without "ttg.num-warps" (TTIR): warps per CTA (default 4)',
     )
     parser.add_argument(
         "--threads-per-warp",
         type=_positive_int,
         default=32,
-        help="Triton input without \"ttg.threads-per-warp\": threads per warp (default 32)",
+        help='Triton input without "ttg.threads-per-warp": threads per warp (default 32)',
     )
     parser.add_argument(
         "--gpu-target",

@@ -325,7 +325,9 @@ def load_layout(arg: str, name: str = "<layout>", alias: str | None = None) -> L
         key = alias if alias.startswith("#") else f"#{alias}"
         if key not in aliases:
             found = ", ".join(aliases) or "none"
-            raise LocatedError(f"--alias {alias}: no such layout alias in {source} (found: {found})")
+            raise LocatedError(
+                f"--alias {alias}: no such layout alias in {source} (found: {found})"
+            )
         attr = aliases[key]
         return LoadedLayout("triton", attr.layout, str(attr))
     return parse_layout_text(text, source)
@@ -333,14 +335,15 @@ def load_layout(arg: str, name: str = "<layout>", alias: str | None = None) -> L
 
 _DUMP_RE = re.compile(r"^[ \t]*(?:builtin\.)?module\b|^[ \t]*tt\.func\b", re.MULTILINE)
 _LAYOUT_ALIAS_LINE_RE = re.compile(
-    r"^[ \t]*#[A-Za-z_][\w$.\-]*[ \t]*=[ \t]*#(?:ttg|triton_gpu|tl)\.(?!shared_memory\b|tensor_memory\b)"
+    r"^[ \t]*#[A-Za-z_][\w$.\-]*[ \t]*=[ \t]*#(?:ttg|triton_gpu|tl)\."
+    r"(?!shared_memory\b|tensor_memory\b)"
 )
 
 
 def is_ttgir_dump(text: str) -> bool:
     """Whether ``text`` is a whole module (a TTGIR dump) rather than layout text.
 
-    >>> is_ttgir_dump("#b = #ttg.blocked<{...}>\nmodule {\n}"), is_ttgir_dump("#ttg.linear<{}>")
+    >>> is_ttgir_dump("#b = #ttg.blocked<{...}>\\nmodule {\\n}"), is_ttgir_dump("#ttg.linear<{}>")
     (True, False)
     """
     return _DUMP_RE.search(text) is not None
@@ -353,8 +356,7 @@ def dump_aliases(text: str, name: str = "<layout>") -> dict[str, Any]:
     body are skipped; they stay in place as blanks so that errors keep their line and column).
     """
     kept = [
-        line if _LAYOUT_ALIAS_LINE_RE.match(line) else " " * len(line)
-        for line in text.split("\n")
+        line if _LAYOUT_ALIAS_LINE_RE.match(line) else " " * len(line) for line in text.split("\n")
     ]
     aliases: dict[str, Any] = {}
     if any(line.strip() for line in kept):
