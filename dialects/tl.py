@@ -2186,6 +2186,27 @@ class AssertOp(TLOperation):
             raise self.fail(f"condition must be i1 or a tensor of i1, got {self.condition.type}")
 
 
+@irdl_op_definition
+class MemDescIndexOp(TLOperation):
+    """One buffer of a multi-buffered allocation (Triton 3.9's ``ttg.memdesc_index``, which
+    replaced ``ttg.memdesc_subview``): ``%b = tl.memdesc_index %m[%i] :
+    !tl.memdesc<2x64x64xf16, #s> -> !tl.memdesc<64x64xf16, #s>`` is buffer ``%i`` (an ``i32``)
+    along the leading dimension; it aliases ``%m``.
+    """
+
+    name = "tl.memdesc_index"
+    src = operand_def(MemDescType)
+    index = operand_def(i32)
+    result = result_def(MemDescType)
+    traits = traits_def(Pure())
+    assembly_format = "$src `[` $index `]` attr-dict `:` type($src) `->` type($result)"
+
+    def verify_tl(self) -> None:
+        src, dst = self.src.type, self.result.type
+        if src.get_shape()[1:] != dst.get_shape() or src.element_type != dst.element_type:
+            raise self.fail(f"result {dst} must be one leading slice of {src}")
+
+
 # --------------------------------------------------------------------------------------
 # Hopper warp-group MMA (Triton's ttng.warp_group_dot / _wait, ttng.fence_async_shared)
 # --------------------------------------------------------------------------------------
@@ -2399,6 +2420,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     WarpGroupDotOp,
     WarpGroupDotWaitOp,
     FenceAsyncSharedOp,
+    MemDescIndexOp,
     AtomicRMWOp,
     AtomicCASOp,
     CatOp,

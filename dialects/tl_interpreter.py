@@ -991,6 +991,17 @@ class TLFunctions(InterpreterFunctions):
         _live_memory(op, args[0]).freed = True
         return ()
 
+    @impl(tl.MemDescIndexOp)
+    def run_memdesc_index(
+        self, interpreter: Interpreter, op: tl.MemDescIndexOp, args: PythonValues
+    ) -> PythonValues:
+        mem, index = _live_memory(op, args[0]), int(args[1])
+        if not 0 <= index < mem.data.shape[0]:
+            raise TLInterpretationError(
+                op, f"buffer index {index} is out of range [0, {mem.data.shape[0]})"
+            )
+        return (SharedMemory(mem.data[index]),)  # a numpy view: writes reach the allocation
+
     @impl(tl.WarpGroupDotOp)
     def run_warp_group_dot(
         self, interpreter: Interpreter, op: tl.WarpGroupDotOp, args: PythonValues

@@ -101,7 +101,14 @@ _TT_TO_TL = (
     "print",
     "assert",
 )
-_TTG_TO_TL = ("convert_layout", "local_alloc", "local_load", "local_store", "local_dealloc")
+_TTG_TO_TL = (
+    "convert_layout",
+    "local_alloc",
+    "local_load",
+    "local_store",
+    "local_dealloc",
+    "memdesc_index",
+)
 _TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
 # arith ops whose xDSL versions take no tensors (scalar i1 results, scalar conditions, scalar
 # casts): llc's tl versions take both.
@@ -287,10 +294,14 @@ def _unsupported(name: str) -> type:
 
         @classmethod
         def parse(cls, parser: Parser) -> Operation:
+            # The op name is already consumed: point the error at it.
+            start = parser.lexer.input.content.rfind(name, 0, parser.pos)
             parser.raise_error(
                 f"llc cannot import the Triton op '{name}' (supported: "
                 f"{', '.join(sorted(n for n in OP_NAMES if not n.startswith('arith.')))}, "
-                "tt.dot, and the arith, math and scf dialects)"
+                "tt.dot, and the arith, math and scf dialects)",
+                start if start >= 0 else None,
+                start + len(name) if start >= 0 else None,
             )
 
         @classmethod

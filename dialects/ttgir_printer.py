@@ -65,11 +65,14 @@ class TTGIRPrinter(LLCPrinter):
     _pending_name: tuple[str, str] | None = field(default=None, init=False)
 
     def print_alias_definitions(self, root: Operation) -> None:
-        self._mutable = {
-            op.result.type
-            for op in root.walk()
-            if isinstance(op, tl.LocalAllocOp) and op.src is None
-        }
+        # Buffers allocated without a value are written later: Triton types them mutable,
+        # and so are the buffers indexed out of them.
+        self._mutable = set()
+        for op in root.walk():
+            if (isinstance(op, tl.LocalAllocOp) and op.src is None) or (
+                isinstance(op, tl.MemDescIndexOp) and op.src.type in self._mutable
+            ):
+                self._mutable.add(op.result.type)
         if any(isinstance(r.type, tl.MemDescType) for op in root.walk() for r in op.results) or any(
             isinstance(a.type, tl.MemDescType)
             for op in root.walk()
