@@ -7,8 +7,8 @@ Needs the optional ``bench`` extra (``pip install -e '.[bench]'``, Triton 3.9). 
     python bench/dump_triton.py --out DIR --ptx   # elsewhere, with the PTX
 
 Every kernel is a plain version of the one in Triton's tutorials (vector add, fused softmax,
-matmul, layer norm forward, flash attention forward) plus a tiled transpose, at one fixed
-configuration. ``KERNELS`` maps a kernel name to ``(jit function, signature, constexprs,
+matmul, layer norm forward, flash attention forward) plus a tiled transpose and ``extra_ops`` (the
+ops beyond the tutorials), at one fixed configuration. ``KERNELS`` maps a kernel name to ``(jit function, signature, constexprs,
 num_warps)`` so that ``bench/vs_triton.py`` compiles the same kernels.
 """
 
@@ -147,6 +147,39 @@ def flash_attention(
     tl.store(o_ptr + rm[:, None] * stride + rd[None, :], acc.to(tl.float16))
 
 
+@triton.jit
+def _max_by_branch(a, b):
+    if a > b:
+        r = a
+    else:
+        r = b
+    return r
+
+
+@triton.jit
+def extra_ops(x_ptr, i_ptr, o_ptr, h_ptr, BLOCK: tl.constexpr):
+    """Not a tutorial: the ops real kernels use beyond them (atomics, cat, bitcast, histogram,
+    gather, fp8 casts, device print and assert, a reduce whose combine function branches)."""
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    idx = tl.load(i_ptr + offs) & (BLOCK - 1)
+    tl.atomic_add(o_ptr + offs, x)
+    tl.atomic_max(o_ptr + offs, x, mask=offs < 3)
+    old = tl.atomic_cas(i_ptr + offs, idx, idx + 1)
+    c = tl.cat(x, x, can_reorder=True)
+    bits = x.to(tl.int32, bitcast=True)
+    h = tl.histogram(idx, 8)
+    g = tl.gather(x, idx, 0)
+    back = x.to(tl.float8e5).to(tl.float32)
+    tl.device_print("x", x)
+    tl.device_assert(x == x, "nan")
+    s = tl.reduce(x, 0, _max_by_branch)
+    y = g + back + s + old.to(tl.float32) + bits.to(tl.float32)
+    tl.store(o_ptr + offs, y)
+    tl.store(h_ptr + tl.arange(0, 8), h)
+    tl.store(o_ptr + tl.arange(0, 2 * BLOCK), c)
+
+
 KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
     "vector_add": (
         vector_add,
@@ -216,7 +249,16 @@ KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
         {"BM": 64, "BN": 64, "D": 64},
         4,
     ),
+    "extra_ops": (
+        extra_ops,
+        {"x_ptr": "*fp32", "i_ptr": "*i32", "o_ptr": "*fp32", "h_ptr": "*i32"},
+        {"BLOCK": 128},
+        4,
+    ),
 }
+
+DEBUG_KERNELS = frozenset({"extra_ops"})
+"""Compiled with ``debug=True``, so that Triton keeps ``tl.device_assert``."""
 
 
 def compile_kernel(
@@ -227,7 +269,11 @@ def compile_kernel(
     consts = dict(default_constexprs if constexprs is None else constexprs)
     full_signature = dict(signature) | dict.fromkeys(consts, "constexpr")
     source = ASTSource(fn=fn, signature=full_signature, constexprs=consts)
-    options = {"num_warps": num_warps or default_warps, "num_stages": 1}
+    options = {
+        "num_warps": num_warps or default_warps,
+        "num_stages": 1,
+        "debug": name in DEBUG_KERNELS,
+    }
     return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the kernels are MLIR text, one op per line)
 """Triton interoperability: TTIR/TTGIR import (llc.dialects.ttgir), export (-t ttgir), the new
 tl ops' semantics, and (when Triton 3.9 is installed) round trips through Triton's own parser
 and compiler.
