@@ -16,8 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from layout_helpers import strip_layouts
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
+from llc.dialects.diagnostics import parse_module
 from llc.dialects.printer import LLCPrinter
 from llc.dialects.tl import ConvertLayoutOp, encoding_of, verify_module
 from llc.passes.layout_assignment import walk_ops
@@ -28,10 +30,8 @@ from llc.passes.layout_passes import (
     RemoveConversionsPass,
     count_conversions,
 )
-from llc.dialects.diagnostics import parse_module
-from llc.tools.run import _run, make_context
-
-from layout_helpers import strip_layouts
+from llc.tools.cli import run_arg_parser
+from llc.tools.run import make_context, run
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location(
@@ -85,7 +85,7 @@ def _run_kernel(name: str, text: str, work: Path) -> dict[str, np.ndarray]:
     argv = [str(kernel), "--entry", check_example.ENTRIES[name], "--grid", case.grid]
     argv += ["--out", str(out), "--args", *case.args]
     with redirect_stdout(io.StringIO()):
-        assert _run(argv) == 0
+        assert run(run_arg_parser().parse_args(argv)) == 0
     return {k: np.load(out / f"{k}.npy") for k in case.expected}
 
 
