@@ -91,10 +91,17 @@ _MEMORY_SPACE_ALIAS_RE = re.compile(
 
 
 # ------------------------------------------------------------------------------ input text
+_stdin_text: str | None = None
+
+
 def _read_arg(arg: str, name: str) -> tuple[str, str]:
     """The text of a LAYOUT argument and the name used in diagnostics."""
     if arg == "-":
-        return sys.stdin.read(), "<stdin>"
+        # Read once: llc-layout looks at the text twice (is it a whole dump? then the layout).
+        global _stdin_text
+        if _stdin_text is None:
+            _stdin_text = sys.stdin.read()
+        return _stdin_text, "<stdin>"
     if arg.startswith("@"):
         path = arg[1:]
         if not path:
