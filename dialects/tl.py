@@ -721,11 +721,26 @@ class BroadcastOp(TLOperation):
                     f"dimension {i} of size {a} cannot be broadcast to {b} (only size-1 "
                     f"dimensions broadcast)"
                 )
-        if encoding_of(src) != encoding_of(res):
+        if encoding_of(src) != encoding_of(res) and not _same_layout_on(
+            s, encoding_of(src), encoding_of(res)
+        ):
             raise self.fail(
                 f"result encoding {_fmt(encoding_of(res))} differs from the operand encoding "
                 f"{_fmt(encoding_of(src))}"
             )
+
+
+def _same_layout_on(shape: Sequence[int], a: Attribute | None, b: Attribute | None) -> bool:
+    """Whether two encodings place a ``shape`` tensor identically (equal linear layouts), as
+    Triton accepts for ``tt.broadcast``: ``sizePerThread = [4, 1]`` and ``[1, 1]`` agree on a
+    ``1x64`` operand, whose dim 0 has a single element."""
+    if a is None or b is None or not hasattr(a, "to_linear_layout"):
+        return False
+    padded = [1 << max(0, (d - 1).bit_length()) for d in shape]
+    try:
+        return a.to_linear_layout(padded) == b.to_linear_layout(padded)  # type: ignore[attr-defined]
+    except (ValueError, TypeError):
+        return False
 
 
 @irdl_op_definition

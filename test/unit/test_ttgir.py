@@ -333,3 +333,32 @@ def test_ttir_through_llc_optimize_layouts_compiles_in_triton(
     if kernel in _MORE_CONVERSIONS_THAN_TRITON:
         request.applymarker(pytest.mark.xfail(strict=True, reason="llc leaves one more cvt"))
     assert _convert_count(text) <= triton_count
+
+
+_BROADCAST = """
+#b1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b4 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b5 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32, ttg.target = "hip:gfx942"} {
+  tt.func @f(%x: tensor<1x64xi32, #b1>) -> (tensor<32x64xi32, DST>, tensor<64x64xf32, #mma>) {
+    %y = tt.broadcast %x : tensor<1x64xi32, #b1> -> tensor<32x64xi32, DST>
+    %z = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    tt.return %y, %z : tensor<32x64xi32, DST>, tensor<64x64xf32, #mma>
+  }
+}
+"""
+
+
+def test_broadcast_accepts_encodings_equal_on_the_operand_and_amd_layouts_round_trip() -> None:
+    """As in Triton's AMD matmul dump: [1, 1] and [4, 1] per thread agree on a 1x64 operand."""
+    module = parse_triton_module(_BROADCAST.replace("DST", "#b4"), "b.ttgir")
+    module.verify()
+    tl.verify_module(module)
+    text = module_to_ttgir(module)
+    assert "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8]" in text
+    again = parse_triton_module(text, "again.ttgir")
+    assert module_to_string(again) == module_to_string(module)
+    # Lanes split over two rows place the operand differently: still an error.
+    with pytest.raises(Exception, match=r"tl\.broadcast: result encoding"):
+        parse_triton_module(_BROADCAST.replace("DST", "#b5"), "b.ttgir").verify()
