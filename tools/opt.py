@@ -12,10 +12,11 @@
 All of xdsl-opt's flags are inherited. Every dialect xDSL knows is registered, plus ``tl`` and
 llc's passes and targets (:mod:`llc.dialects.universe`). Input is llc's MLIR text, or Triton's
 TTIR/TTGIR (``.ttgir``/``.ttir`` files, text with ``tt``/``ttg`` ops, or ``-f triton``), imported by
-:mod:`llc.dialects.ttgir`; ``-t ttgir`` prints Triton's TTGIR back. Errors are printed as ``file:line:col: error: message`` with the
-source line and a caret, exit status 1 (:mod:`llc.dialects.diagnostics`); with
-``--parsing-diagnostics`` / ``--verify-diagnostics`` they are printed on stdout in xdsl-opt's
-format and the next ``// -----`` chunk is processed, exit status 0.
+:mod:`llc.dialects.ttgir`; ``-t ttgir`` prints Triton's TTGIR back. Errors are printed as
+``file:line:col: error: message`` with the source line and a caret, exit status 1
+(:mod:`llc.dialects.diagnostics`); with ``--parsing-diagnostics`` / ``--verify-diagnostics``
+they are printed on stdout in xdsl-opt's format and the next ``// -----`` chunk is processed,
+exit status 0.
 
 The hardware configuration is a module attribute, spelled as TTGIR does (names in
 :mod:`llc.dialects.tl`: ``NUM_WARPS_ATTR``, ``THREADS_PER_WARP_ATTR``, ``TARGET_ATTR``)::
