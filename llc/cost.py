@@ -23,9 +23,11 @@ destination may read any source copy of an element):
 * ``none`` / ``registers``: a no-op or a register renaming, cost 0;
 * ``shuffle``: the data stays within each warp: per destination 32-bit word one shuffle, plus
   two selects per word for every destination lane bit whose source *register* depends on the
-  lane (the swap of Triton's ``transferWithinWarp``); sub-32-bit elements are packed into words,
-  64-bit elements take two shuffles. If the shared-memory round trip is cheaper, it is chosen
-  instead (issue 10: by cost, not by rule);
+  lane (the swap of Triton's ``transferWithinWarp``); sub-32-bit elements are assumed packed
+  into words (as Triton packs them), 64-bit elements take two shuffles. When exactly one
+  register bit trades places with one lane bit and nothing else moves, Triton's "ship" sends
+  half of each register pair: one butterfly shuffle and two selects per pair. If the
+  shared-memory round trip is cheaper, it is chosen instead (issue 10: by cost, not by rule);
 * ``shared``: store, barrier, load through the swizzled layout of :func:`llc.swizzle.plan_swizzle`,
   counted in its exact wavefronts (bank conflicts included) plus one address instruction per
   shared-memory instruction and the barriers;
@@ -221,11 +223,14 @@ def conversion_cost(
     >>> lanes = ll([[1], [64]], [[4], [2], [8], [16], [32]])    # lanes 1 and 2 swap data
     >>> conversion_cost(src, lanes, [256], "f32").instruction_counts
     {'shfl': 4}
-    >>> swap = ll([[32], [64]], [[1], [2], [4], [8], [16]])     # register 1 <-> lane 16
-    >>> conversion_cost(src, swap, [256], "f32").instruction_counts
+    >>> swap = ll([[32], [64]], [[1], [2], [4], [8], [16]])     # register 1 <-> lane 16, and
+    >>> conversion_cost(src, swap, [256], "f32").instruction_counts  # the lanes shift by one
     {'select': 8, 'shfl': 4}
     >>> [conversion_cost(src, swap, [256], t).total for t in ("f16", "f32", "f64")]
     [8.0, 16.0, 32.0]
+    >>> ship = ll([[32], [64]], [[2], [4], [8], [16], [1]])     # only register 0 <-> lane 4
+    >>> conversion_cost(src, ship, [256], "f32").instruction_counts
+    {'select': 4, 'shfl': 2}
     """
     key = (src, dst, shape if type(shape) is tuple else tuple(shape), dtype)
     cost = _MEMO.get(key)
@@ -371,7 +376,13 @@ def _shuffle_cost(
         mixed.append(combination & reg_mask)
     rank = matrix_rank([m for m in mixed if m])
     words = _words(_distinct_registers(dst), bitwidth)
-    instructions = {"shfl": words, "select": 2 * rank * words}
+    if rank == 1 and words >= 2 and _single_swap(src, dst, solver, len(src_regs)):
+        # Triton's "ship": one register bit swaps with one lane bit and nothing else moves, so
+        # each pair of registers needs one butterfly shuffle and two selects.
+        pairs = words // 2
+        instructions = {"shfl": pairs, "select": 2 * pairs}
+    else:
+        instructions = {"shfl": words, "select": 2 * rank * words}
     return ConversionCost(
         "shuffle",
         "lane",
@@ -383,6 +394,35 @@ def _shuffle_cost(
         _total(instructions, 0, 0.0),
         plan,
     )
+
+
+def _single_swap(src: LinearLayout, dst: LinearLayout, solver: EchelonBasis, regs: int) -> bool:
+    """Whether ``dst`` is ``src`` with exactly one register bit and one lane bit exchanged."""
+    src_lanes = in_dim_columns(src, "lane")
+    dst_lanes = in_dim_columns(dst, "lane")
+    if len(src_lanes) != len(dst_lanes):
+        return False
+    swapped: int | None = None
+    for j, column in enumerate(dst_lanes):
+        combination = solver.solve(column) or 0
+        lane_part = combination >> regs
+        if combination == 1 << (regs + j):
+            continue
+        if lane_part or swapped is not None:
+            return False
+        swapped = j
+    if swapped is None:
+        return False
+    hits = 0
+    for column in in_dim_columns(dst, "register"):
+        combination = solver.solve(column) or 0
+        lane_part = combination >> regs
+        if lane_part == 0:
+            continue
+        if combination != 1 << (regs + swapped):
+            return False
+        hits += 1
+    return hits == 1
 
 
 def _shared_cost(src: LinearLayout, dst: LinearLayout, bitwidth: int, level: str) -> ConversionCost:

@@ -14,7 +14,10 @@ Options (``-p 'llc-optimize-layouts{num-warps=8 target="cuda:80" debug=true}'``)
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -24,7 +27,7 @@ from xdsl.passes import ModulePass
 from llc.dialects.tl import ConvertLayoutOp, encoding_of
 from llc.passes.layout_assignment import Hardware, LayoutAnalysis, materialize, walk_ops
 from llc.passes.remove_conversions import (
-    _dce,
+    erase_dead_ops,
     fold_conversions,
     remove_conversions,
     stage_dot_operands,
@@ -46,6 +49,23 @@ def count_conversions(module: ModuleOp) -> int:
         for op in walk_ops(module)
         if isinstance(op, ConvertLayoutOp) and op.src.type != op.result.type
     )
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector during a pass.
+
+    A pass allocates many small objects; each full collection scans the whole heap, which holds
+    the module being compiled, so with the collector on the time per op grows with module size
+    (2x per op from 5k to 20k ops in ``bench/layout_passes.py``). Paused, it stays flat.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _emit(debug: bool, text: str) -> None:
@@ -111,18 +131,19 @@ class AssignAnchorsPass(_LayoutPass):
     name = "llc-assign-anchors"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        analysis = self.analyse(op, ["anchors"])
-        layouts = {}
-        for v in analysis.classes.parent:
-            root = analysis.cls(v)
-            layouts[v] = (
-                analysis.value_layouts.get(v)
-                or analysis.fixed.get(root)
-                or encoding_of(v.type)
-                or analysis._default(v)
-            )
-        materialize(op, layouts, analysis.sink_layouts, analysis.hw)
-        fold_conversions(op)
+        with gc_paused():
+            analysis = self.analyse(op, ["anchors"])
+            layouts = {}
+            for v in analysis.classes.parent:
+                root = analysis.cls(v)
+                layouts[v] = (
+                    analysis.value_layouts.get(v)
+                    or analysis.fixed.get(root)
+                    or encoding_of(v.type)
+                    or analysis.default_layout(v)
+                )
+            materialize(op, layouts, analysis.sink_layouts, analysis.hw)
+            fold_conversions(op)
 
 
 @dataclass(frozen=True)
@@ -132,10 +153,11 @@ class PropagateLayoutsPass(_LayoutPass):
     name = "llc-propagate-layouts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        analysis = self.analyse(op, ["anchors", "propagate", "resolve", "fill"])
-        materialize(op, analysis.assignment(), analysis.sink_layouts, analysis.hw)
-        fold_conversions(op)
-        _emit(self.debug, f"// llc-propagate-layouts: {count_conversions(op)} conversions")
+        with gc_paused():
+            analysis = self.analyse(op, ["anchors", "propagate", "resolve", "fill"])
+            materialize(op, analysis.assignment(), analysis.sink_layouts, analysis.hw)
+            fold_conversions(op)
+            _emit(self.debug, f"// llc-propagate-layouts: {count_conversions(op)} conversions")
 
 
 @dataclass(frozen=True)
@@ -146,13 +168,14 @@ class RemoveConversionsPass(_LayoutPass):
     max_slice: int = 64
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        self.hardware(op)
-        log: list[str] = []
-        remove_conversions(op, self.max_slice, log)
-        stage_dot_operands(op)
-        fold_conversions(op)
-        _dce(op)
-        _emit(self.debug, "\n".join(f"// {line}" for line in log))
+        with gc_paused():
+            self.hardware(op)
+            log: list[str] = []
+            remove_conversions(op, self.max_slice, log)
+            stage_dot_operands(op)
+            fold_conversions(op)
+            erase_dead_ops(op)
+            _emit(self.debug, "\n".join(f"// {line}" for line in log))
 
 
 @dataclass(frozen=True)
@@ -165,22 +188,23 @@ class OptimizeLayoutsPass(_LayoutPass):
     max_slice: int = 64
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from xdsl.transforms.canonicalize import CanonicalizePass
-        from xdsl.transforms.common_subexpression_elimination import (
-            CommonSubexpressionElimination,
-        )
-        from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+        with gc_paused():
+            from xdsl.transforms.canonicalize import CanonicalizePass
+            from xdsl.transforms.common_subexpression_elimination import (
+                CommonSubexpressionElimination,
+            )
+            from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
-        options = dict(
-            num_warps=self.num_warps,
-            threads_per_warp=self.threads_per_warp,
-            target=self.target,
-            mma_version=self.mma_version,
-            debug=self.debug,
-        )
-        AssignAnchorsPass(**options).apply(ctx, op)
-        PropagateLayoutsPass(**options).apply(ctx, op)
-        RemoveConversionsPass(**options, max_slice=self.max_slice).apply(ctx, op)
-        CanonicalizePass().apply(ctx, op)
-        CommonSubexpressionElimination().apply(ctx, op)
-        DeadCodeElimination().apply(ctx, op)
+            options = dict(
+                num_warps=self.num_warps,
+                threads_per_warp=self.threads_per_warp,
+                target=self.target,
+                mma_version=self.mma_version,
+                debug=self.debug,
+            )
+            AssignAnchorsPass(**options).apply(ctx, op)
+            PropagateLayoutsPass(**options).apply(ctx, op)
+            RemoveConversionsPass(**options, max_slice=self.max_slice).apply(ctx, op)
+            CanonicalizePass().apply(ctx, op)
+            CommonSubexpressionElimination().apply(ctx, op)
+            DeadCodeElimination().apply(ctx, op)

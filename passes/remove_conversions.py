@@ -31,11 +31,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from llc.dialects.layout_rules import ANY, rule_for, tensor_operands, tensor_results
 from llc.dialects.tl import (
     ConvertLayoutOp,
-    hardware_config,
     LocalAllocOp,
     LocalLoadOp,
     MemDescType,
     encoding_of,
+    hardware_config,
     shape_of,
 )
 from llc.passes.layout_assignment import (
@@ -50,6 +50,7 @@ from llc.passes.layout_cost import conversion_cost, remat_cost
 __all__ = [
     "RematPlan",
     "backward_slice",
+    "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
     "remove_conversions",
@@ -81,34 +82,33 @@ def _existing_conversion(
         user = use.operation
         if user is exclude:
             continue
-        if isinstance(user, ConvertLayoutOp) and encoding_of(user.result.type) == enc:
-            if _dominates_all(user, value):
-                return user.result
+        if (
+            isinstance(user, ConvertLayoutOp)
+            and encoding_of(user.result.type) == enc
+            and _dominates_all(user, value)
+        ):
+            return user.result
     return None
 
 
 def _dominates_all(cvt: Operation, value: SSAValue) -> bool:
-    # A conversion placed right after the definition (as llc inserts them) serves every use.
+    """Whether ``cvt`` serves every use of ``value``: it sits right after the definition (as
+    llc inserts conversions), or at the start of the block of a block argument, behind other
+    conversions only."""
     owner = value.owner
     if isinstance(owner, Block):
-        return (
-            cvt.parent_block() is owner
-            and cvt.prev_op is None
-            or (
-                cvt.parent_block() is owner
-                and all(isinstance(p, ConvertLayoutOp) for p in _before(cvt))
-            )
-        )
-    return cvt.parent_block() is owner.parent_block() and cvt.prev_op is owner
-
-
-def _before(op: Operation) -> list[Operation]:
-    out = []
-    p = op.prev_op
-    while p is not None:
-        out.append(p)
-        p = p.prev_op
-    return out
+        if cvt.parent_block() is not owner:
+            return False
+        prev = cvt.prev_op
+        while prev is not None:  # only conversions may precede it
+            if not isinstance(prev, ConvertLayoutOp):
+                return False
+            prev = prev.prev_op
+        return True
+    prev = cvt.prev_op
+    while isinstance(prev, ConvertLayoutOp) and prev is not owner:
+        prev = prev.prev_op
+    return prev is owner
 
 
 def backward_slice(
@@ -300,7 +300,7 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             improved += 1
             changed = True
         fold_conversions(module)
-        _dce(module)
+        erase_dead_ops(module)
         if not changed:
             break
     return improved
@@ -385,34 +385,26 @@ def _insert_conversion_before(value: SSAValue, enc: Attribute, op: Operation) ->
 
 
 def fold_conversions(module: ModuleOp) -> None:
-    """Drop no-op conversions and collapse chains ``cvt(cvt(x))`` (the two folds the passes'
-    own rewrites create; the full set lives on ``tl.convert_layout`` as canonicalization
-    patterns)."""
-    for op in list(walk_ops(module)):
-        if not isinstance(op, ConvertLayoutOp) or op.parent is None:
-            continue
-        src = op.src
-        if isinstance(src.owner, ConvertLayoutOp):
-            inner = src.owner
-            if inner.src.type == op.result.type:
-                op.result.replace_all_uses_with(inner.src)
-                Rewriter.erase_op(op)
-                continue
-            op.operands[0] = inner.src
-            src = inner.src
-        if src.type == op.result.type:
-            op.result.replace_all_uses_with(src)
-            Rewriter.erase_op(op)
+    """Apply ``tl.convert_layout``'s canonicalization patterns (no-op conversions, chains,
+    converted constants, splats and ranges; :mod:`llc.dialects.tl_canonicalization`)."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from llc.dialects.tl import ConvertLayoutCanonicalization
+
+    patterns = ConvertLayoutCanonicalization.get_canonicalization_patterns()
+    PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns))).rewrite_module(module)
 
 
-def _dce(module: ModuleOp) -> None:
+def erase_dead_ops(module: ModuleOp) -> None:
+    """Erase side-effect-free ops (and loads, whose read has no effect) whose results are
+    unused, until none is left: the originals a rematerialization replaced."""
     from xdsl.traits import is_side_effect_free
 
     changed = True
     while changed:
         changed = False
         for op in reversed(list(walk_ops(module))):
-            if op.parent is None or op.regions and op.name != "tl.reduce":
+            if op.parent is None or (op.regions and op.name != "tl.reduce"):
                 continue
             if any(r.uses for r in op.results) or not op.results:
                 continue

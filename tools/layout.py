@@ -835,7 +835,7 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     lines.append(str(report.minimal) if report.minimal.num_in_dims else "(empty: the identity)")
     lines.append("")
     lines.append(f"data movement: {report.movement}")
-    lines.extend(_cost_lines(src.ll, dst.ll, src.padded, args.dtype))
+    lines.extend(_cost_lines(src.ll, dst.ll, src.padded, getattr(args, "dtype", "f32")))
     return "\n".join(lines) + "\n"
 
 

@@ -118,7 +118,9 @@ def test_stripped_example_gets_layouts_and_few_conversions(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(TRITON_CONVERSIONS))
 def test_optimize_keeps_results_bit_identical(name: str, tmp_path: Path) -> None:
-    reference = _run_kernel(name, (ROOT / "examples" / f"{name}.mlir").read_text(), tmp_path / "ref")
+    reference = _run_kernel(
+        name, (ROOT / "examples" / f"{name}.mlir").read_text(), tmp_path / "ref"
+    )
     from_stripped = _print(_optimize(strip_layouts(_load(name))))
     from_hand = _print(_optimize(_load(name)))
     from_ttir = _print(_optimize(_load_ttir(name)))
@@ -194,4 +196,3 @@ def test_generated_conversions_have_no_noops() -> None:
     for op in walk_ops(module):
         if isinstance(op, ConvertLayoutOp):
             assert op.src.type != op.result.type
-

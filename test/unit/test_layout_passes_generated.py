@@ -10,7 +10,6 @@ where a dot or reduction feeds them (float reassociation, ``llc.testing.semantic
 from __future__ import annotations
 
 import pytest
-
 from xdsl.dialects.builtin import TensorType
 
 from llc.dialects.tl import encoding_of

@@ -49,10 +49,10 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 // CHECK: %y = math.exp %x : tensor<128xf32, #[[USER]]>
 // CHECK: %z = tl.splat %v : f32 -> tensor<128xf32, #[[DEFAULT]]>
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
-  func.func @partial(%v: f32) {
+  func.func @partial(%v: f32) -> (tensor<128xf32, #tl.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>, tensor<128xf32>) {
     %x = tl.splat %v : f32 -> tensor<128xf32, #tl.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
     %y = math.exp %x : tensor<128xf32, #tl.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
     %z = tl.splat %v : f32 -> tensor<128xf32>
-    func.return
+    func.return %y, %z : tensor<128xf32, #tl.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>, tensor<128xf32>
   }
 }
