@@ -10,11 +10,13 @@
     llc-opt bad.mlir --split-input-file --parsing-diagnostics --verify-diagnostics  # lit tests
 
 All of xdsl-opt's flags are inherited. Every dialect xDSL knows is registered, plus ``tl`` and
-llc's passes and targets (:mod:`llc.dialects.universe`). Input is MLIR text whatever its extension
-(``.mlir``, ``.ttgir``, ...). Errors are printed as ``file:line:col: error: message`` with the
-source line and a caret, exit status 1 (:mod:`llc.dialects.diagnostics`); with
-``--parsing-diagnostics`` / ``--verify-diagnostics`` they are printed on stdout in xdsl-opt's
-format and the next ``// -----`` chunk is processed, exit status 0.
+llc's passes and targets (:mod:`llc.dialects.universe`). Input is llc's MLIR text, or Triton's
+TTIR/TTGIR (``.ttgir``/``.ttir`` files, text with ``tt``/``ttg`` ops, or ``-f triton``), imported by
+:mod:`llc.dialects.ttgir`; ``-t ttgir`` prints Triton's TTGIR back. Errors are printed as
+``file:line:col: error: message`` with the source line and a caret, exit status 1
+(:mod:`llc.dialects.diagnostics`); with ``--parsing-diagnostics`` / ``--verify-diagnostics``
+they are printed on stdout in xdsl-opt's format and the next ``// -----`` chunk is processed,
+exit status 0.
 
 The hardware configuration is a module attribute, spelled as TTGIR does (names in
 :mod:`llc.dialects.tl`: ``NUM_WARPS_ATTR``, ``THREADS_PER_WARP_ATTR``, ``TARGET_ATTR``)::
@@ -221,7 +223,21 @@ class LLCOptMain(xDSLOptMain):
             return super().output_resulting_program(prog)
         return self._print_module(prog) + "\n\n"
 
+    def _is_triton_input(self, text: str, name: str) -> bool:
+        if self.args.frontend is not None:
+            return self.args.frontend == "triton"
+        from llc.dialects.ttgir import is_triton_file
+
+        return is_triton_file(name, text)
+
     def _parse(self, text: str, name: str, line_offset: int) -> ModuleOp:
+        if self._is_triton_input(text, name):
+            from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+
+            defaults = HardwareDefaults(
+                self.args.num_warps, self.args.threads_per_warp, self.args.gpu_target
+            )
+            return parse_triton_module(text, name, defaults, line_offset=line_offset)
         return parse_module(
             self.ctx,
             text,
@@ -232,7 +248,7 @@ class LLCOptMain(xDSLOptMain):
 
     def run(self) -> None:
         """Process each input chunk; errors become located diagnostics (see module doc)."""
-        if self.args.frontend not in (None, "mlir"):
+        if self.args.frontend not in (None, "mlir", "triton"):
             super().run()
             return
         text, name = read_input(self.args.input_file)
