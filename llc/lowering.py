@@ -50,7 +50,18 @@ from llc.conversion import in_dim_columns
 from llc.errors import LayoutError
 from llc.f2 import EchelonBasis
 from llc.linear_layout import LinearLayout
-from llc.swizzle import BANK_BYTES, BANKS, DEFAULT_SCRATCH_LIMIT, lanes_per_phase, plan_swizzle
+from llc.swizzle import (
+    BANK_BYTES,
+    BANKS,
+    DEFAULT_SCRATCH_LIMIT,
+    _independent,
+    _rank,
+    _Span,
+    _unflatten,
+    _with_registers,
+    lanes_per_phase,
+    plan_swizzle,
+)
 
 __all__ = [
     "COUNTED_KINDS",
@@ -75,6 +86,8 @@ COUNTED_KINDS: dict[str, str] = {
     "shfl": "shfl",
     "st": "st.shared",
     "ld": "ld.shared",
+    "ldm": "ldmatrix",
+    "stm": "stmatrix",
     "barrier": "bar.sync",
 }
 """Program op -> instruction kind. Register renamings (``vperm``, ``bitcast``), constants, special
@@ -82,7 +95,15 @@ registers (``thread_id``, ``lane_id``) and the allocation issue no instruction; 
 once per element it selects (one ``selp`` each)."""
 
 # Issue cycles per warp of each kind, as llc.cost counts them.
-_CYCLES = {"alu": 1.0, "select": 1.0, "shfl": 2.0, "st.shared": 1.0, "ld.shared": 1.0}
+_CYCLES = {
+    "alu": 1.0,
+    "select": 1.0,
+    "shfl": 2.0,
+    "st.shared": 1.0,
+    "ld.shared": 1.0,
+    "ldmatrix": 1.0,
+    "stmatrix": 1.0,
+}
 _WAVEFRONT_CYCLES = 2.0
 _BARRIER_CYCLES = 32.0
 
@@ -201,6 +222,14 @@ class SimtProgram:
     def load(self, smem: int, addr: int, n: int) -> int:
         """Load ``vector<n x T>`` from byte address ``addr`` of ``smem``."""
         return self._emit("ld", ("vec", n, "T"), (smem, addr))
+
+    def ldmatrix(self, smem: int, addr: int, count: int, trans: bool) -> int:
+        """``ldmatrix.x{count}[.trans]``: ``vector<2*count x T>`` (b16), rows at ``addr``."""
+        return self._emit("ldm", ("vec", 2 * count, "T"), (smem, addr), count=count, trans=trans)
+
+    def stmatrix(self, smem: int, addr: int, value: int, count: int, trans: bool) -> None:
+        """``stmatrix.x{count}[.trans]`` of ``value`` (``vector<2*count x T>``, b16)."""
+        self._emit("stm", None, (smem, addr, value), count=count, trans=trans)
 
     def barrier(self) -> None:
         """A CTA barrier."""
@@ -391,6 +420,11 @@ def _plan(
             candidates.append(warp_local)
     if force != "shuffle" and not (candidates and candidates[0].strategy in ("none", "registers")):
         candidates.append(_shared_plan(src, dst, bitwidth, scratch_limit))
+        for side in ("ld", "st"):
+            for trans in (False, True):
+                trip = _matrix_trip(src, dst, bitwidth, scratch_limit, side, trans)
+                if trip is not None:
+                    candidates.append(_round_trip(src, dst, bitwidth, trip))
     return min(candidates, key=lambda p: p.cost)
 
 
@@ -691,26 +725,227 @@ def _shared_plan(
 
     if plan.rep_bits and not all(rounds_by_registers(m) for m in maps):
         plan = plan_swizzle(src, dst, bitwidth, 1 << 62)
-        maps = (plan.store_map, plan.load_map)
-        scratch_bits = plan.scratch_elements.bit_length() - 1
+    return _round_trip(
+        src,
+        dst,
+        bitwidth,
+        _Trip(
+            plan.store_layout,
+            plan.load_layout,
+            plan.store_map,
+            plan.load_map,
+            plan.store_vector,
+            plan.load_vector,
+            plan.scratch_elements.bit_length() - 1,
+            plan.rep_bits,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class _MatrixTile:
+    """``ldmatrix`` (``side == "ld"``) or ``stmatrix`` (``"st"``) ``.x{count}[.trans]``."""
+
+    side: str
+    count: int
+    trans: bool
+
+
+@dataclass(frozen=True)
+class _Trip:
+    """A shared-memory round trip: each side's layout (registers renumbered so that instruction
+    ``i`` moves registers ``i*vector ..``), its map to the shared offset, its vector, the scratch
+    offset bits and the round bits; ``matrix``: the side that uses ``ldmatrix``/``stmatrix``."""
+
+    store_layout: LinearLayout
+    load_layout: LinearLayout
+    store_map: LinearLayout
+    load_map: LinearLayout
+    store_vector: int
+    load_vector: int
+    scratch_bits: int
+    rep_bits: int
+    matrix: _MatrixTile | None = None
+
+
+def _matrix_row_columns(m: LinearLayout, tile: _MatrixTile) -> list[int]:
+    """Thread bit -> shared offset of the row that lane gives to ``ldmatrix``/``stmatrix``.
+
+    Lane ``8i + j`` gives row ``j`` of matrix ``i``: without ``.trans`` row ``j`` is held by
+    lanes ``4j ..`` (lane bits 2..4 of the fragment), with ``.trans`` by register bit 0 and lane
+    bits 0, 1; matrix ``i`` is register bits ``1 ..``. Lanes past ``8 * count`` are ignored.
+    """
+    regs, lanes = _dims(m, "register"), _dims(m, "lane")
+    rows = [regs[0], lanes[0], lanes[1]] if tile.trans else lanes[2:5]
+    matrices = regs[1 : tile.count.bit_length()]
+    matrices += [0] * (2 - len(matrices))
+    return [*rows, *matrices, *_dims(m, "warp")]
+
+
+def _fits_matrix(m: LinearLayout, tile: _MatrixTile) -> bool:
+    """Whether the map ``m`` (hardware index -> 16-bit shared offset) is the instruction tile of
+    ``tile`` composed with row addresses: its fragment columns land on the offset bits of one
+    16-byte row in the instruction's order, every other column keeps rows 16-byte aligned.
+
+    >>> ident = LinearLayout.from_bases(
+    ...     [("register", [[1], [8]]), ("lane", [[2], [4], [16], [32], [64]])], ["offset"]
+    ... )
+    >>> plain, trans = _MatrixTile("ld", 2, False), _MatrixTile("ld", 2, True)
+    >>> _fits_matrix(ident, plain), _fits_matrix(ident, trans)
+    (True, False)
+    """
+    regs, lanes = _dims(m, "register"), _dims(m, "lane")
+    if len(lanes) != 5 or len(regs) < tile.count.bit_length():
+        return False
+    fragment = [lanes[2], lanes[3], lanes[4]] if tile.trans else [regs[0], lanes[0], lanes[1]]
+    if fragment != [1, 2, 4]:
+        return False
+    others = [*regs[1:], *_dims(m, "warp")]
+    others += [regs[0], lanes[0], lanes[1]] if tile.trans else lanes[2:5]
+    return all(c & 7 == 0 for c in others)
+
+
+def _plain_side(layout: LinearLayout, columns: Sequence[int]) -> tuple[list[int], int]:
+    """The registers (vector first) and vector (log2) of a plain ld/st side of a shared layout
+    with offset columns ``columns``, as :func:`llc.swizzle.plan_swizzle` derives them."""
+    regs = _independent(in_dim_columns(layout, "register"))
+    offsets = _Span(list(columns))
+    reg_span = _Span(regs)
+    k = 0
+    while k < min(len(columns), 3) and reg_span.contains(columns[k]):  # 128 bits of b16
+        k += 1
+    touching = 0
+    for v in [*in_dim_columns(layout, "lane"), *in_dim_columns(layout, "warp")]:
+        touching |= offsets.solve(v) or 0
+    if touching:
+        k = min(k, (touching & -touching).bit_length() - 1)
+    low = (1 << k) - 1
+    rest = [
+        v ^ _combine(columns, (offsets.solve(v) or 0) & low)
+        for v in _independent(regs, list(columns[:k]))
+    ]
+    return [*columns[:k], *rest], k
+
+
+def _shared_layout(src: LinearLayout, columns: Sequence[int]) -> LinearLayout:
+    outs = src.out_dims
+    return LinearLayout.from_bases(
+        [("offset", [_unflatten(v, outs) for v in columns])],
+        [name for name, _ in outs],
+        [size for _, size in outs],
+    )
+
+
+def _matrix_trip(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int, side: str, trans: bool
+) -> _Trip | None:
+    """A round trip whose ``side`` uses ``ldmatrix``/``stmatrix``, or None where it cannot.
+
+    The shared layout puts the tile's fragment columns (two b16 of four lanes: one 16-byte row)
+    on offset bits 0..2 and the tile's row directions on bits 3..5 (the 8 rows of a matrix fill
+    the 32 banks), then the matrix and other hardware directions of that side and the rest; the
+    columns above the row bits are swizzled (XORed with row directions) greedily for the other
+    side's fewest wavefronts (Triton's ``optimalSwizzlingTile``). No rounds: the whole tensor
+    must fit the scratch limit.
+    """
+    if bitwidth != 16:
+        return None
+    matrix_side, other = (dst, src) if side == "ld" else (src, dst)
+    n = src.total_out_size_log2
+    if matrix_side.get_in_dim_size("lane") != 32 or (2 << n) > scratch_limit:
+        return None
+    s_regs = in_dim_columns(matrix_side, "register")
+    s_lanes = in_dim_columns(matrix_side, "lane")
+    s_warps = in_dim_columns(matrix_side, "warp") if matrix_side.has_in_dim("warp") else []
+    if not s_regs or _rank([*s_regs, *s_lanes]) != len(s_regs) + len(s_lanes):
+        return None  # the matrix side holds every element once per warp
+    c = min(2, len(s_regs) - 1)
+    tile = _MatrixTile(side, 1 << c, trans)
+    if trans:
+        fragment, rows = s_lanes[2:5], [s_regs[0], s_lanes[0], s_lanes[1]]
+    else:
+        fragment, rows = [s_regs[0], s_lanes[0], s_lanes[1]], s_lanes[2:5]
+    placed = [*fragment, *rows, *s_regs[1 : 1 + c]]
+    own = _independent([*s_regs[1 + c :], *s_warps], placed)
+    o_lanes = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
+    swizzled = _independent([*o_lanes, *(1 << i for i in range(n))], [*placed, *own])
+    columns = [*placed, *own, *swizzled]
+    warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
+
+    def trip(cols: Sequence[int]) -> _Trip | None:
+        shared = _shared_layout(src, cols)
+        o_regs, k = _plain_side(other, cols)
+        o_layout = _with_registers(other, o_regs)
+        o_map = o_layout.invert_and_compose(shared)
+        s_map = matrix_side.invert_and_compose(shared)
+        if not _fits_matrix(s_map, tile):
+            return None
+        vec = 2 * tile.count
+        if side == "ld":
+            return _Trip(o_layout, matrix_side, o_map, s_map, 1 << k, vec, n, 0, tile)
+        return _Trip(matrix_side, o_layout, s_map, o_map, vec, 1 << k, n, 0, tile)
+
+    def other_wavefronts(t: _Trip) -> int:
+        m, vec = (t.store_map, t.store_vector) if side == "ld" else (t.load_map, t.load_vector)
+        addr = _plain_addresses(m, vec, 2, (1 << n) - 1, 32 * warps)
+        return int(warp_wavefronts(addr.reshape(-1, 32), 2 * vec)[0].sum())
+
+    best = trip(columns)
+    if best is None:
+        return None
+    best_wf = other_wavefronts(best)
+    # Any column above the row bits may take a row direction: its offset stays row aligned.
+    for position in range(len(fragment) + len(rows), len(columns)):
+        base = columns[position]
+        for mix in range(1, 8):
+            trial = list(columns)
+            trial[position] = base ^ _combine(rows, mix)
+            t = trip(trial)
+            if t is None:
+                continue
+            wf = other_wavefronts(t)
+            if wf < best_wf:
+                best, best_wf, columns = t, wf, trial
+    return best
+
+
+def _plain_addresses(m: LinearLayout, vec: int, eb: int, low: int, threads: int) -> np.ndarray:
+    """Byte addresses ``(instructions, threads)`` of a plain vectorized side with map ``m``."""
+    t_ids = np.arange(threads, dtype=np.int64)
+    base = np.zeros_like(t_ids)
+    for bit, col in enumerate([*_dims(m, "lane"), *_dims(m, "warp")]):
+        base ^= ((t_ids >> bit) & 1) * ((col & low) * eb)
+    regs = _dims(m, "register")
+    consts = [(_combine(regs, i) & low) * eb for i in range(0, 1 << len(regs), vec)]
+    return np.stack([base ^ c for c in consts])
+
+
+def _round_trip(src: LinearLayout, dst: LinearLayout, bitwidth: int, trip: _Trip) -> LoweringPlan:
+    scratch_bits = trip.scratch_bits
+    maps = (trip.store_map, trip.load_map)
     eb = bitwidth // 8
+    scratch_bytes = eb << scratch_bits
     low = (1 << scratch_bits) - 1
     R_src = src.get_in_dim_size("register")
     R_dst = dst.get_in_dim_size("register")
     lanes = src.get_in_dim_size("lane")
     warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
     p = SimtProgram(R_src, bitwidth)
-    smem = p.alloc(plan.scratch_bytes, 16)
+    smem = p.alloc(scratch_bytes, 16)
+    tile = trip.matrix
 
     src_index = _register_index(src)
-    store_regs = _dims(plan.store_layout, "register")
+    store_regs = _dims(trip.store_layout, "register")
     xs_mask = [src_index[_combine(store_regs, j)] for j in range(1 << len(store_regs))]
     Xs = p.vperm(0, 0, xs_mask)
 
     t_ids = np.arange(lanes * warps, dtype=np.int64)
 
-    def side(m: LinearLayout) -> tuple[list[int], list[tuple[int, int]], np.ndarray]:
-        thread_cols = [*_dims(m, "lane"), *_dims(m, "warp")]
+    def side(m: LinearLayout, kind: str) -> tuple[list[int], list[tuple[int, int]], np.ndarray]:
+        if tile is not None and tile.side == kind:
+            thread_cols = _matrix_row_columns(m, tile)
+        else:
+            thread_cols = [*_dims(m, "lane"), *_dims(m, "warp")]
         reg_cols = _dims(m, "register")
         byte_cols = [(c & low) * eb for c in thread_cols]
         base_np = np.zeros_like(t_ids)
@@ -718,12 +953,12 @@ def _shared_plan(
             base_np ^= ((t_ids >> bit) & 1) * col
         return byte_cols, [(r, _combine(reg_cols, r)) for r in range(1 << len(reg_cols))], base_np
 
-    s_cols, s_regs, s_base = side(maps[0])
-    l_cols, l_regs, l_base = side(maps[1])
-    v_s, v_l = plan.store_vector, plan.load_vector
+    s_cols, s_regs, s_base = side(maps[0], "st")
+    l_cols, l_regs, l_base = side(maps[1], "ld")
+    v_s, v_l = trip.store_vector, trip.load_vector
     stores = [(s_regs[i][1] >> scratch_bits, i) for i in range(0, len(s_regs), v_s)]
     loads = [(l_regs[i][1] >> scratch_bits, i) for i in range(0, len(l_regs), v_l)]
-    rounds = 1 << plan.rep_bits
+    rounds = 1 << trip.rep_bits
     s_addr = l_addr = None
     loaded: dict[int, int] = {}
     addresses: dict[str, list[np.ndarray]] = {"st": [], "ld": []}
@@ -737,7 +972,11 @@ def _shared_plan(
                 s_addr = p.linear(s_cols)
             const = (s_regs[i][1] & low) * eb
             value = p.vperm(Xs, Xs, list(range(i, i + v_s)))
-            p.store(smem, p.xor_const(s_addr, const), value)
+            address = p.xor_const(s_addr, const)
+            if tile is not None and tile.side == "st":
+                p.stmatrix(smem, address, value, tile.count, tile.trans)
+            else:
+                p.store(smem, address, value)
             addresses["st"].append(s_base ^ const)
         p.barrier()
         for r, i in loads:
@@ -746,11 +985,15 @@ def _shared_plan(
             if l_addr is None:
                 l_addr = p.linear(l_cols)
             const = (l_regs[i][1] & low) * eb
-            loaded[i] = p.load(smem, p.xor_const(l_addr, const), v_l)
+            address = p.xor_const(l_addr, const)
+            if tile is not None and tile.side == "ld":
+                loaded[i] = p.ldmatrix(smem, address, tile.count, tile.trans)
+            else:
+                loaded[i] = p.load(smem, address, v_l)
             addresses["ld"].append(l_base ^ const)
     ordered = [loaded[i] for i in sorted(loaded)]
     lv = p.concat(ordered)
-    load_index = _register_index(plan.load_layout)
+    load_index = _register_index(trip.load_layout)
     dst_cols = _dims(dst, "register")
     out_mask = [load_index[_combine(dst_cols, r)] for r in range(R_dst)]
     n_loaded = len(ordered) * v_l
@@ -762,7 +1005,12 @@ def _shared_plan(
             continue
         per_thread = np.stack(addresses[kind])  # (instructions, threads)
         per_warp = per_thread.reshape(len(per_thread) * warps, lanes)
-        wf, idl = warp_wavefronts(per_warp, vec * eb)
+        if tile is not None and tile.side == kind:
+            # One phase per 8x8 matrix: its 8 row addresses, 16 bytes each.
+            rows = per_warp[:, : 8 * tile.count].reshape(-1, 8)
+            wf, idl = warp_wavefronts(rows, 16)
+        else:
+            wf, idl = warp_wavefronts(per_warp, vec * eb)
         wavefronts += int(wf.sum())
         ideal += int(idl.sum())
     counts = p.counts()
@@ -777,7 +1025,7 @@ def _shared_plan(
         warps,
         lanes,
         counts,
-        shared_bytes=plan.scratch_bytes,
+        shared_bytes=scratch_bytes,
         wavefronts=wavefronts,
         ideal_wavefronts=ideal,
         rounds=rounds,
