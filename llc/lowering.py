@@ -114,7 +114,8 @@ class Instr:
     """One per-thread instruction: ``result = op(args) {attrs}``.
 
     Types are ``("index",)``, ``("i1",)`` or ``("vec", n, elem)`` with ``elem`` ``"T"`` (the
-    conversion's element type) or ``"i32"``; ``("smem", bytes)`` for the allocation.
+    conversion's element type), ``"i32"`` or ``"b16"`` (``ldmatrix`` pairs of 32-bit ``T``);
+    ``("smem", bytes)`` for the allocation.
     """
 
     op: str
@@ -224,11 +225,19 @@ class SimtProgram:
         return self._emit("ld", ("vec", n, "T"), (smem, addr))
 
     def ldmatrix(self, smem: int, addr: int, count: int, trans: bool) -> int:
-        """``ldmatrix.x{count}[.trans]``: ``vector<2*count x T>`` (b16), rows at ``addr``."""
-        return self._emit("ldm", ("vec", 2 * count, "T"), (smem, addr), count=count, trans=trans)
+        """``ldmatrix.x{count}[.trans]`` (rows at ``addr``): two b16 of each matrix, as
+        ``vector<2*count x T>`` for 16-bit ``T``, ``vector<count x T>`` for 32-bit ``T``."""
+        if self.bitwidth == 16:
+            return self._emit(
+                "ldm", ("vec", 2 * count, "T"), (smem, addr), count=count, trans=trans
+            )
+        pairs = self._emit("ldm", ("vec", 2 * count, "b16"), (smem, addr), count=count, trans=trans)
+        return self.bitcast(pairs, count, "T")
 
     def stmatrix(self, smem: int, addr: int, value: int, count: int, trans: bool) -> None:
-        """``stmatrix.x{count}[.trans]`` of ``value`` (``vector<2*count x T>``, b16)."""
+        """``stmatrix.x{count}[.trans]`` of ``value`` (the layout of :meth:`ldmatrix`)."""
+        if self.bitwidth != 16:
+            value = self.bitcast(value, 2 * count, "b16")
         self._emit("stm", None, (smem, addr, value), count=count, trans=trans)
 
     def barrier(self) -> None:
@@ -395,7 +404,8 @@ def plan_conversion(
 ) -> LoweringPlan:
     """Lower ``src -> dst`` (one CTA, element width ``bitwidth``) to the cheapest program.
 
-    ``force`` (``"shuffle"`` or ``"shared"``) skips the cost comparison, for tests; a forced
+    ``force`` (``"shuffle"`` or ``"shared"``: the round trip with plain ``ld``/``st.shared``
+    vectors, no ``ldmatrix``/``stmatrix``) skips the cost comparison, for tests; a forced
     shuffle lowering of a conversion that crosses warps raises :class:`LayoutError`. Cached.
 
     >>> regs = LinearLayout.from_bases([("register", [[1], [2]]), ("lane", [[4]])], ["dim0"])
@@ -420,7 +430,7 @@ def _plan(
             candidates.append(warp_local)
     if force != "shuffle" and not (candidates and candidates[0].strategy in ("none", "registers")):
         candidates.append(_shared_plan(src, dst, bitwidth, scratch_limit))
-        for side in ("ld", "st"):
+        for side in ("ld", "st") if force is None else ():
             for trans in (False, True):
                 trip = _matrix_trip(src, dst, bitwidth, scratch_limit, side, trans)
                 if trip is not None:
@@ -749,6 +759,12 @@ class _MatrixTile:
     side: str
     count: int
     trans: bool
+    element_bits: int = 16
+
+    @property
+    def registers(self) -> int:
+        """Elements each thread moves: two b16 of each matrix."""
+        return self.count * 32 // self.element_bits
 
 
 @dataclass(frozen=True)
@@ -777,7 +793,8 @@ def _matrix_row_columns(m: LinearLayout, tile: _MatrixTile) -> list[int]:
     """
     regs, lanes = _dims(m, "register"), _dims(m, "lane")
     rows = [regs[0], lanes[0], lanes[1]] if tile.trans else lanes[2:5]
-    matrices = regs[1 : tile.count.bit_length()]
+    first = 1 if tile.element_bits == 16 else 0  # a 32-bit element is a whole b16 pair
+    matrices = regs[first : first + tile.count.bit_length() - 1]
     matrices += [0] * (2 - len(matrices))
     return [*rows, *matrices, *_dims(m, "warp")]
 
@@ -795,24 +812,31 @@ def _fits_matrix(m: LinearLayout, tile: _MatrixTile) -> bool:
     (True, False)
     """
     regs, lanes = _dims(m, "register"), _dims(m, "lane")
-    if len(lanes) != 5 or len(regs) < tile.count.bit_length():
+    if len(lanes) != 5 or len(regs) < tile.count.bit_length() - 1 + (tile.element_bits == 16):
         return False
-    fragment = [lanes[2], lanes[3], lanes[4]] if tile.trans else [regs[0], lanes[0], lanes[1]]
-    if fragment != [1, 2, 4]:
+    if tile.element_bits == 32:  # b16 pairs: one 32-bit element per lane and matrix, no .trans
+        fragment, others = lanes[0:2], [*regs, *lanes[2:5]]
+    elif tile.trans:
+        fragment, others = lanes[2:5], [*regs, lanes[0], lanes[1]]
+    else:
+        fragment, others = [regs[0], lanes[0], lanes[1]], [*regs[1:], *lanes[2:5]]
+    row = len(fragment)  # offset bits of one 16-byte row
+    if fragment != [1 << i for i in range(row)]:
         return False
-    others = [*regs[1:], *_dims(m, "warp")]
-    others += [regs[0], lanes[0], lanes[1]] if tile.trans else lanes[2:5]
-    return all(c & 7 == 0 for c in others)
+    return all(c & ((1 << row) - 1) == 0 for c in [*others, *_dims(m, "warp")])
 
 
-def _plain_side(layout: LinearLayout, columns: Sequence[int]) -> tuple[list[int], int]:
+def _plain_side(
+    layout: LinearLayout, columns: Sequence[int], bitwidth: int
+) -> tuple[list[int], int]:
     """The registers (vector first) and vector (log2) of a plain ld/st side of a shared layout
     with offset columns ``columns``, as :func:`llc.swizzle.plan_swizzle` derives them."""
     regs = _independent(in_dim_columns(layout, "register"))
     offsets = _Span(list(columns))
     reg_span = _Span(regs)
     k = 0
-    while k < min(len(columns), 3) and reg_span.contains(columns[k]):  # 128 bits of b16
+    max_k = 7 - (bitwidth.bit_length() - 1)  # 128-bit accesses
+    while k < min(len(columns), max_k) and reg_span.contains(columns[k]):
         k += 1
     touching = 0
     for v in [*in_dim_columns(layout, "lane"), *in_dim_columns(layout, "warp")]:
@@ -848,25 +872,29 @@ def _matrix_trip(
     side's fewest wavefronts (Triton's ``optimalSwizzlingTile``). No rounds: the whole tensor
     must fit the scratch limit.
     """
-    if bitwidth != 16:
+    if bitwidth not in (16, 32) or (bitwidth == 32 and trans):
         return None
+    eb = bitwidth // 8
     matrix_side, other = (dst, src) if side == "ld" else (src, dst)
     n = src.total_out_size_log2
-    if matrix_side.get_in_dim_size("lane") != 32 or (2 << n) > scratch_limit:
+    if matrix_side.get_in_dim_size("lane") != 32 or (eb << n) > scratch_limit:
         return None
     s_regs = in_dim_columns(matrix_side, "register")
     s_lanes = in_dim_columns(matrix_side, "lane")
     s_warps = in_dim_columns(matrix_side, "warp") if matrix_side.has_in_dim("warp") else []
-    if not s_regs or _rank([*s_regs, *s_lanes]) != len(s_regs) + len(s_lanes):
+    if (bitwidth == 16 and not s_regs) or _rank([*s_regs, *s_lanes]) != len(s_regs) + len(s_lanes):
         return None  # the matrix side holds every element once per warp
-    c = min(2, len(s_regs) - 1)
-    tile = _MatrixTile(side, 1 << c, trans)
-    if trans:
+    first = 1 if bitwidth == 16 else 0  # 16-bit: register 0 is the second b16 of a pair
+    c = min(2, len(s_regs) - first)
+    tile = _MatrixTile(side, 1 << c, trans, bitwidth)
+    if bitwidth == 32:
+        fragment, rows = s_lanes[0:2], s_lanes[2:5]
+    elif trans:
         fragment, rows = s_lanes[2:5], [s_regs[0], s_lanes[0], s_lanes[1]]
     else:
         fragment, rows = [s_regs[0], s_lanes[0], s_lanes[1]], s_lanes[2:5]
-    placed = [*fragment, *rows, *s_regs[1 : 1 + c]]
-    own = _independent([*s_regs[1 + c :], *s_warps], placed)
+    placed = [*fragment, *rows, *s_regs[first : first + c]]
+    own = _independent([*s_regs[first + c :], *s_warps], placed)
     o_lanes = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
     swizzled = _independent([*o_lanes, *(1 << i for i in range(n))], [*placed, *own])
     columns = [*placed, *own, *swizzled]
@@ -874,21 +902,21 @@ def _matrix_trip(
 
     def trip(cols: Sequence[int]) -> _Trip | None:
         shared = _shared_layout(src, cols)
-        o_regs, k = _plain_side(other, cols)
+        o_regs, k = _plain_side(other, cols, bitwidth)
         o_layout = _with_registers(other, o_regs)
         o_map = o_layout.invert_and_compose(shared)
         s_map = matrix_side.invert_and_compose(shared)
         if not _fits_matrix(s_map, tile):
             return None
-        vec = 2 * tile.count
+        vec = tile.registers
         if side == "ld":
             return _Trip(o_layout, matrix_side, o_map, s_map, 1 << k, vec, n, 0, tile)
         return _Trip(matrix_side, o_layout, s_map, o_map, vec, 1 << k, n, 0, tile)
 
     def other_wavefronts(t: _Trip) -> int:
         m, vec = (t.store_map, t.store_vector) if side == "ld" else (t.load_map, t.load_vector)
-        addr = _plain_addresses(m, vec, 2, (1 << n) - 1, 32 * warps)
-        return int(warp_wavefronts(addr.reshape(-1, 32), 2 * vec)[0].sum())
+        addr = _plain_addresses(m, vec, eb, (1 << n) - 1, 32 * warps)
+        return int(warp_wavefronts(addr.reshape(-1, 32), eb * vec)[0].sum())
 
     best = trip(columns)
     if best is None:

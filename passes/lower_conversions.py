@@ -89,7 +89,7 @@ def materialize(
     index = IndexType()
 
     def vec(t: tuple[object, ...]) -> VectorType:
-        elem = element_type if t[2] == "T" else IntegerType(32)
+        elem = {"T": element_type, "i32": IntegerType(32), "b16": IntegerType(16)}[str(t[2])]
         return VectorType(elem, [int(t[1])])  # type: ignore[arg-type]
 
     for ins in program.instrs:

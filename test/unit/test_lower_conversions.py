@@ -128,16 +128,35 @@ def test_ldmatrix_replaces_four_narrow_loads() -> None:
     assert (plan.shared_bytes, plan.wavefronts, plan.ideal_wavefronts) == (8192, 32, 32)
 
 
-def test_matrix_instructions_are_never_used_for_other_widths_or_64_lanes() -> None:
+def test_matrix_instructions_are_never_used_for_8_or_64_bit_elements() -> None:
     src, dst = _matrix_case("blocked->dot_a")
-    for bits in (8, 32):
+    for bits in (8, 64):
         assert not _matrix_ops(plan_conversion(src, dst, bits))
 
 
-# Random pairs (from conversion_pairs) whose cheapest plan uses ldmatrix / stmatrix, among them
-# .trans ones (227, 266, ...): translation validation of the matrix paths on random layouts.
+def test_32_bit_elements_use_stmatrix_as_b16_pairs() -> None:
+    # mma v2 f32 accumulators -> 8 contiguous per thread: each stmatrix.x4 stores 4 f32
+    # (a b16 pair each) of 4 matrices; the plain round trip needs 16 st.shared.v2.
+    from llc.layouts import BlockedLayout, NvidiaMmaLayout
+
+    mma = NvidiaMmaLayout(2, 0, [4, 1], [16, 8]).to_linear_layout([64, 64])
+    out = BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0]).to_linear_layout([64, 64])
+    plan, result = _lower_and_check(mma, out, 32)
+    assert result.ok, result.message
+    assert _matrix_ops(plan) == [("stm", 4, False)] * 8
+    assert plan.instructions["stmatrix"] == 8 and "st.shared" not in plan.instructions
+    assert result.stats.instructions == plan.instructions
+    assert (plan.wavefronts, plan.ideal_wavefronts) == (64, 64)
+    assert plan.cost < plan_conversion(mma, out, 32, force="shared").cost
+
+
+# Random pairs (from conversion_pairs) whose cheapest plan uses ldmatrix / stmatrix: 16-bit (among
+# them .trans ones: 227, 266, ...) and 32-bit (75, 129, ...), so translation validation covers
+# the matrix paths on random layouts.
 _RANDOM_LDMATRIX = [54, 111, 266, 286, 303, 328, 459, 555, 569, 601, 630, 715, 724, 752, 754]
+_RANDOM_LDMATRIX += [75, 162, 466, 594, 643, 664, 819, 920, 1006, 1056]
 _RANDOM_STMATRIX = [24, 227, 336, 337, 386, 474, 707, 907, 964, 1032, 1040, 1055, 1138, 1139]
+_RANDOM_STMATRIX += [129, 187, 228, 232, 276, 396, 442, 444, 674, 746]
 
 
 @pytest.mark.parametrize("seed", _RANDOM_LDMATRIX + _RANDOM_STMATRIX)
