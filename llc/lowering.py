@@ -811,7 +811,12 @@ def _fits_matrix(m: LinearLayout, tile: _MatrixTile) -> bool:
     >>> _fits_matrix(ident, plain), _fits_matrix(ident, trans)
     (True, False)
     """
-    regs, lanes = _dims(m, "register"), _dims(m, "lane")
+    return _fits_columns(_dims(m, "register"), _dims(m, "lane"), _dims(m, "warp"), tile)
+
+
+def _fits_columns(
+    regs: Sequence[int], lanes: Sequence[int], warps: Sequence[int], tile: _MatrixTile
+) -> bool:
     if len(lanes) != 5 or len(regs) < tile.count.bit_length() - 1 + (tile.element_bits == 16):
         return False
     if tile.element_bits == 32:  # b16 pairs: one 32-bit element per lane and matrix, no .trans
@@ -823,7 +828,7 @@ def _fits_matrix(m: LinearLayout, tile: _MatrixTile) -> bool:
     row = len(fragment)  # offset bits of one 16-byte row
     if fragment != [1 << i for i in range(row)]:
         return False
-    return all(c & ((1 << row) - 1) == 0 for c in [*others, *_dims(m, "warp")])
+    return all(c & ((1 << row) - 1) == 0 for c in [*others, *warps])
 
 
 def _plain_side(
@@ -900,51 +905,57 @@ def _matrix_trip(
     columns = [*placed, *own, *swizzled]
     warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
 
-    def trip(cols: Sequence[int]) -> _Trip | None:
-        shared = _shared_layout(src, cols)
-        o_regs, k = _plain_side(other, cols, bitwidth)
-        o_layout = _with_registers(other, o_regs)
-        o_map = o_layout.invert_and_compose(shared)
-        s_map = matrix_side.invert_and_compose(shared)
-        if not _fits_matrix(s_map, tile):
+    o_threads = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
+    lanes = other.get_in_dim_size("lane")
+
+    def other_wavefronts(cols: Sequence[int]) -> int | None:
+        """The other side's wavefronts per warp, None where the matrix side does not fit
+        (integer work only: this runs for every trial column)."""
+        offsets = _Span(list(cols))
+
+        def solve(vs: Sequence[int]) -> list[int]:
+            return [offsets.solve(v) or 0 for v in vs]
+
+        if not _fits_columns(solve(s_regs), solve(s_lanes), solve(s_warps), tile):
             return None
-        vec = tile.registers
-        if side == "ld":
-            return _Trip(o_layout, matrix_side, o_map, s_map, 1 << k, vec, n, 0, tile)
-        return _Trip(matrix_side, o_layout, s_map, o_map, vec, 1 << k, n, 0, tile)
+        o_regs, k = _plain_side(other, cols, bitwidth)
+        addr = _addresses(solve(o_regs), solve(o_threads), 1 << k, eb, lanes * warps)
+        return int(warp_wavefronts(addr.reshape(-1, lanes), eb << k)[0].sum())
 
-    def other_wavefronts(t: _Trip) -> int:
-        m, vec = (t.store_map, t.store_vector) if side == "ld" else (t.load_map, t.load_vector)
-        addr = _plain_addresses(m, vec, eb, (1 << n) - 1, 32 * warps)
-        return int(warp_wavefronts(addr.reshape(-1, 32), eb * vec)[0].sum())
-
-    best = trip(columns)
-    if best is None:
+    best_wf = other_wavefronts(columns)
+    if best_wf is None:
         return None
-    best_wf = other_wavefronts(best)
     # Any column above the row bits may take a row direction: its offset stays row aligned.
     for position in range(len(fragment) + len(rows), len(columns)):
         base = columns[position]
         for mix in range(1, 8):
             trial = list(columns)
             trial[position] = base ^ _combine(rows, mix)
-            t = trip(trial)
-            if t is None:
-                continue
-            wf = other_wavefronts(t)
-            if wf < best_wf:
-                best, best_wf, columns = t, wf, trial
-    return best
+            wf = other_wavefronts(trial)
+            if wf is not None and wf < best_wf:
+                best_wf, columns = wf, trial
+    shared = _shared_layout(src, columns)
+    o_regs, k = _plain_side(other, columns, bitwidth)
+    o_layout = _with_registers(other, o_regs)
+    o_map = o_layout.invert_and_compose(shared)
+    s_map = matrix_side.invert_and_compose(shared)
+    assert _fits_matrix(s_map, tile)
+    vec = tile.registers
+    if side == "ld":
+        return _Trip(o_layout, matrix_side, o_map, s_map, 1 << k, vec, n, 0, tile)
+    return _Trip(matrix_side, o_layout, s_map, o_map, vec, 1 << k, n, 0, tile)
 
 
-def _plain_addresses(m: LinearLayout, vec: int, eb: int, low: int, threads: int) -> np.ndarray:
-    """Byte addresses ``(instructions, threads)`` of a plain vectorized side with map ``m``."""
-    t_ids = np.arange(threads, dtype=np.int64)
+def _addresses(
+    regs: Sequence[int], threads: Sequence[int], vec: int, eb: int, count: int
+) -> np.ndarray:
+    """Byte addresses ``(instructions, count threads)`` of a plain side moving ``vec`` registers
+    per instruction, from the offsets of its register and thread (lane, warp) bits."""
+    t_ids = np.arange(count, dtype=np.int64)
     base = np.zeros_like(t_ids)
-    for bit, col in enumerate([*_dims(m, "lane"), *_dims(m, "warp")]):
-        base ^= ((t_ids >> bit) & 1) * ((col & low) * eb)
-    regs = _dims(m, "register")
-    consts = [(_combine(regs, i) & low) * eb for i in range(0, 1 << len(regs), vec)]
+    for bit, col in enumerate(threads):
+        base ^= ((t_ids >> bit) & 1) * (col * eb)
+    consts = [_combine(regs, i) * eb for i in range(0, 1 << len(regs), vec)]
     return np.stack([base ^ c for c in consts])
 
 
