@@ -908,9 +908,9 @@ def _matrix_trip(
     o_threads = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
     lanes = other.get_in_dim_size("lane")
 
-    def other_wavefronts(cols: Sequence[int]) -> int | None:
-        """The other side's wavefronts per warp, None where the matrix side does not fit
-        (integer work only: this runs for every trial column)."""
+    def other_wavefronts(cols: Sequence[int]) -> tuple[int, int] | None:
+        """The other side's wavefronts per warp and their ideal, None where the matrix side
+        does not fit (integer work only: this runs for every trial column)."""
         offsets = _Span(list(cols))
 
         def solve(vs: Sequence[int]) -> list[int]:
@@ -920,20 +920,30 @@ def _matrix_trip(
             return None
         o_regs, k = _plain_side(other, cols, bitwidth)
         addr = _addresses(solve(o_regs), solve(o_threads), 1 << k, eb, lanes * warps)
-        return int(warp_wavefronts(addr.reshape(-1, lanes), eb << k)[0].sum())
+        wf, ideal = warp_wavefronts(addr.reshape(-1, lanes), eb << k)
+        return int(wf.sum()), int(ideal.sum())
 
-    best_wf = other_wavefronts(columns)
-    if best_wf is None:
+    first = other_wavefronts(columns)
+    if first is None:
         return None
-    # Any column above the row bits may take a row direction: its offset stays row aligned.
-    for position in range(len(fragment) + len(rows), len(columns)):
+    best_wf, ideal = first
+    # A column above the row bits may take a row direction (its offset stays row aligned); the
+    # ones that are the other side's lane directions decide most of its bank conflicts.
+    # Those first, the others while conflicts remain.
+    o_lane_set = {v for v in in_dim_columns(other, "lane") if v}
+    above = range(len(fragment) + len(rows), len(columns))
+    ordered = [p for p in above if columns[p] in o_lane_set]
+    ordered += [p for p in above if columns[p] not in o_lane_set]
+    for position in ordered:
         base = columns[position]
         for mix in range(1, 8):
+            if best_wf <= ideal:
+                break
             trial = list(columns)
             trial[position] = base ^ _combine(rows, mix)
-            wf = other_wavefronts(trial)
-            if wf is not None and wf < best_wf:
-                best_wf, columns = wf, trial
+            got = other_wavefronts(trial)
+            if got is not None and got[0] < best_wf:
+                best_wf, columns = got[0], trial
     shared = _shared_layout(src, columns)
     o_regs, k = _plain_side(other, columns, bitwidth)
     o_layout = _with_registers(other, o_regs)
