@@ -54,13 +54,13 @@ from llc.swizzle import (
     BANK_BYTES,
     BANKS,
     DEFAULT_SCRATCH_LIMIT,
-    _independent,
-    _rank,
-    _Span,
-    _unflatten,
-    _with_registers,
+    F2Span,
+    independent_vectors,
     lanes_per_phase,
     plan_swizzle,
+    rank,
+    unflatten,
+    with_registers,
 )
 
 __all__ = [
@@ -836,9 +836,9 @@ def _plain_side(
 ) -> tuple[list[int], int]:
     """The registers (vector first) and vector (log2) of a plain ld/st side of a shared layout
     with offset columns ``columns``, as :func:`llc.swizzle.plan_swizzle` derives them."""
-    regs = _independent(in_dim_columns(layout, "register"))
-    offsets = _Span(list(columns))
-    reg_span = _Span(regs)
+    regs = independent_vectors(in_dim_columns(layout, "register"))
+    offsets = F2Span(list(columns))
+    reg_span = F2Span(regs)
     k = 0
     max_k = 7 - (bitwidth.bit_length() - 1)  # 128-bit accesses
     while k < min(len(columns), max_k) and reg_span.contains(columns[k]):
@@ -851,7 +851,7 @@ def _plain_side(
     low = (1 << k) - 1
     rest = [
         v ^ _combine(columns, (offsets.solve(v) or 0) & low)
-        for v in _independent(regs, list(columns[:k]))
+        for v in independent_vectors(regs, list(columns[:k]))
     ]
     return [*columns[:k], *rest], k
 
@@ -859,7 +859,7 @@ def _plain_side(
 def _shared_layout(src: LinearLayout, columns: Sequence[int]) -> LinearLayout:
     outs = src.out_dims
     return LinearLayout.from_bases(
-        [("offset", [_unflatten(v, outs) for v in columns])],
+        [("offset", [unflatten(v, outs) for v in columns])],
         [name for name, _ in outs],
         [size for _, size in outs],
     )
@@ -887,7 +887,7 @@ def _matrix_trip(
     s_regs = in_dim_columns(matrix_side, "register")
     s_lanes = in_dim_columns(matrix_side, "lane")
     s_warps = in_dim_columns(matrix_side, "warp") if matrix_side.has_in_dim("warp") else []
-    if (bitwidth == 16 and not s_regs) or _rank([*s_regs, *s_lanes]) != len(s_regs) + len(s_lanes):
+    if (bitwidth == 16 and not s_regs) or rank([*s_regs, *s_lanes]) != len(s_regs) + len(s_lanes):
         return None  # the matrix side holds every element once per warp
     first = 1 if bitwidth == 16 else 0  # 16-bit: register 0 is the second b16 of a pair
     c = min(2, len(s_regs) - first)
@@ -899,9 +899,9 @@ def _matrix_trip(
     else:
         fragment, rows = [s_regs[0], s_lanes[0], s_lanes[1]], s_lanes[2:5]
     placed = [*fragment, *rows, *s_regs[first : first + c]]
-    own = _independent([*s_regs[first + c :], *s_warps], placed)
+    own = independent_vectors([*s_regs[first + c :], *s_warps], placed)
     o_lanes = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
-    swizzled = _independent([*o_lanes, *(1 << i for i in range(n))], [*placed, *own])
+    swizzled = independent_vectors([*o_lanes, *(1 << i for i in range(n))], [*placed, *own])
     columns = [*placed, *own, *swizzled]
     warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
 
@@ -911,7 +911,7 @@ def _matrix_trip(
     def other_wavefronts(cols: Sequence[int]) -> tuple[int, int] | None:
         """The other side's wavefronts per warp and their ideal, None where the matrix side
         does not fit (integer work only: this runs for every trial column)."""
-        offsets = _Span(list(cols))
+        offsets = F2Span(list(cols))
 
         def solve(vs: Sequence[int]) -> list[int]:
             return [offsets.solve(v) or 0 for v in vs]
@@ -946,7 +946,7 @@ def _matrix_trip(
                 best_wf, columns = got[0], trial
     shared = _shared_layout(src, columns)
     o_regs, k = _plain_side(other, columns, bitwidth)
-    o_layout = _with_registers(other, o_regs)
+    o_layout = with_registers(other, o_regs)
     o_map = o_layout.invert_and_compose(shared)
     s_map = matrix_side.invert_and_compose(shared)
     assert _fits_matrix(s_map, tile)
