@@ -93,6 +93,8 @@ _CYCLES_PER_INSTRUCTION = {
     "address": ALU_CYCLES,
     "st.shared": SHARED_ISSUE_CYCLES,
     "ld.shared": SHARED_ISSUE_CYCLES,
+    "ldmatrix": SHARED_ISSUE_CYCLES,
+    "stmatrix": SHARED_ISSUE_CYCLES,
     "st.shared::cluster": SHARED_ISSUE_CYCLES,
     "ld.shared::cluster": SHARED_ISSUE_CYCLES,
 }

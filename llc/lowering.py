@@ -50,7 +50,18 @@ from llc.conversion import in_dim_columns
 from llc.errors import LayoutError
 from llc.f2 import EchelonBasis
 from llc.linear_layout import LinearLayout
-from llc.swizzle import BANK_BYTES, BANKS, DEFAULT_SCRATCH_LIMIT, lanes_per_phase, plan_swizzle
+from llc.swizzle import (
+    BANK_BYTES,
+    BANKS,
+    DEFAULT_SCRATCH_LIMIT,
+    F2Span,
+    independent_vectors,
+    lanes_per_phase,
+    plan_swizzle,
+    rank,
+    unflatten,
+    with_registers,
+)
 
 __all__ = [
     "COUNTED_KINDS",
@@ -75,6 +86,8 @@ COUNTED_KINDS: dict[str, str] = {
     "shfl": "shfl",
     "st": "st.shared",
     "ld": "ld.shared",
+    "ldm": "ldmatrix",
+    "stm": "stmatrix",
     "barrier": "bar.sync",
 }
 """Program op -> instruction kind. Register renamings (``vperm``, ``bitcast``), constants, special
@@ -82,7 +95,15 @@ registers (``thread_id``, ``lane_id``) and the allocation issue no instruction; 
 once per element it selects (one ``selp`` each)."""
 
 # Issue cycles per warp of each kind, as llc.cost counts them.
-_CYCLES = {"alu": 1.0, "select": 1.0, "shfl": 2.0, "st.shared": 1.0, "ld.shared": 1.0}
+_CYCLES = {
+    "alu": 1.0,
+    "select": 1.0,
+    "shfl": 2.0,
+    "st.shared": 1.0,
+    "ld.shared": 1.0,
+    "ldmatrix": 1.0,
+    "stmatrix": 1.0,
+}
 _WAVEFRONT_CYCLES = 2.0
 _BARRIER_CYCLES = 32.0
 
@@ -93,7 +114,8 @@ class Instr:
     """One per-thread instruction: ``result = op(args) {attrs}``.
 
     Types are ``("index",)``, ``("i1",)`` or ``("vec", n, elem)`` with ``elem`` ``"T"`` (the
-    conversion's element type) or ``"i32"``; ``("smem", bytes)`` for the allocation.
+    conversion's element type), ``"i32"`` or ``"b16"`` (``ldmatrix`` pairs of 32-bit ``T``);
+    ``("smem", bytes)`` for the allocation.
     """
 
     op: str
@@ -201,6 +223,22 @@ class SimtProgram:
     def load(self, smem: int, addr: int, n: int) -> int:
         """Load ``vector<n x T>`` from byte address ``addr`` of ``smem``."""
         return self._emit("ld", ("vec", n, "T"), (smem, addr))
+
+    def ldmatrix(self, smem: int, addr: int, count: int, trans: bool) -> int:
+        """``ldmatrix.x{count}[.trans]`` (rows at ``addr``): two b16 of each matrix, as
+        ``vector<2*count x T>`` for 16-bit ``T``, ``vector<count x T>`` for 32-bit ``T``."""
+        if self.bitwidth == 16:
+            return self._emit(
+                "ldm", ("vec", 2 * count, "T"), (smem, addr), count=count, trans=trans
+            )
+        pairs = self._emit("ldm", ("vec", 2 * count, "b16"), (smem, addr), count=count, trans=trans)
+        return self.bitcast(pairs, count, "T")
+
+    def stmatrix(self, smem: int, addr: int, value: int, count: int, trans: bool) -> None:
+        """``stmatrix.x{count}[.trans]`` of ``value`` (the layout of :meth:`ldmatrix`)."""
+        if self.bitwidth != 16:
+            value = self.bitcast(value, 2 * count, "b16")
+        self._emit("stm", None, (smem, addr, value), count=count, trans=trans)
 
     def barrier(self) -> None:
         """A CTA barrier."""
@@ -366,7 +404,8 @@ def plan_conversion(
 ) -> LoweringPlan:
     """Lower ``src -> dst`` (one CTA, element width ``bitwidth``) to the cheapest program.
 
-    ``force`` (``"shuffle"`` or ``"shared"``) skips the cost comparison, for tests; a forced
+    ``force`` (``"shuffle"`` or ``"shared"``: the round trip with plain ``ld``/``st.shared``
+    vectors, no ``ldmatrix``/``stmatrix``) skips the cost comparison, for tests; a forced
     shuffle lowering of a conversion that crosses warps raises :class:`LayoutError`. Cached.
 
     >>> regs = LinearLayout.from_bases([("register", [[1], [2]]), ("lane", [[4]])], ["dim0"])
@@ -391,6 +430,11 @@ def _plan(
             candidates.append(warp_local)
     if force != "shuffle" and not (candidates and candidates[0].strategy in ("none", "registers")):
         candidates.append(_shared_plan(src, dst, bitwidth, scratch_limit))
+        for side in ("ld", "st") if force is None else ():
+            for trans in (False, True):
+                trip = _matrix_trip(src, dst, bitwidth, scratch_limit, side, trans)
+                if trip is not None:
+                    candidates.append(_round_trip(src, dst, bitwidth, trip))
     return min(candidates, key=lambda p: p.cost)
 
 
@@ -691,26 +735,266 @@ def _shared_plan(
 
     if plan.rep_bits and not all(rounds_by_registers(m) for m in maps):
         plan = plan_swizzle(src, dst, bitwidth, 1 << 62)
-        maps = (plan.store_map, plan.load_map)
-        scratch_bits = plan.scratch_elements.bit_length() - 1
+    return _round_trip(
+        src,
+        dst,
+        bitwidth,
+        _Trip(
+            plan.store_layout,
+            plan.load_layout,
+            plan.store_map,
+            plan.load_map,
+            plan.store_vector,
+            plan.load_vector,
+            plan.scratch_elements.bit_length() - 1,
+            plan.rep_bits,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class _MatrixTile:
+    """``ldmatrix`` (``side == "ld"``) or ``stmatrix`` (``"st"``) ``.x{count}[.trans]``."""
+
+    side: str
+    count: int
+    trans: bool
+    element_bits: int = 16
+
+    @property
+    def registers(self) -> int:
+        """Elements each thread moves: two b16 of each matrix."""
+        return self.count * 32 // self.element_bits
+
+
+@dataclass(frozen=True)
+class _Trip:
+    """A shared-memory round trip: each side's layout (registers renumbered so that instruction
+    ``i`` moves registers ``i*vector ..``), its map to the shared offset, its vector, the scratch
+    offset bits and the round bits; ``matrix``: the side that uses ``ldmatrix``/``stmatrix``."""
+
+    store_layout: LinearLayout
+    load_layout: LinearLayout
+    store_map: LinearLayout
+    load_map: LinearLayout
+    store_vector: int
+    load_vector: int
+    scratch_bits: int
+    rep_bits: int
+    matrix: _MatrixTile | None = None
+
+
+def _matrix_row_columns(m: LinearLayout, tile: _MatrixTile) -> list[int]:
+    """Thread bit -> shared offset of the row that lane gives to ``ldmatrix``/``stmatrix``.
+
+    Lane ``8i + j`` gives row ``j`` of matrix ``i``: without ``.trans`` row ``j`` is held by
+    lanes ``4j ..`` (lane bits 2..4 of the fragment), with ``.trans`` by register bit 0 and lane
+    bits 0, 1; matrix ``i`` is register bits ``1 ..``. Lanes past ``8 * count`` are ignored.
+    """
+    regs, lanes = _dims(m, "register"), _dims(m, "lane")
+    rows = [regs[0], lanes[0], lanes[1]] if tile.trans else lanes[2:5]
+    first = 1 if tile.element_bits == 16 else 0  # a 32-bit element is a whole b16 pair
+    matrices = regs[first : first + tile.count.bit_length() - 1]
+    matrices += [0] * (2 - len(matrices))
+    return [*rows, *matrices, *_dims(m, "warp")]
+
+
+def _fits_matrix(m: LinearLayout, tile: _MatrixTile) -> bool:
+    """Whether the map ``m`` (hardware index -> 16-bit shared offset) is the instruction tile of
+    ``tile`` composed with row addresses: its fragment columns land on the offset bits of one
+    16-byte row in the instruction's order, every other column keeps rows 16-byte aligned.
+
+    >>> ident = LinearLayout.from_bases(
+    ...     [("register", [[1], [8]]), ("lane", [[2], [4], [16], [32], [64]])], ["offset"]
+    ... )
+    >>> plain, trans = _MatrixTile("ld", 2, False), _MatrixTile("ld", 2, True)
+    >>> _fits_matrix(ident, plain), _fits_matrix(ident, trans)
+    (True, False)
+    """
+    return _fits_columns(_dims(m, "register"), _dims(m, "lane"), _dims(m, "warp"), tile)
+
+
+def _fits_columns(
+    regs: Sequence[int], lanes: Sequence[int], warps: Sequence[int], tile: _MatrixTile
+) -> bool:
+    if len(lanes) != 5 or len(regs) < tile.count.bit_length() - 1 + (tile.element_bits == 16):
+        return False
+    if tile.element_bits == 32:  # b16 pairs: one 32-bit element per lane and matrix, no .trans
+        fragment, others = lanes[0:2], [*regs, *lanes[2:5]]
+    elif tile.trans:
+        fragment, others = lanes[2:5], [*regs, lanes[0], lanes[1]]
+    else:
+        fragment, others = [regs[0], lanes[0], lanes[1]], [*regs[1:], *lanes[2:5]]
+    row = len(fragment)  # offset bits of one 16-byte row
+    if fragment != [1 << i for i in range(row)]:
+        return False
+    return all(c & ((1 << row) - 1) == 0 for c in [*others, *warps])
+
+
+def _plain_side(
+    layout: LinearLayout, columns: Sequence[int], bitwidth: int
+) -> tuple[list[int], int]:
+    """The registers (vector first) and vector (log2) of a plain ld/st side of a shared layout
+    with offset columns ``columns``, as :func:`llc.swizzle.plan_swizzle` derives them."""
+    regs = independent_vectors(in_dim_columns(layout, "register"))
+    offsets = F2Span(list(columns))
+    reg_span = F2Span(regs)
+    k = 0
+    max_k = 7 - (bitwidth.bit_length() - 1)  # 128-bit accesses
+    while k < min(len(columns), max_k) and reg_span.contains(columns[k]):
+        k += 1
+    touching = 0
+    for v in [*in_dim_columns(layout, "lane"), *in_dim_columns(layout, "warp")]:
+        touching |= offsets.solve(v) or 0
+    if touching:
+        k = min(k, (touching & -touching).bit_length() - 1)
+    low = (1 << k) - 1
+    rest = [
+        v ^ _combine(columns, (offsets.solve(v) or 0) & low)
+        for v in independent_vectors(regs, list(columns[:k]))
+    ]
+    return [*columns[:k], *rest], k
+
+
+def _shared_layout(src: LinearLayout, columns: Sequence[int]) -> LinearLayout:
+    outs = src.out_dims
+    return LinearLayout.from_bases(
+        [("offset", [unflatten(v, outs) for v in columns])],
+        [name for name, _ in outs],
+        [size for _, size in outs],
+    )
+
+
+def _matrix_trip(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int, side: str, trans: bool
+) -> _Trip | None:
+    """A round trip whose ``side`` uses ``ldmatrix``/``stmatrix``, or None where it cannot.
+
+    The shared layout puts the tile's fragment columns (two b16 of four lanes: one 16-byte row)
+    on offset bits 0..2 and the tile's row directions on bits 3..5 (the 8 rows of a matrix fill
+    the 32 banks), then the matrix and other hardware directions of that side and the rest; the
+    columns above the row bits are swizzled (XORed with row directions) greedily for the other
+    side's fewest wavefronts (Triton's ``optimalSwizzlingTile``). No rounds: the whole tensor
+    must fit the scratch limit.
+    """
+    if bitwidth not in (16, 32) or (bitwidth == 32 and trans):
+        return None
     eb = bitwidth // 8
+    matrix_side, other = (dst, src) if side == "ld" else (src, dst)
+    n = src.total_out_size_log2
+    if matrix_side.get_in_dim_size("lane") != 32 or (eb << n) > scratch_limit:
+        return None
+    s_regs = in_dim_columns(matrix_side, "register")
+    s_lanes = in_dim_columns(matrix_side, "lane")
+    s_warps = in_dim_columns(matrix_side, "warp") if matrix_side.has_in_dim("warp") else []
+    if (bitwidth == 16 and not s_regs) or rank([*s_regs, *s_lanes]) != len(s_regs) + len(s_lanes):
+        return None  # the matrix side holds every element once per warp
+    first = 1 if bitwidth == 16 else 0  # 16-bit: register 0 is the second b16 of a pair
+    c = min(2, len(s_regs) - first)
+    tile = _MatrixTile(side, 1 << c, trans, bitwidth)
+    if bitwidth == 32:
+        fragment, rows = s_lanes[0:2], s_lanes[2:5]
+    elif trans:
+        fragment, rows = s_lanes[2:5], [s_regs[0], s_lanes[0], s_lanes[1]]
+    else:
+        fragment, rows = [s_regs[0], s_lanes[0], s_lanes[1]], s_lanes[2:5]
+    placed = [*fragment, *rows, *s_regs[first : first + c]]
+    own = independent_vectors([*s_regs[first + c :], *s_warps], placed)
+    o_lanes = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
+    swizzled = independent_vectors([*o_lanes, *(1 << i for i in range(n))], [*placed, *own])
+    columns = [*placed, *own, *swizzled]
+    warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
+
+    o_threads = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
+    lanes = other.get_in_dim_size("lane")
+
+    def other_wavefronts(cols: Sequence[int]) -> tuple[int, int] | None:
+        """The other side's wavefronts per warp and their ideal, None where the matrix side
+        does not fit (integer work only: this runs for every trial column)."""
+        offsets = F2Span(list(cols))
+
+        def solve(vs: Sequence[int]) -> list[int]:
+            return [offsets.solve(v) or 0 for v in vs]
+
+        if not _fits_columns(solve(s_regs), solve(s_lanes), solve(s_warps), tile):
+            return None
+        o_regs, k = _plain_side(other, cols, bitwidth)
+        addr = _addresses(solve(o_regs), solve(o_threads), 1 << k, eb, lanes * warps)
+        wf, ideal = warp_wavefronts(addr.reshape(-1, lanes), eb << k)
+        return int(wf.sum()), int(ideal.sum())
+
+    first = other_wavefronts(columns)
+    if first is None:
+        return None
+    best_wf, ideal = first
+    # A column above the row bits may take a row direction (its offset stays row aligned); the
+    # ones that are the other side's lane directions decide most of its bank conflicts.
+    # Those first, the others while conflicts remain.
+    o_lane_set = {v for v in in_dim_columns(other, "lane") if v}
+    above = range(len(fragment) + len(rows), len(columns))
+    ordered = [p for p in above if columns[p] in o_lane_set]
+    ordered += [p for p in above if columns[p] not in o_lane_set]
+    for position in ordered:
+        base = columns[position]
+        for mix in range(1, 8):
+            if best_wf <= ideal:
+                break
+            trial = list(columns)
+            trial[position] = base ^ _combine(rows, mix)
+            got = other_wavefronts(trial)
+            if got is not None and got[0] < best_wf:
+                best_wf, columns = got[0], trial
+    shared = _shared_layout(src, columns)
+    o_regs, k = _plain_side(other, columns, bitwidth)
+    o_layout = with_registers(other, o_regs)
+    o_map = o_layout.invert_and_compose(shared)
+    s_map = matrix_side.invert_and_compose(shared)
+    assert _fits_matrix(s_map, tile)
+    vec = tile.registers
+    if side == "ld":
+        return _Trip(o_layout, matrix_side, o_map, s_map, 1 << k, vec, n, 0, tile)
+    return _Trip(matrix_side, o_layout, s_map, o_map, vec, 1 << k, n, 0, tile)
+
+
+def _addresses(
+    regs: Sequence[int], threads: Sequence[int], vec: int, eb: int, count: int
+) -> np.ndarray:
+    """Byte addresses ``(instructions, count threads)`` of a plain side moving ``vec`` registers
+    per instruction, from the offsets of its register and thread (lane, warp) bits."""
+    t_ids = np.arange(count, dtype=np.int64)
+    base = np.zeros_like(t_ids)
+    for bit, col in enumerate(threads):
+        base ^= ((t_ids >> bit) & 1) * (col * eb)
+    consts = [_combine(regs, i) * eb for i in range(0, 1 << len(regs), vec)]
+    return np.stack([base ^ c for c in consts])
+
+
+def _round_trip(src: LinearLayout, dst: LinearLayout, bitwidth: int, trip: _Trip) -> LoweringPlan:
+    scratch_bits = trip.scratch_bits
+    maps = (trip.store_map, trip.load_map)
+    eb = bitwidth // 8
+    scratch_bytes = eb << scratch_bits
     low = (1 << scratch_bits) - 1
     R_src = src.get_in_dim_size("register")
     R_dst = dst.get_in_dim_size("register")
     lanes = src.get_in_dim_size("lane")
     warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
     p = SimtProgram(R_src, bitwidth)
-    smem = p.alloc(plan.scratch_bytes, 16)
+    smem = p.alloc(scratch_bytes, 16)
+    tile = trip.matrix
 
     src_index = _register_index(src)
-    store_regs = _dims(plan.store_layout, "register")
+    store_regs = _dims(trip.store_layout, "register")
     xs_mask = [src_index[_combine(store_regs, j)] for j in range(1 << len(store_regs))]
     Xs = p.vperm(0, 0, xs_mask)
 
     t_ids = np.arange(lanes * warps, dtype=np.int64)
 
-    def side(m: LinearLayout) -> tuple[list[int], list[tuple[int, int]], np.ndarray]:
-        thread_cols = [*_dims(m, "lane"), *_dims(m, "warp")]
+    def side(m: LinearLayout, kind: str) -> tuple[list[int], list[tuple[int, int]], np.ndarray]:
+        if tile is not None and tile.side == kind:
+            thread_cols = _matrix_row_columns(m, tile)
+        else:
+            thread_cols = [*_dims(m, "lane"), *_dims(m, "warp")]
         reg_cols = _dims(m, "register")
         byte_cols = [(c & low) * eb for c in thread_cols]
         base_np = np.zeros_like(t_ids)
@@ -718,12 +1002,12 @@ def _shared_plan(
             base_np ^= ((t_ids >> bit) & 1) * col
         return byte_cols, [(r, _combine(reg_cols, r)) for r in range(1 << len(reg_cols))], base_np
 
-    s_cols, s_regs, s_base = side(maps[0])
-    l_cols, l_regs, l_base = side(maps[1])
-    v_s, v_l = plan.store_vector, plan.load_vector
+    s_cols, s_regs, s_base = side(maps[0], "st")
+    l_cols, l_regs, l_base = side(maps[1], "ld")
+    v_s, v_l = trip.store_vector, trip.load_vector
     stores = [(s_regs[i][1] >> scratch_bits, i) for i in range(0, len(s_regs), v_s)]
     loads = [(l_regs[i][1] >> scratch_bits, i) for i in range(0, len(l_regs), v_l)]
-    rounds = 1 << plan.rep_bits
+    rounds = 1 << trip.rep_bits
     s_addr = l_addr = None
     loaded: dict[int, int] = {}
     addresses: dict[str, list[np.ndarray]] = {"st": [], "ld": []}
@@ -737,7 +1021,11 @@ def _shared_plan(
                 s_addr = p.linear(s_cols)
             const = (s_regs[i][1] & low) * eb
             value = p.vperm(Xs, Xs, list(range(i, i + v_s)))
-            p.store(smem, p.xor_const(s_addr, const), value)
+            address = p.xor_const(s_addr, const)
+            if tile is not None and tile.side == "st":
+                p.stmatrix(smem, address, value, tile.count, tile.trans)
+            else:
+                p.store(smem, address, value)
             addresses["st"].append(s_base ^ const)
         p.barrier()
         for r, i in loads:
@@ -746,11 +1034,15 @@ def _shared_plan(
             if l_addr is None:
                 l_addr = p.linear(l_cols)
             const = (l_regs[i][1] & low) * eb
-            loaded[i] = p.load(smem, p.xor_const(l_addr, const), v_l)
+            address = p.xor_const(l_addr, const)
+            if tile is not None and tile.side == "ld":
+                loaded[i] = p.ldmatrix(smem, address, tile.count, tile.trans)
+            else:
+                loaded[i] = p.load(smem, address, v_l)
             addresses["ld"].append(l_base ^ const)
     ordered = [loaded[i] for i in sorted(loaded)]
     lv = p.concat(ordered)
-    load_index = _register_index(plan.load_layout)
+    load_index = _register_index(trip.load_layout)
     dst_cols = _dims(dst, "register")
     out_mask = [load_index[_combine(dst_cols, r)] for r in range(R_dst)]
     n_loaded = len(ordered) * v_l
@@ -762,7 +1054,12 @@ def _shared_plan(
             continue
         per_thread = np.stack(addresses[kind])  # (instructions, threads)
         per_warp = per_thread.reshape(len(per_thread) * warps, lanes)
-        wf, idl = warp_wavefronts(per_warp, vec * eb)
+        if tile is not None and tile.side == kind:
+            # One phase per 8x8 matrix: its 8 row addresses, 16 bytes each.
+            rows = per_warp[:, : 8 * tile.count].reshape(-1, 8)
+            wf, idl = warp_wavefronts(rows, 16)
+        else:
+            wf, idl = warp_wavefronts(per_warp, vec * eb)
         wavefronts += int(wf.sum())
         ideal += int(idl.sum())
     counts = p.counts()
@@ -777,7 +1074,7 @@ def _shared_plan(
         warps,
         lanes,
         counts,
-        shared_bytes=plan.scratch_bytes,
+        shared_bytes=scratch_bytes,
         wavefronts=wavefronts,
         ideal_wavefronts=ideal,
         rounds=rounds,

@@ -374,6 +374,15 @@ def _with_registers(layout: LinearLayout, registers: Sequence[int]) -> LinearLay
     )
 
 
+# The F2 helpers llc.lowering shares (its ldmatrix/stmatrix shared layouts).
+F2Span = _Span
+"""An F2 span of bit-packed vectors, built incrementally (``add``, ``contains``, ``solve``)."""
+independent_vectors = _independent
+rank = _rank
+unflatten = _unflatten
+with_registers = _with_registers
+
+
 # ------------------------------------------------------------------------------ the plan
 @dataclass(frozen=True)
 class SwizzlePlan:

@@ -89,7 +89,7 @@ def materialize(
     index = IndexType()
 
     def vec(t: tuple[object, ...]) -> VectorType:
-        elem = element_type if t[2] == "T" else IntegerType(32)
+        elem = {"T": element_type, "i32": IntegerType(32), "b16": IntegerType(16)}[str(t[2])]
         return VectorType(elem, [int(t[1])])  # type: ignore[arg-type]
 
     for ins in program.instrs:
@@ -135,6 +135,11 @@ def materialize(
         elif ins.op == "ld":
             assert ins.type is not None
             op = simt.SharedLoadOp(a[0], a[1], vec(ins.type))
+        elif ins.op == "ldm":
+            assert ins.type is not None
+            op = simt.LdMatrixOp(a[0], a[1], ins.attr("count"), ins.attr("trans"), vec(ins.type))
+        elif ins.op == "stm":
+            op = simt.StMatrixOp(a[2], a[0], a[1], ins.attr("count"), ins.attr("trans"))
         elif ins.op == "barrier":
             op = gpu.BarrierOp()
         else:  # pragma: no cover - the planner emits only the ops above

@@ -68,3 +68,104 @@ def test_transpose_runs_in_rounds_when_the_buffer_is_too_large() -> None:
     assert (whole.rounds, whole.shared_bytes) == (1, 16384)
     assert (plan.rounds, plan.shared_bytes, plan.instructions["bar.sync"]) == (4, 4096, 7)
     assert result.ok and result.stats.wavefronts == result.stats.ideal_wavefronts
+
+
+# ------------------------------------------------------------------ ldmatrix / stmatrix
+def _matrix_ops(plan) -> list[tuple[str, int, bool]]:
+    return [
+        (ins.op, ins.attr("count"), ins.attr("trans"))
+        for ins in plan.program.instrs
+        if ins.op in ("ldm", "stm")
+    ]
+
+
+def _matrix_case(name: str):
+    from llc.layouts import BlockedLayout, DotOperandLayout, NvidiaMmaLayout
+
+    row_major = BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    col_major = BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1])
+    mma = NvidiaMmaLayout(2, 0, [4, 1], [16, 8])
+    mma22 = NvidiaMmaLayout(2, 0, [2, 2], [16, 8])
+    pairs = {
+        "blocked->dot_a": (row_major, DotOperandLayout(0, mma, 2)),
+        "mma->blocked": (mma, row_major),
+        "blocked->dot_b(trans)": (row_major, DotOperandLayout(1, mma22, 2)),
+        "col_major->dot_a(trans)": (col_major, DotOperandLayout(0, mma22, 2)),
+    }
+    a, b = pairs[name]
+    return a.to_linear_layout([64, 64]), b.to_linear_layout([64, 64])
+
+
+@pytest.mark.parametrize(
+    ("name", "op", "trans"),
+    [
+        ("blocked->dot_a", "ldm", False),
+        ("mma->blocked", "stm", False),
+        ("blocked->dot_b(trans)", "ldm", True),
+        ("col_major->dot_a(trans)", "ldm", True),
+    ],
+)
+def test_f16_mma_operands_go_through_ldmatrix_and_stmatrix(name: str, op: str, trans: bool) -> None:
+    src, dst = _matrix_case(name)
+    plan, result = _lower_and_check(src, dst, 16)
+    assert result.ok, result.message
+    assert result.stats.instructions == plan.instructions
+    assert result.stats.wavefronts == plan.wavefronts * plan.num_warps
+    ops = _matrix_ops(plan)
+    assert ops and all(o == (op, 4, trans) for o in ops), ops
+    # Cheaper than the plain vectorized round trip, and free of bank conflicts.
+    plain = plan_conversion(src, dst, 16, force="shared")
+    assert plan.cost <= plain.cost
+    assert plan.wavefronts == plan.ideal_wavefronts
+
+
+def test_ldmatrix_replaces_four_narrow_loads() -> None:
+    # The dot operand holds pairs of f16 per 32-bit register: plain loads move 32 bits, one
+    # ldmatrix.x4 moves 8 registers' worth. 64x64 f16 over 4 warps: 8 KiB.
+    src, dst = _matrix_case("blocked->dot_a")
+    plan = plan_conversion(src, dst, 16)
+    assert plan.instructions["ldmatrix"] == 4 and "ld.shared" not in plan.instructions
+    assert (plan.shared_bytes, plan.wavefronts, plan.ideal_wavefronts) == (8192, 32, 32)
+
+
+def test_matrix_instructions_are_never_used_for_8_or_64_bit_elements() -> None:
+    src, dst = _matrix_case("blocked->dot_a")
+    for bits in (8, 64):
+        assert not _matrix_ops(plan_conversion(src, dst, bits))
+
+
+def test_32_bit_elements_use_stmatrix_as_b16_pairs() -> None:
+    # mma v2 f32 accumulators -> 8 contiguous per thread: each stmatrix.x4 stores 4 f32
+    # (a b16 pair each) of 4 matrices; the plain round trip needs 16 st.shared.v2.
+    from llc.layouts import BlockedLayout, NvidiaMmaLayout
+
+    mma = NvidiaMmaLayout(2, 0, [4, 1], [16, 8]).to_linear_layout([64, 64])
+    out = BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0]).to_linear_layout([64, 64])
+    plan, result = _lower_and_check(mma, out, 32)
+    assert result.ok, result.message
+    assert _matrix_ops(plan) == [("stm", 4, False)] * 8
+    assert plan.instructions["stmatrix"] == 8 and "st.shared" not in plan.instructions
+    assert result.stats.instructions == plan.instructions
+    assert (plan.wavefronts, plan.ideal_wavefronts) == (64, 64)
+    assert plan.cost < plan_conversion(mma, out, 32, force="shared").cost
+
+
+# Random pairs (from conversion_pairs) whose cheapest plan uses ldmatrix / stmatrix: 16-bit (among
+# them .trans ones: 227, 266, ...) and 32-bit (75, 129, ...), so translation validation covers
+# the matrix paths on random layouts.
+_RANDOM_LDMATRIX = [54, 111, 266, 286, 303, 328, 459, 555, 569, 601, 630, 715, 724, 752, 754]
+_RANDOM_LDMATRIX += [75, 162, 466, 594, 643, 664, 819, 920, 1006, 1056]
+_RANDOM_STMATRIX = [24, 227, 336, 337, 386, 474, 707, 907, 964, 1032, 1040, 1055, 1138, 1139]
+_RANDOM_STMATRIX += [129, 187, 228, 232, 276, 396, 442, 444, 674, 746]
+
+
+@pytest.mark.parametrize("seed", _RANDOM_LDMATRIX + _RANDOM_STMATRIX)
+def test_random_pairs_through_ldmatrix_and_stmatrix(seed: int) -> None:
+    src, dst, bits, kind = random_pair(seed)
+    plan, result = _lower_and_check(src, dst, bits)
+    wanted = "ldm" if seed in _RANDOM_LDMATRIX else "stm"
+    assert any(op == wanted for op, _, _ in _matrix_ops(plan)), f"seed {seed} ({kind})"
+    assert result.ok, f"seed {seed} ({kind}): {result.message}"
+    assert result.stats.instructions == plan.instructions
+    assert result.stats.wavefronts == plan.wavefronts * plan.num_warps
+    assert result.stats.ideal_wavefronts == plan.ideal_wavefronts * plan.num_warps
