@@ -85,8 +85,10 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
     MemoryAllocEffect,
@@ -1487,17 +1489,29 @@ class DotOp(TLOperation):
                 )
 
 
+class ConvertLayoutCanonicalization(HasCanonicalizationPatternsTrait):
+    """The folds of ``tl.convert_layout`` (:mod:`llc.dialects.tl_canonicalization`)."""
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from llc.dialects.tl_canonicalization import CONVERT_LAYOUT_PATTERNS
+
+        return CONVERT_LAYOUT_PATTERNS
+
+
 @irdl_op_definition
 class ConvertLayoutOp(TLOperation):
     """``%y = tl.convert_layout %x : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #mma>``.
 
     Changes only the encoding: shape and element type stay the same, and so do the values.
+    ``canonicalize`` folds identity conversions, chains and conversions of constants, splats
+    and ranges (:mod:`llc.dialects.tl_canonicalization`).
     """
 
     name = "tl.convert_layout"
     src = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), ConvertLayoutCanonicalization())
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, result_type: TensorType):

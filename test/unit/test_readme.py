@@ -17,7 +17,7 @@ def _blocks(language: str) -> list[str]:
 
 
 def test_python_tour_runs_and_gives_the_commented_answers() -> None:
-    (tour,) = _blocks("python")
+    tour = _blocks("python")[0]
     namespace: dict[str, object] = {}
     exec(compile(tour, str(README), "exec"), namespace)
     layout = namespace["L"]
@@ -50,3 +50,15 @@ def test_softmax_example_is_self_contained(tmp_path: Path) -> None:
     deviation = float(result.stdout.strip().splitlines()[-1])
     assert deviation < 1e-5  # every row of the softmax sums to 1
     assert (tmp_path / "results" / "out_ptr.npy").exists()
+
+
+def test_testing_example_runs() -> None:
+    """The ``llc.testing`` example: a kernel in both forms, the same values, canonicalize folds."""
+    block = _blocks("python")[1]
+    namespace: dict[str, object] = {}
+    exec(compile(block, str(README), "exec"), namespace)
+    kernel = namespace["k"]
+    assert namespace["report"].exact  # type: ignore[attr-defined]
+    folded = namespace["folded"]
+    assert folded.count("tl.convert_layout") < kernel.laid_out.count("tl.convert_layout")  # type: ignore[attr-defined]
+    assert namespace["text"].count("func.func") > 10  # type: ignore[attr-defined]

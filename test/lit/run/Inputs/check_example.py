@@ -1,13 +1,16 @@
 """Run one example kernel with llc-run on seeded random inputs and check it against numpy.
 
-    python check_example.py KERNEL EXAMPLE.mlir WORKDIR
+    python check_example.py KERNEL EXAMPLE.mlir WORKDIR [LAYOUT_FREE.mlir]
 
-KERNEL is one of vector_add, softmax, matmul_epilogue, layernorm, attention. The script
+KERNEL is one of vector_add, softmax, matmul_epilogue, layernorm, attention, transpose, colsum,
+matmul, flash_attention. The script
 
 1. writes the inputs (numpy, fixed seed) as .npy files into WORKDIR,
 2. runs ``llc-run`` and compares every output buffer with numpy (``allclose``),
 3. strips every layout from the kernel (``llc-opt -p llc-strip-layouts``), runs it again and
-   requires bit-identical outputs: layouts never change values.
+   requires bit-identical outputs: layouts never change values;
+4. with LAYOUT_FREE.mlir (the hand-written layout-free form, ``examples/ttir/KERNEL.mlir``), runs
+   that too and requires bit-identical outputs.
 
 It prints ``KERNEL: OK ...`` on success and exits 1 with a message otherwise.
 """
@@ -108,12 +111,60 @@ def attention(work: str) -> Case:
     return Case(args, "1", {"o_ptr": o}, 1e-4, 1e-4)
 
 
+def transpose(work: str) -> Case:
+    r = _rng()
+    m, n = 50, 70
+    x = r.standard_normal((m, n)).astype(np.float32)
+    _save(work, x=x)
+    args = [f"{work}/x.npy", f"zeros:{n}x{m}xf32", str(m), str(n)]
+    return Case(args, f"{-(-m // 32)},{-(-n // 32)}", {"y_ptr": x.T.copy()}, 0, 0)
+
+
+def colsum(work: str) -> Case:
+    r = _rng()
+    m, n = 75, 100
+    x = r.standard_normal((m, n)).astype(np.float32)
+    _save(work, x=x)
+    ref = x.astype(np.float64).sum(axis=0)
+    args = [f"{work}/x.npy", f"zeros:{n}xf32", str(m), str(n)]
+    return Case(args, str(-(-n // 64)), {"out_ptr": ref}, 1e-5, 1e-5)
+
+
+def matmul(work: str) -> Case:
+    r = _rng()
+    m, n, k = 100, 72, 80
+    a = r.standard_normal((m, k)).astype(np.float16)
+    b = r.standard_normal((k, n)).astype(np.float16)
+    _save(work, a=a, b=b)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    args = [f"{work}/a.npy", f"{work}/b.npy", f"zeros:{m}x{n}xf32", str(m), str(n), str(k)]
+    return Case(args, f"{-(-m // 64)},{-(-n // 64)}", {"c_ptr": ref}, 1e-5, 1e-5)
+
+
+def flash_attention(work: str) -> Case:
+    r = _rng()
+    n_ctx, scale = 128, 0.125
+    q, k, v = (r.standard_normal((n_ctx, 64)).astype(np.float16) for _ in range(3))
+    _save(work, q=q, k=k, v=v)
+    s = q.astype(np.float64) @ k.astype(np.float64).T * scale
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    # The kernel rounds the unnormalized P of each key block to f16 before P V.
+    args = [f"{work}/q.npy", f"{work}/k.npy", f"{work}/v.npy", f"zeros:{n_ctx}x64xf32"]
+    args += [str(scale), str(n_ctx)]
+    return Case(args, str(n_ctx // 64), {"o_ptr": p @ v.astype(np.float64)}, 1e-3, 1e-3)
+
+
 KERNELS: dict[str, Callable[[str], Case]] = {
     "vector_add": vector_add,
     "softmax": softmax,
     "matmul_epilogue": matmul_epilogue,
     "layernorm": layernorm,
     "attention": attention,
+    "transpose": transpose,
+    "colsum": colsum,
+    "matmul": matmul,
+    "flash_attention": flash_attention,
 }
 
 ENTRIES = {
@@ -122,6 +173,10 @@ ENTRIES = {
     "matmul_epilogue": "matmul_kernel",
     "layernorm": "layernorm_kernel",
     "attention": "attention_kernel",
+    "transpose": "transpose_kernel",
+    "colsum": "colsum_kernel",
+    "matmul": "matmul_kernel",
+    "flash_attention": "attention_fwd_kernel",
 }
 
 
@@ -154,6 +209,7 @@ def run_llc(kernel: str, path: str, case: Case, out_dir: str) -> dict[str, np.nd
 
 def main() -> None:
     kernel, path, work = sys.argv[1:4]
+    layout_free = sys.argv[4] if len(sys.argv) > 4 else None
     os.makedirs(work, exist_ok=True)
     case = KERNELS[kernel](work)
 
@@ -177,7 +233,20 @@ def main() -> None:
         if not np.array_equal(outputs[name], plain_outputs[name], equal_nan=True):
             raise SystemExit(f"{kernel}: {name} changes when the layouts are removed")
 
-    print(f"{kernel}: OK, max abs error {worst:.2e}, identical without layouts")
+    done = "identical without layouts"
+    if layout_free is not None:
+        with open(layout_free) as file:
+            text = file.read()
+        for left in ("#tl.", "tl.convert_layout"):
+            if left in text:
+                raise SystemExit(f"{kernel}: '{left}' in the layout-free form {layout_free}")
+        free_outputs = run_llc(kernel, layout_free, case, os.path.join(work, "out_layout_free"))
+        for name in case.expected:
+            if not np.array_equal(outputs[name], free_outputs[name], equal_nan=True):
+                raise SystemExit(f"{kernel}: {name} differs in the layout-free form {layout_free}")
+        done += " and in the layout-free form"
+
+    print(f"{kernel}: OK, max abs error {worst:.2e}, {done}")
 
 
 if __name__ == "__main__":

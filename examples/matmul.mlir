@@ -1,0 +1,112 @@
+// C = A @ B with a K loop: A is MxK f16, B is KxN f16, C is MxN f32 (all row-major).
+//
+// Each program computes a 64x64 tile of C (grid = [cdiv(M, 64), cdiv(N, 64)]). The scf.for over
+// K carries the accumulator (in the tensor-core layout #mma, NVIDIA mma v2 with 2x2 warps) and
+// the A/B tile pointers; inside the loop the 64x32 A tile and the 32x64 B tile are loaded in
+// coalesced blocked layouts (8 consecutive f16 = 128 bits per thread along a row) and converted
+// to the dot operand layouts #dot_a / #dot_b, as Triton's TTGIR has them before its pipeliner
+// stages them through shared memory. The result is converted from #mma to #blocked_c for a
+// coalesced store (the one conversion Triton leaves on a matmul besides the operands').
+//
+//   llc-run examples/matmul.mlir --entry matmul_kernel --grid 2,2 \
+//       --args a.npy b.npy zeros:100x72xf32 100 72 80 --print-buffers
+#blocked_a = #tl.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked_b = #tl.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked_c = #tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dot_a = #tl.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dot_b = #tl.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"} {
+  func.func @matmul_kernel(%a_ptr: !tl.ptr<f16>, %b_ptr: !tl.ptr<f16>, %c_ptr: !tl.ptr<f32>,
+                           %M: i32, %N: i32, %K: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %pid_m = tl.get_program_id x : i32
+    %pid_n = tl.get_program_id y : i32
+    %m0 = arith.muli %pid_m, %c64_i32 : i32
+    %n0 = arith.muli %pid_n, %c64_i32 : i32
+
+    // A tile pointers: a_ptr + (m0 + i) * K + k, i < 64, k < 32.
+    %am_range = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_a}>>
+    %m0_a = tl.splat %m0 : i32 -> tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_a}>>
+    %am = arith.addi %m0_a, %am_range : tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_a}>>
+    %am_2d = tl.expand_dims %am {axis = 1 : i32} : tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_a}>> -> tensor<64x1xi32, #blocked_a>
+    %am_b = tl.broadcast %am_2d : tensor<64x1xi32, #blocked_a> -> tensor<64x32xi32, #blocked_a>
+    %ak = tl.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tl.slice<{dim = 0, parent = #blocked_a}>>
+    %ak_2d = tl.expand_dims %ak {axis = 0 : i32} : tensor<32xi32, #tl.slice<{dim = 0, parent = #blocked_a}>> -> tensor<1x32xi32, #blocked_a>
+    %ak_b = tl.broadcast %ak_2d : tensor<1x32xi32, #blocked_a> -> tensor<64x32xi32, #blocked_a>
+    %K_a = tl.splat %K : i32 -> tensor<64x32xi32, #blocked_a>
+    %a_row_off = arith.muli %am_b, %K_a : tensor<64x32xi32, #blocked_a>
+    %a_off = arith.addi %a_row_off, %ak_b : tensor<64x32xi32, #blocked_a>
+    %a_base = tl.splat %a_ptr : !tl.ptr<f16> -> tensor<64x32x!tl.ptr<f16>, #blocked_a>
+    %a_ptrs0 = tl.addptr %a_base, %a_off : tensor<64x32x!tl.ptr<f16>, #blocked_a>, tensor<64x32xi32, #blocked_a>
+    %M_a = tl.splat %M : i32 -> tensor<64x32xi32, #blocked_a>
+    %a_row_ok = tl.cmpi slt, %am_b, %M_a : tensor<64x32xi32, #blocked_a>
+
+    // B tile pointers: b_ptr + k * N + (n0 + j), k < 32, j < 64.
+    %bk = tl.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tl.slice<{dim = 1, parent = #blocked_b}>>
+    %bk_2d = tl.expand_dims %bk {axis = 1 : i32} : tensor<32xi32, #tl.slice<{dim = 1, parent = #blocked_b}>> -> tensor<32x1xi32, #blocked_b>
+    %bk_b = tl.broadcast %bk_2d : tensor<32x1xi32, #blocked_b> -> tensor<32x64xi32, #blocked_b>
+    %bn_range = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_b}>>
+    %n0_b = tl.splat %n0 : i32 -> tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_b}>>
+    %bn = arith.addi %n0_b, %bn_range : tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_b}>>
+    %bn_2d = tl.expand_dims %bn {axis = 0 : i32} : tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_b}>> -> tensor<1x64xi32, #blocked_b>
+    %bn_b = tl.broadcast %bn_2d : tensor<1x64xi32, #blocked_b> -> tensor<32x64xi32, #blocked_b>
+    %N_b = tl.splat %N : i32 -> tensor<32x64xi32, #blocked_b>
+    %b_row_off = arith.muli %bk_b, %N_b : tensor<32x64xi32, #blocked_b>
+    %b_off = arith.addi %b_row_off, %bn_b : tensor<32x64xi32, #blocked_b>
+    %b_base = tl.splat %b_ptr : !tl.ptr<f16> -> tensor<32x64x!tl.ptr<f16>, #blocked_b>
+    %b_ptrs0 = tl.addptr %b_base, %b_off : tensor<32x64x!tl.ptr<f16>, #blocked_b>, tensor<32x64xi32, #blocked_b>
+    %b_col_ok = tl.cmpi slt, %bn_b, %N_b : tensor<32x64xi32, #blocked_b>
+
+    // acc += A[:, k:k+32] @ B[k:k+32, :] for k = 0, 32, ... < K; the K tail is masked to 0.
+    %zero_a = tl.constant 0.000000e+00 : tensor<64x32xf16, #blocked_a>
+    %zero_b = tl.constant 0.000000e+00 : tensor<32x64xf16, #blocked_b>
+    %step_a = tl.constant 32 : tensor<64x32xi32, #blocked_a>
+    %step_b_scalar = arith.muli %N, %c32_i32 : i32
+    %step_b = tl.splat %step_b_scalar : i32 -> tensor<32x64xi32, #blocked_b>
+    %acc0 = tl.constant 0.000000e+00 : tensor<64x64xf32, #mma>
+    %acc, %a_ptrs_end, %b_ptrs_end = scf.for %k = %c0_i32 to %K step %c32_i32 iter_args(%acc_i = %acc0, %a_ptrs = %a_ptrs0, %b_ptrs = %b_ptrs0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tl.ptr<f16>, #blocked_a>, tensor<32x64x!tl.ptr<f16>, #blocked_b>) : i32 {
+      %k_left = arith.subi %K, %k : i32
+      %k_left_a = tl.splat %k_left : i32 -> tensor<64x32xi32, #blocked_a>
+      %a_k_ok = tl.cmpi slt, %ak_b, %k_left_a : tensor<64x32xi32, #blocked_a>
+      %a_mask = arith.andi %a_row_ok, %a_k_ok : tensor<64x32xi1, #blocked_a>
+      %a = tl.load %a_ptrs, %a_mask, %zero_a : tensor<64x32x!tl.ptr<f16>, #blocked_a>
+      %k_left_b = tl.splat %k_left : i32 -> tensor<32x64xi32, #blocked_b>
+      %b_k_ok = tl.cmpi slt, %bk_b, %k_left_b : tensor<32x64xi32, #blocked_b>
+      %b_mask = arith.andi %b_k_ok, %b_col_ok : tensor<32x64xi1, #blocked_b>
+      %b = tl.load %b_ptrs, %b_mask, %zero_b : tensor<32x64x!tl.ptr<f16>, #blocked_b>
+      %a_dot = tl.convert_layout %a : tensor<64x32xf16, #blocked_a> -> tensor<64x32xf16, #dot_a>
+      %b_dot = tl.convert_layout %b : tensor<32x64xf16, #blocked_b> -> tensor<32x64xf16, #dot_b>
+      %acc_next = tl.dot %a_dot, %b_dot, %acc_i : tensor<64x32xf16, #dot_a> * tensor<32x64xf16, #dot_b> -> tensor<64x64xf32, #mma>
+      %a_next = tl.addptr %a_ptrs, %step_a : tensor<64x32x!tl.ptr<f16>, #blocked_a>, tensor<64x32xi32, #blocked_a>
+      %b_next = tl.addptr %b_ptrs, %step_b : tensor<32x64x!tl.ptr<f16>, #blocked_b>, tensor<32x64xi32, #blocked_b>
+      scf.yield %acc_next, %a_next, %b_next : tensor<64x64xf32, #mma>, tensor<64x32x!tl.ptr<f16>, #blocked_a>, tensor<32x64x!tl.ptr<f16>, #blocked_b>
+    }
+    %out = tl.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked_c>
+
+    // Store C[m0 + i, n0 + j] where in bounds.
+    %cm_range = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_c}>>
+    %m0_c = tl.splat %m0 : i32 -> tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_c}>>
+    %cm = arith.addi %m0_c, %cm_range : tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_c}>>
+    %cm_2d = tl.expand_dims %cm {axis = 1 : i32} : tensor<64xi32, #tl.slice<{dim = 1, parent = #blocked_c}>> -> tensor<64x1xi32, #blocked_c>
+    %cm_b = tl.broadcast %cm_2d : tensor<64x1xi32, #blocked_c> -> tensor<64x64xi32, #blocked_c>
+    %cn_range = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_c}>>
+    %n0_c = tl.splat %n0 : i32 -> tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_c}>>
+    %cn = arith.addi %n0_c, %cn_range : tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_c}>>
+    %cn_2d = tl.expand_dims %cn {axis = 0 : i32} : tensor<64xi32, #tl.slice<{dim = 0, parent = #blocked_c}>> -> tensor<1x64xi32, #blocked_c>
+    %cn_b = tl.broadcast %cn_2d : tensor<1x64xi32, #blocked_c> -> tensor<64x64xi32, #blocked_c>
+    %N_c = tl.splat %N : i32 -> tensor<64x64xi32, #blocked_c>
+    %M_c = tl.splat %M : i32 -> tensor<64x64xi32, #blocked_c>
+    %c_row_off = arith.muli %cm_b, %N_c : tensor<64x64xi32, #blocked_c>
+    %c_off = arith.addi %c_row_off, %cn_b : tensor<64x64xi32, #blocked_c>
+    %c_base = tl.splat %c_ptr : !tl.ptr<f32> -> tensor<64x64x!tl.ptr<f32>, #blocked_c>
+    %c_ptrs = tl.addptr %c_base, %c_off : tensor<64x64x!tl.ptr<f32>, #blocked_c>, tensor<64x64xi32, #blocked_c>
+    %c_row_ok = tl.cmpi slt, %cm_b, %M_c : tensor<64x64xi32, #blocked_c>
+    %c_col_ok = tl.cmpi slt, %cn_b, %N_c : tensor<64x64xi32, #blocked_c>
+    %c_mask = arith.andi %c_row_ok, %c_col_ok : tensor<64x64xi1, #blocked_c>
+    tl.store %c_ptrs, %out, %c_mask : tensor<64x64x!tl.ptr<f32>, #blocked_c>
+    func.return
+  }
+}

@@ -1,0 +1,96 @@
+// Layer normalization over the last dimension of an M x N matrix (N <= 128):
+//   mean = sum(x) / N,  var = sum((x - mean)^2) / N,  rstd = 1 / sqrt(var + eps)
+//   y = (x - mean) * rstd * w + b;  mean and rstd are also stored (for the backward pass).
+//
+// Layout-free (the TTIR-like input of layout assignment): the same program as
+// examples/layernorm.mlir with every layout and conversion removed (`llc-opt -p llc-strip-layouts
+// examples/layernorm.mlir` prints the same IR).
+//
+//   llc-run examples/ttir/layernorm.mlir --entry layernorm_kernel --grid 4 \
+//       --args x.npy zeros:30x100xf32 w.npy b.npy zeros:30xf32 zeros:30xf32 30 100 1e-5
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
+  func.func @layernorm_kernel(%x_ptr: !tl.ptr<f32>, %y_ptr: !tl.ptr<f32>, %w_ptr: !tl.ptr<f32>,
+                              %b_ptr: !tl.ptr<f32>, %mean_ptr: !tl.ptr<f32>, %rstd_ptr: !tl.ptr<f32>,
+                              %M: i32, %N: i32, %eps: f32) {
+    %c8_i32 = arith.constant 8 : i32
+    %pid = tl.get_program_id x : i32
+    %row0 = arith.muli %pid, %c8_i32 : i32
+    // Indices and masks.
+    %row_range = tl.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %row0_splat = tl.splat %row0 : i32 -> tensor<8xi32>
+    %row_ids = arith.addi %row0_splat, %row_range : tensor<8xi32>
+    %M_rows = tl.splat %M : i32 -> tensor<8xi32>
+    %row_mask = tl.cmpi slt, %row_ids, %M_rows : tensor<8xi32>
+    %col_ids = tl.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %N_cols = tl.splat %N : i32 -> tensor<128xi32>
+    %col_mask = tl.cmpi slt, %col_ids, %N_cols : tensor<128xi32>
+    %row_2d = tl.expand_dims %row_ids {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
+    %rows = tl.broadcast %row_2d : tensor<8x1xi32> -> tensor<8x128xi32>
+    %col_2d = tl.expand_dims %col_ids {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+    %cols = tl.broadcast %col_2d : tensor<1x128xi32> -> tensor<8x128xi32>
+    %row_mask_2d = tl.expand_dims %row_mask {axis = 1 : i32} : tensor<8xi1> -> tensor<8x1xi1>
+    %row_mask_b = tl.broadcast %row_mask_2d : tensor<8x1xi1> -> tensor<8x128xi1>
+    %col_mask_2d = tl.expand_dims %col_mask {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+    %col_mask_b = tl.broadcast %col_mask_2d : tensor<1x128xi1> -> tensor<8x128xi1>
+    %mask = arith.andi %row_mask_b, %col_mask_b : tensor<8x128xi1>
+    %N_2d = tl.splat %N : i32 -> tensor<8x128xi32>
+    %row_off = arith.muli %rows, %N_2d : tensor<8x128xi32>
+    %off = arith.addi %row_off, %cols : tensor<8x128xi32>
+    // x, with 0 in masked lanes so they do not contribute to the sums.
+    %x_base = tl.splat %x_ptr : !tl.ptr<f32> -> tensor<8x128x!tl.ptr<f32>>
+    %x_ptrs = tl.addptr %x_base, %off : tensor<8x128x!tl.ptr<f32>>, tensor<8x128xi32>
+    %x = tl.load %x_ptrs, %mask : tensor<8x128x!tl.ptr<f32>>
+    // mean
+    %sum = tl.reduce %x {axis = 1 : i32} : tensor<8x128xf32> -> tensor<8xf32> {
+    ^bb0(%lhs: f32, %rhs: f32):
+      %s = arith.addf %lhs, %rhs : f32
+      tl.reduce.return %s : f32
+    }
+    %n_f = tl.sitofp %N : i32 to f32
+    %n_rows_f = tl.splat %n_f : f32 -> tensor<8xf32>
+    %mean = arith.divf %sum, %n_rows_f : tensor<8xf32>
+    %mean_2d = tl.expand_dims %mean {axis = 1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
+    %mean_b = tl.broadcast %mean_2d : tensor<8x1xf32> -> tensor<8x128xf32>
+    // variance of the centered values (masked lanes forced to 0)
+    %diff = arith.subf %x, %mean_b : tensor<8x128xf32>
+    %zeros = tl.constant 0.000000e+00 : tensor<8x128xf32>
+    %xc = tl.select %mask, %diff, %zeros : tensor<8x128xi1>, tensor<8x128xf32>
+    %sq = arith.mulf %xc, %xc : tensor<8x128xf32>
+    %sq_sum = tl.reduce %sq {axis = 1 : i32} : tensor<8x128xf32> -> tensor<8xf32> {
+    ^bb0(%lhs: f32, %rhs: f32):
+      %s = arith.addf %lhs, %rhs : f32
+      tl.reduce.return %s : f32
+    }
+    %var = arith.divf %sq_sum, %n_rows_f : tensor<8xf32>
+    %eps_rows = tl.splat %eps : f32 -> tensor<8xf32>
+    %var_eps = arith.addf %var, %eps_rows : tensor<8xf32>
+    %rstd = math.rsqrt %var_eps : tensor<8xf32>
+    %rstd_2d = tl.expand_dims %rstd {axis = 1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
+    %rstd_b = tl.broadcast %rstd_2d : tensor<8x1xf32> -> tensor<8x128xf32>
+    %xhat = arith.mulf %xc, %rstd_b : tensor<8x128xf32>
+    // affine: y = xhat * w + b
+    %w_base = tl.splat %w_ptr : !tl.ptr<f32> -> tensor<128x!tl.ptr<f32>>
+    %w_ptrs = tl.addptr %w_base, %col_ids : tensor<128x!tl.ptr<f32>>, tensor<128xi32>
+    %w = tl.load %w_ptrs, %col_mask : tensor<128x!tl.ptr<f32>>
+    %b_base = tl.splat %b_ptr : !tl.ptr<f32> -> tensor<128x!tl.ptr<f32>>
+    %b_ptrs = tl.addptr %b_base, %col_ids : tensor<128x!tl.ptr<f32>>, tensor<128xi32>
+    %b = tl.load %b_ptrs, %col_mask : tensor<128x!tl.ptr<f32>>
+    %w_2d = tl.expand_dims %w {axis = 0 : i32} : tensor<128xf32> -> tensor<1x128xf32>
+    %w_b = tl.broadcast %w_2d : tensor<1x128xf32> -> tensor<8x128xf32>
+    %b_2d = tl.expand_dims %b {axis = 0 : i32} : tensor<128xf32> -> tensor<1x128xf32>
+    %b_b = tl.broadcast %b_2d : tensor<1x128xf32> -> tensor<8x128xf32>
+    %scaled = arith.mulf %xhat, %w_b : tensor<8x128xf32>
+    %y = arith.addf %scaled, %b_b : tensor<8x128xf32>
+    // stores: y (2-D), mean and rstd (one per row, from the slice layout)
+    %y_base = tl.splat %y_ptr : !tl.ptr<f32> -> tensor<8x128x!tl.ptr<f32>>
+    %y_ptrs = tl.addptr %y_base, %off : tensor<8x128x!tl.ptr<f32>>, tensor<8x128xi32>
+    tl.store %y_ptrs, %y, %mask : tensor<8x128x!tl.ptr<f32>>
+    %mean_base = tl.splat %mean_ptr : !tl.ptr<f32> -> tensor<8x!tl.ptr<f32>>
+    %mean_ptrs = tl.addptr %mean_base, %row_ids : tensor<8x!tl.ptr<f32>>, tensor<8xi32>
+    tl.store %mean_ptrs, %mean, %row_mask : tensor<8x!tl.ptr<f32>>
+    %rstd_base = tl.splat %rstd_ptr : !tl.ptr<f32> -> tensor<8x!tl.ptr<f32>>
+    %rstd_ptrs = tl.addptr %rstd_base, %row_ids : tensor<8x!tl.ptr<f32>>, tensor<8xi32>
+    tl.store %rstd_ptrs, %rstd, %row_mask : tensor<8x!tl.ptr<f32>>
+    func.return
+  }
+}

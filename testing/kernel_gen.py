@@ -1,0 +1,892 @@
+"""Random layout-heavy ``tl`` kernels, in laid-out and layout-free form, for tests and benchmarks.
+
+:func:`generate_kernel` builds one random kernel from a seed and prints it twice from the same
+random program: once with a random valid layout on every tensor and ``tl.convert_layout`` wherever
+an op needs its operands in another layout (as a hand-written or badly optimized TTGIR would have
+them), and once layout-free (tensor types without encoding and no conversions, like Triton's
+TTIR). Both forms compute exactly the same values, so each is the other's oracle, and a layout
+pass must keep either one's results.
+
+A kernel is one ``func.func`` whose parameters are ``f32`` input buffers (``!tl.ptr<f32>``),
+``f32`` output buffers, a scalar ``%scale : f32`` and a scalar ``%flag : i32`` (the condition of
+its ``scf.if``). Every buffer holds at least :data:`BUFFER_ELEMENTS` elements: loads and stores
+address row-major tensors of at most :data:`MAX_ELEMENTS` elements from the start of a buffer
+(loops shift their loads by at most :data:`MAX_TRIP_COUNT` elements). The body draws from:
+
+* loads through pointer tensors built from ``make_range`` / ``expand_dims`` / ``broadcast`` /
+  ``splat`` / ``addptr`` in nested slice layouts, and stores of results;
+* elementwise chains (``arith``/``math``, ``tl.cmpf`` + ``tl.select``, constants and splats);
+* ``tl.reduce`` (sum or max) on any axis, and broadcasting the result back
+  (``expand_dims`` + ``broadcast``) to combine it with its operand;
+* ``tl.trans`` (any permutation), ``tl.reshape``, ``tl.dot`` (``f16`` operands in ``dot_op``
+  layouts of an ``nvidia_mma`` or blocked parent);
+* ``scf.for`` with loop-carried tensors (values and pointer tensors, loads inside the loop) and
+  ``scf.if`` whose branches compute in different layouts.
+
+Layouts are drawn from random blocked layouts (any ``sizePerThread``, any split of the 32 lanes
+and 4 warps over the dims, any order), ``nvidia_mma`` v2, slices of those and ``dot_op``; every
+one is checked to build a linear layout for its shape.
+
+>>> k = generate_kernel(7)
+>>> k.laid_out.count("tl.convert_layout") > 0, "#tl." in k.layout_free
+(True, False)
+>>> generate_kernel(7).laid_out == k.laid_out  # seeded: the same seed gives the same kernel
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+from math import prod
+
+from llc.layouts import (
+    BlockedLayout,
+    DistributedLayout,
+    DotOperandLayout,
+    NvidiaMmaLayout,
+    SliceLayout,
+)
+
+__all__ = [
+    "BUFFER_ELEMENTS",
+    "MAX_ELEMENTS",
+    "MAX_TRIP_COUNT",
+    "GeneratedKernel",
+    "generate_kernel",
+    "generate_large_module",
+]
+
+NUM_WARPS = 4
+THREADS_PER_WARP = 32
+MAX_ELEMENTS = 1024
+"""The most elements any generated tensor has."""
+MAX_TRIP_COUNT = 3
+"""The most iterations of a generated ``scf.for``; loads inside shift by the iteration index."""
+BUFFER_ELEMENTS = MAX_ELEMENTS + MAX_TRIP_COUNT
+"""Elements every buffer parameter of a generated kernel must hold."""
+
+_MODULE_ATTRS = (
+    f'"tl.num-warps" = {NUM_WARPS} : i32, "tl.threads-per-warp" = {THREADS_PER_WARP} : i32, '
+    '"tl.target" = "cuda:80"'
+)
+
+Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GeneratedKernel:
+    """One random kernel: the same program with random layouts and without any layout."""
+
+    seed: int
+    entry: str
+    laid_out: str
+    """The module with a layout on every tensor and ``tl.convert_layout`` where needed."""
+    layout_free: str
+    """The same module with encoding-less tensor types and no conversions."""
+    num_ops: int
+    """Operations in the laid-out function body (conversions and terminators included)."""
+    num_conversions: int
+
+
+# --------------------------------------------------------------------------------------
+# Random layouts
+# --------------------------------------------------------------------------------------
+
+
+def _split_pow2(rng: random.Random, total: int, rank: int) -> list[int]:
+    """A random factorization of the power of two ``total`` into ``rank`` powers of two."""
+    parts = [1] * rank
+    for _ in range(total.bit_length() - 1):
+        parts[rng.randrange(rank)] *= 2
+    return parts
+
+
+def _random_blocked(rng: random.Random, rank: int) -> BlockedLayout:
+    order = list(range(rank))
+    rng.shuffle(order)
+    return BlockedLayout(
+        size_per_thread=[rng.choice((1, 1, 2, 4)) for _ in range(rank)],
+        threads_per_warp=_split_pow2(rng, THREADS_PER_WARP, rank),
+        warps_per_cta=_split_pow2(rng, NUM_WARPS, rank),
+        order=order,
+    )
+
+
+def _random_mma(rng: random.Random) -> NvidiaMmaLayout:
+    warps = rng.choice(([1, 4], [2, 2], [4, 1]))
+    return NvidiaMmaLayout(
+        version_major=2, version_minor=0, warps_per_cta=warps, instr_shape=[16, 8]
+    )
+
+
+def _random_layout(rng: random.Random, shape: Shape) -> DistributedLayout:
+    """A random distributed layout for ``shape`` (blocked, mma, or a slice of one)."""
+    rank = len(shape)
+    while True:
+        roll = rng.random()
+        if rank == 2 and roll < 0.25:
+            layout: DistributedLayout = _random_mma(rng)
+        elif rank < 3 and roll > 0.7:
+            dim = rng.randrange(rank + 1)
+            parent = _random_mma(rng) if rank == 1 and rng.random() < 0.3 else None
+            layout = SliceLayout(dim=dim, parent=parent or _random_blocked(rng, rank + 1))
+        else:
+            layout = _random_blocked(rng, rank)
+        if _fits(layout, shape):
+            return layout
+
+
+@cache
+def _fits(layout: DistributedLayout, shape: Shape) -> bool:
+    try:
+        layout.to_linear_layout(list(shape))
+    except ValueError:
+        return False
+    return True
+
+
+def _permuted_blocked(layout: BlockedLayout, perm: tuple[int, ...]) -> BlockedLayout:
+    """The layout of ``tl.trans`` with order ``perm`` applied to a tensor in ``layout``."""
+    inverse = [perm.index(d) for d in range(len(perm))]
+    return BlockedLayout(
+        size_per_thread=[layout.size_per_thread[p] for p in perm],
+        threads_per_warp=[layout.threads_per_warp[p] for p in perm],
+        warps_per_cta=[layout.warps_per_cta[p] for p in perm],
+        order=[inverse[o] for o in layout.order],
+    )
+
+
+@cache
+def _render(layout: DistributedLayout) -> str:
+    from llc.dialects.layout_attrs import layout_attr_for
+
+    return str(layout_attr_for(layout))
+
+
+# --------------------------------------------------------------------------------------
+# The builder: one random program, printed with and without layouts
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Value:
+    name: str
+    shape: Shape
+    elem: str
+    layout: DistributedLayout | None  # None: scalar
+
+
+TypeFn = Callable[[Shape, str, DistributedLayout | None], str]
+
+
+@dataclass
+class _Builder:
+    rng: random.Random
+    prefix: str = ""
+    laid_out: list[str] = field(default_factory=list)
+    layout_free: list[str] = field(default_factory=list)
+    aliases: dict[DistributedLayout, str] = field(default_factory=dict)
+    counter: int = 0
+    depth: int = 2
+    num_ops: int = 0
+    num_layout_free_ops: int = 0
+    num_conversions: int = 0
+    pool: list[_Value] = field(default_factory=list)
+    inputs: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    const_cache: dict[tuple[str, str], str] = field(default_factory=dict)
+    layout_free_names: dict[str, str] = field(default_factory=dict)
+    """Conversion result -> the value it converts (what the layout-free form uses instead)."""
+
+    # -- printing ---------------------------------------------------------------------
+
+    def fresh(self, hint: str) -> str:
+        self.counter += 1
+        return f"%{self.prefix}{hint}{self.counter}"
+
+    def alias(self, layout: DistributedLayout) -> str:
+        if layout not in self.aliases:
+            self.aliases[layout] = f"#L{len(self.aliases)}"
+        return self.aliases[layout]
+
+    def laid_type(self, shape: Shape, elem: str, layout: DistributedLayout | None) -> str:
+        if layout is None:
+            return elem
+        return f"tensor<{'x'.join(map(str, shape))}x{elem}, {self.alias(layout)}>"
+
+    @staticmethod
+    def free_type(shape: Shape, elem: str, layout: DistributedLayout | None) -> str:
+        if layout is None:
+            return elem
+        return f"tensor<{'x'.join(map(str, shape))}x{elem}>"
+
+    def emit(self, line: Callable[[TypeFn], str], *, laid_out_only: bool = False) -> None:
+        pad = "  " * self.depth
+        self.laid_out.append(pad + line(self.laid_type))
+        if not laid_out_only:
+            self.layout_free.append(pad + line(self.free_type))
+            self.num_layout_free_ops += 1
+        self.num_ops += 1
+
+    def emit_raw(self, text: str) -> None:
+        """A line that is not an op (region closers), printed in both forms."""
+        pad = "  " * self.depth
+        self.laid_out.append(pad + text)
+        self.layout_free.append(pad + text)
+
+    @contextmanager
+    def region(self) -> Iterator[None]:
+        saved_pool, saved_consts = list(self.pool), dict(self.const_cache)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            self.pool, self.const_cache = saved_pool, saved_consts
+
+    # -- values -----------------------------------------------------------------------
+
+    def scalar_const(self, value: int, typ: str = "i32") -> str:
+        key = (str(value), typ)
+        if key not in self.const_cache:
+            name = self.fresh("c")
+            self.emit(lambda T: f"{name} = arith.constant {value} : {typ}")
+            self.const_cache[key] = name
+        return self.const_cache[key]
+
+    def convert(self, v: _Value, layout: DistributedLayout) -> _Value:
+        """``v`` in ``layout``: a ``tl.convert_layout`` in the laid-out form, nothing otherwise."""
+        if v.layout == layout:
+            return v
+        name = self.fresh("cvt")
+        new = _Value(name, v.shape, v.elem, layout)
+        self.emit(
+            lambda T: (
+                f"{name} = tl.convert_layout {v.name} : {T(v.shape, v.elem, v.layout)} -> "
+                f"{T(v.shape, v.elem, layout)}"
+            ),
+            laid_out_only=True,
+        )
+        self.num_conversions += 1
+        # Layout-free, the converted value is the value itself.
+        self.layout_free_names[name] = self.layout_free_names.get(v.name, v.name)
+        return new
+
+    def op(self, build: Callable[[TypeFn, Callable[[str], str]], str]) -> None:
+        """Emit an op whose operand names may be conversions (renamed in the layout-free form)."""
+        pad = "  " * self.depth
+        self.laid_out.append(pad + build(self.laid_type, lambda n: n))
+        self.layout_free.append(
+            pad + build(self.free_type, lambda n: self.layout_free_names.get(n, n))
+        )
+        self.num_ops += 1
+        self.num_layout_free_ops += 1
+
+    def maybe_convert(self, v: _Value, p: float = 0.5) -> _Value:
+        if self.rng.random() < p:
+            return self.convert(v, _random_layout(self.rng, v.shape))
+        return v
+
+    def new_layout(self, shape: Shape) -> DistributedLayout:
+        return _random_layout(self.rng, shape)
+
+    # -- pointers, loads and stores ----------------------------------------------------
+
+    def offsets(self, shape: Shape, layout: DistributedLayout) -> _Value:
+        """Row-major element offsets of a tensor of ``shape``, built in ``layout``."""
+        rank = len(shape)
+        total: _Value | None = None
+        strides = [prod(shape[d + 1 :]) for d in range(rank)]
+        for d in range(rank):
+            index = self.index_along(shape, layout, d)
+            if strides[d] != 1:
+                stride = self.splat_i32(strides[d], shape, layout)
+                name = self.fresh("off")
+                a, b = index, stride
+                self.op(
+                    lambda T, N, a=a, b=b, name=name: (
+                        f"{name} = arith.muli {N(a.name)}, {N(b.name)} : {T(shape, 'i32', layout)}"
+                    )
+                )
+                index = _Value(name, shape, "i32", layout)
+            if total is None:
+                total = index
+            else:
+                name = self.fresh("off")
+                a, b = total, index
+                self.op(
+                    lambda T, N, a=a, b=b, name=name: (
+                        f"{name} = arith.addi {N(a.name)}, {N(b.name)} : {T(shape, 'i32', layout)}"
+                    )
+                )
+                total = _Value(name, shape, "i32", layout)
+        assert total is not None
+        return total
+
+    def splat_i32(self, value: int, shape: Shape, layout: DistributedLayout) -> _Value:
+        name = self.fresh("k")
+        if self.rng.random() < 0.5:
+            self.emit(lambda T: f"{name} = tl.constant {value} : {T(shape, 'i32', layout)}")
+        else:
+            scalar = self.scalar_const(value)
+            self.emit(lambda T: f"{name} = tl.splat {scalar} : i32 -> {T(shape, 'i32', layout)}")
+        return _Value(name, shape, "i32", layout)
+
+    def index_along(self, shape: Shape, layout: DistributedLayout, d: int) -> _Value:
+        """``i_d`` broadcast over ``shape``: a make_range expanded through nested slices."""
+        rank = len(shape)
+        inserts = [a for a in range(rank) if a != d]
+        chain: list[DistributedLayout] = [layout] * (len(inserts) + 1)
+        present = set(range(rank))
+        for i in reversed(range(len(inserts))):
+            a = inserts[i]
+            chain[i] = SliceLayout(dim=sorted(present).index(a), parent=chain[i + 1])
+            present.remove(a)
+        name = self.fresh("r")
+        cur_shape: Shape = (shape[d],)
+        first = chain[0]
+        self.emit(
+            lambda T: (
+                f"{name} = tl.make_range {{end = {shape[d]} : i32, start = 0 : i32}} : "
+                f"{T(cur_shape, 'i32', first)}"
+            )
+        )
+        cur = _Value(name, cur_shape, "i32", first)
+        axes = [d]
+        for i, a in enumerate(inserts):
+            pos = sorted([*axes, a]).index(a)
+            axes = sorted([*axes, a])
+            new_shape = tuple(shape[x] if x in axes and x == d else 1 for x in axes)
+            name = self.fresh("e")
+            src, dst = cur, chain[i + 1]
+            self.emit(
+                lambda T, src=src, dst=dst, name=name, pos=pos, new_shape=new_shape: (
+                    f"{name} = "
+                    f"tl.expand_dims {src.name} {{axis = {pos} : i32}} : "
+                    f"{T(src.shape, 'i32', src.layout)} -> {T(new_shape, 'i32', dst)}"
+                )
+            )
+            cur = _Value(name, new_shape, "i32", dst)
+        if cur.shape != shape:
+            name = self.fresh("b")
+            src = cur
+            self.emit(
+                lambda T: (
+                    f"{name} = tl.broadcast {src.name} : {T(src.shape, 'i32', layout)} -> "
+                    f"{T(shape, 'i32', layout)}"
+                )
+            )
+            cur = _Value(name, shape, "i32", layout)
+        return cur
+
+    def pointers(self, base: str, shape: Shape, layout: DistributedLayout) -> _Value:
+        offsets = self.offsets(shape, layout)
+        splat = self.fresh("base")
+        self.emit(
+            lambda T: (
+                f"{splat} = tl.splat {base} : !tl.ptr<f32> -> {T(shape, '!tl.ptr<f32>', layout)}"
+            )
+        )
+        name = self.fresh("ptrs")
+        self.op(
+            lambda T, N: (
+                f"{name} = tl.addptr {splat}, {N(offsets.name)} : "
+                f"{T(shape, '!tl.ptr<f32>', layout)}, {T(shape, 'i32', layout)}"
+            )
+        )
+        return _Value(name, shape, "!tl.ptr<f32>", layout)
+
+    def load(self, ptrs: _Value) -> _Value:
+        name = self.fresh("x")
+        self.op(
+            lambda T, N: (
+                f"{name} = tl.load {N(ptrs.name)} : {T(ptrs.shape, ptrs.elem, ptrs.layout)}"
+            )
+        )
+        value = _Value(name, ptrs.shape, "f32", ptrs.layout)
+        self.pool.append(value)
+        return value
+
+    def fresh_load(self, shape: Shape | None = None) -> _Value:
+        shape = shape or self.random_shape()
+        base = f"%in{len(self.inputs)}"
+        self.inputs.append(base)
+        return self.load(self.pointers(base, shape, self.new_layout(shape)))
+
+    def store(self, v: _Value) -> None:
+        base = f"%out{len(self.outputs)}"
+        self.outputs.append(base)
+        layout = v.layout if self.rng.random() < 0.4 else self.new_layout(v.shape)
+        assert layout is not None
+        ptrs = self.pointers(base, v.shape, layout)
+        v = self.convert(v, layout)
+        self.op(
+            lambda T, N: f"tl.store {ptrs.name}, {N(v.name)} : {T(v.shape, '!tl.ptr<f32>', layout)}"
+        )
+
+    # -- shapes -----------------------------------------------------------------------
+
+    def random_shape(self) -> Shape:
+        while True:
+            rank = self.rng.choice((1, 2, 2, 2, 3))
+            shape = tuple(self.rng.choice((2, 4, 8, 16, 32)) for _ in range(rank))
+            if prod(shape) <= MAX_ELEMENTS and prod(shape) >= 8:
+                return shape
+
+    def pick(self, pred: Callable[[_Value], bool] = lambda v: True) -> _Value | None:
+        choices = [v for v in self.pool if pred(v)]
+        if not choices:
+            return None
+        # Prefer recent values, so chains form.
+        return choices[-1 - min(int(self.rng.expovariate(0.7)), len(choices) - 1)]
+
+    def operand(self, pred: Callable[[_Value], bool] = lambda v: True) -> _Value:
+        v = self.pick(pred)
+        return v if v is not None else self.fresh_load()
+
+    # -- compute ----------------------------------------------------------------------
+
+    def unary(self, v: _Value) -> _Value:
+        op = self.rng.choice(("arith.negf", "math.tanh", "math.absf", "math.exp"))
+        v = self.maybe_convert(v, 0.3)
+        name = self.fresh("u")
+        if op == "math.exp":  # keep values finite: exp of tanh
+            inner = self.fresh("u")
+            self.op(lambda T, N: f"{inner} = math.tanh {N(v.name)} : {T(v.shape, 'f32', v.layout)}")
+            self.emit(lambda T: f"{name} = math.exp {inner} : {T(v.shape, 'f32', v.layout)}")
+        else:
+            self.op(lambda T, N: f"{name} = {op} {N(v.name)} : {T(v.shape, 'f32', v.layout)}")
+        out = _Value(name, v.shape, "f32", v.layout)
+        self.pool.append(out)
+        return out
+
+    def binary(self, a: _Value, b: _Value, op: str | None = None) -> _Value:
+        """``op(a, b)`` in one of the operands' layouts or a fresh one."""
+        op = op or self.rng.choice(("arith.addf", "arith.subf", "arith.mulf", "arith.maxnumf"))
+        roll = self.rng.random()
+        assert a.layout is not None and b.layout is not None
+        layout = a.layout if roll < 0.4 else b.layout if roll < 0.8 else self.new_layout(a.shape)
+        a, b = self.convert(a, layout), self.convert(b, layout)
+        name = self.fresh("v")
+        self.op(
+            lambda T, N: f"{name} = {op} {N(a.name)}, {N(b.name)} : {T(a.shape, 'f32', layout)}"
+        )
+        out = _Value(name, a.shape, "f32", layout)
+        self.pool.append(out)
+        return out
+
+    def same_shape_partner(self, v: _Value) -> _Value:
+        other = self.pick(lambda w: w.shape == v.shape and w.name != v.name)
+        if other is not None and self.rng.random() < 0.7:
+            return other
+        roll = self.rng.random()
+        layout = self.new_layout(v.shape)
+        name = self.fresh("s")
+        if roll < 0.35:
+            value = self.rng.choice(("0.5", "2.000000e+00", "-1.250000e+00"))
+            self.emit(lambda T: f"{name} = tl.constant {value} : {T(v.shape, 'f32', layout)}")
+        elif roll < 0.5:
+            self.emit(
+                lambda T: (
+                    f"{name} = arith.constant dense<7.500000e-01> : {T(v.shape, 'f32', layout)}"
+                )
+            )
+        elif roll < 0.75:
+            self.emit(lambda T: f"{name} = tl.splat %scale : f32 -> {T(v.shape, 'f32', layout)}")
+        else:
+            return self.fresh_load(v.shape)
+        return _Value(name, v.shape, "f32", layout)
+
+    def select(self, a: _Value) -> _Value:
+        b = self.same_shape_partner(a)
+        assert a.layout is not None
+        layout = a.layout if self.rng.random() < 0.5 else self.new_layout(a.shape)
+        a, b = self.convert(a, layout), self.convert(b, layout)
+        cond, name = self.fresh("m"), self.fresh("sel")
+        self.op(
+            lambda T, N: (
+                f"{cond} = tl.cmpf olt, {N(a.name)}, {N(b.name)} : {T(a.shape, 'f32', layout)}"
+            )
+        )
+        self.op(
+            lambda T, N: (
+                f"{name} = tl.select {cond}, {N(b.name)}, {N(a.name)} : "
+                f"{T(a.shape, 'i1', layout)}, {T(a.shape, 'f32', layout)}"
+            )
+        )
+        out = _Value(name, a.shape, "f32", layout)
+        self.pool.append(out)
+        return out
+
+    def reduce(self, v: _Value, *, back: bool) -> _Value:
+        """Reduce ``v`` along a random axis; with ``back``, broadcast it back and combine."""
+        axis = self.rng.randrange(len(v.shape))
+        v = self.maybe_convert(v, 0.3)
+        assert v.layout is not None
+        out_shape = v.shape[:axis] + v.shape[axis + 1 :]
+        out_layout = SliceLayout(dim=axis, parent=v.layout)
+        combiner = self.rng.choice(("arith.addf", "arith.maxnumf"))
+        name, lhs, rhs, res = (self.fresh(h) for h in ("red", "l", "r", "c"))
+        self.op(
+            lambda T, N: (
+                f"{name} = tl.reduce {N(v.name)} {{axis = {axis} : i32}} : "
+                f"{T(v.shape, 'f32', v.layout)} -> {T(out_shape, 'f32', out_layout)} {{"
+            )
+        )
+        self.depth += 1
+        self.emit_raw(f"^bb0({lhs}: f32, {rhs}: f32):")
+        self.emit(lambda T: f"{res} = {combiner} {lhs}, {rhs} : f32")
+        self.emit(lambda T: f"tl.reduce.return {res} : f32")
+        self.depth -= 1
+        self.emit_raw("}")
+        reduced = _Value(name, out_shape, "f32", out_layout)
+        self.pool.append(reduced)
+        if not back:
+            return reduced
+        parent = v.layout if self.rng.random() < 0.5 else self.new_layout(v.shape)
+        src = self.convert(reduced, SliceLayout(dim=axis, parent=parent))
+        expanded_shape = (*v.shape[:axis], 1, *v.shape[axis + 1 :])
+        exp, bro = self.fresh("x"), self.fresh("bc")
+        self.op(
+            lambda T, N: (
+                f"{exp} = tl.expand_dims {N(src.name)} {{axis = {axis} : i32}} : "
+                f"{T(out_shape, 'f32', src.layout)} -> {T(expanded_shape, 'f32', parent)}"
+            )
+        )
+        self.emit(
+            lambda T: (
+                f"{bro} = tl.broadcast {exp} : {T(expanded_shape, 'f32', parent)} -> "
+                f"{T(v.shape, 'f32', parent)}"
+            )
+        )
+        back_value = _Value(bro, v.shape, "f32", parent)
+        op = "arith.subf" if combiner == "arith.maxnumf" else "arith.divf"
+        if op == "arith.divf":  # divide by a sum of squares + 1: never zero
+            sq = self.binary(back_value, back_value, "arith.mulf")
+            one = self.fresh("one")
+            self.emit(
+                lambda T: f"{one} = tl.constant 1.000000e+00 : {T(v.shape, 'f32', sq.layout)}"
+            )
+            back_value = self.binary(sq, _Value(one, v.shape, "f32", sq.layout), "arith.addf")
+        return self.binary(v, back_value, op)
+
+    def trans(self, v: _Value) -> _Value:
+        perm = list(range(len(v.shape)))
+        while perm == sorted(perm):
+            self.rng.shuffle(perm)
+        blocked = v.layout if isinstance(v.layout, BlockedLayout) else None
+        if blocked is None or self.rng.random() < 0.3:
+            blocked = _random_blocked(self.rng, len(v.shape))
+        v = self.convert(v, blocked)
+        out_layout = _permuted_blocked(blocked, tuple(perm))
+        out_shape = tuple(v.shape[p] for p in perm)
+        name = self.fresh("t")
+        order = ", ".join(map(str, perm))
+        self.op(
+            lambda T, N: (
+                f"{name} = tl.trans {N(v.name)} {{order = array<i32: {order}>}} : "
+                f"{T(v.shape, 'f32', blocked)} -> {T(out_shape, 'f32', out_layout)}"
+            )
+        )
+        out = _Value(name, out_shape, "f32", out_layout)
+        self.pool.append(out)
+        return out
+
+    def reshape(self, v: _Value) -> _Value:
+        n = prod(v.shape)
+        while True:
+            rank = self.rng.choice((1, 2, 3))
+            dims = [1] * rank
+            for _ in range(n.bit_length() - 1):
+                dims[self.rng.randrange(rank)] *= 2
+            shape = tuple(dims)
+            if shape != v.shape and max(shape) <= 64:
+                break
+        layout = self.new_layout(shape)
+        name = self.fresh("rs")
+        self.op(
+            lambda T, N: (
+                f"{name} = tl.reshape {N(v.name)} : {T(v.shape, 'f32', v.layout)} -> "
+                f"{T(shape, 'f32', layout)}"
+            )
+        )
+        out = _Value(name, shape, "f32", layout)
+        self.pool.append(out)
+        return out
+
+    def dot(self) -> _Value:
+        def dims_ok(v: _Value) -> bool:
+            return len(v.shape) == 2 and all(d in (16, 32) for d in v.shape)
+
+        a = self.operand(dims_ok) if self.pick(dims_ok) else self.fresh_load(self.dot_shape())
+        m, k = a.shape
+        n = self.rng.choice((16, 32))
+        b = self.pick(lambda v: v.shape == (k, n)) or self.fresh_load((k, n))
+        parent: DistributedLayout = (
+            _random_mma(self.rng) if self.rng.random() < 0.7 else _random_blocked(self.rng, 2)
+        )
+        k_width = 2 if isinstance(parent, NvidiaMmaLayout) else 0
+        operands = []
+        for idx, v in enumerate((a, b)):
+            name = self.fresh("h")
+            self.op(
+                lambda T, N, v=v, name=name: (
+                    f"{name} = arith.truncf {N(v.name)} : "
+                    f"{T(v.shape, 'f32', v.layout)} to {T(v.shape, 'f16', v.layout)}"
+                )
+            )
+            half = _Value(name, v.shape, "f16", v.layout)
+            operands.append(
+                self.convert(half, DotOperandLayout(op_idx=idx, parent=parent, k_width=k_width))
+            )
+        acc = self.pick(lambda v: v.shape == (m, n))
+        if acc is None or self.rng.random() < 0.4:
+            name = self.fresh("z")
+            self.emit(lambda T: f"{name} = tl.constant 0.000000e+00 : {T((m, n), 'f32', parent)}")
+            acc = _Value(name, (m, n), "f32", parent)
+        acc = self.convert(acc, parent)
+        qa, qb = operands
+        name = self.fresh("d")
+        self.op(
+            lambda T, N: (
+                f"{name} = tl.dot {N(qa.name)}, {N(qb.name)}, {N(acc.name)} : "
+                f"{T(qa.shape, 'f16', qa.layout)} * {T(qb.shape, 'f16', qb.layout)} -> "
+                f"{T((m, n), 'f32', parent)}"
+            )
+        )
+        out = _Value(name, (m, n), "f32", parent)
+        self.pool.append(out)
+        return out
+
+    def dot_shape(self) -> Shape:
+        return (self.rng.choice((16, 32)), self.rng.choice((16, 32)))
+
+    # -- control flow -----------------------------------------------------------------
+
+    def loop(self) -> None:
+        """An ``scf.for`` carrying 1-2 tensors (and maybe a pointer tensor) with a load inside."""
+        trips = self.rng.randint(1, MAX_TRIP_COUNT)
+        c0, c1, cn = self.scalar_const(0), self.scalar_const(1), self.scalar_const(trips)
+        carried = [self.operand()]
+        if self.rng.random() < 0.4:
+            carried.append(self.operand(lambda v: v.name != carried[0].name))
+        carried = [self.maybe_convert(v, 0.3) for v in carried]
+        shape = carried[0].shape
+        base = f"%in{len(self.inputs)}"
+        self.inputs.append(base)
+        ptrs = self.pointers(base, shape, self.new_layout(shape))
+        carry_ptr = self.rng.random() < 0.5
+        if carry_ptr:
+            carried.append(ptrs)
+        iv = self.fresh("i")
+        args = [self.fresh("acc") for _ in carried]
+        results = [self.fresh("res") for _ in carried]
+        pairs = list(zip(args, carried, strict=True))
+        self.op(
+            lambda T, N: (
+                f"{', '.join(results)} = scf.for {iv} = {c0} to {cn} step {c1} "
+                f"iter_args({', '.join(f'{a} = {N(v.name)}' for a, v in pairs)})"
+                f" -> ({', '.join(T(v.shape, v.elem, v.layout) for v in carried)}) : i32 {{"
+            )
+        )
+        with self.region():
+            inner = [
+                _Value(a, v.shape, v.elem, v.layout) for a, v in zip(args, carried, strict=True)
+            ]
+            self.pool = [v for v in self.pool if v.elem == "f32"]
+            if carry_ptr:
+                cur_ptrs = inner[-1]
+            else:
+                off = self.fresh("ivs")
+                cur_ptrs = _Value(self.fresh("p"), shape, ptrs.elem, ptrs.layout)
+                self.emit(
+                    lambda T: f"{off} = tl.splat {iv} : i32 -> {T(shape, 'i32', ptrs.layout)}"
+                )
+                self.emit(
+                    lambda T: (
+                        f"{cur_ptrs.name} = tl.addptr {ptrs.name}, {off} : "
+                        f"{T(shape, ptrs.elem, ptrs.layout)}, {T(shape, 'i32', ptrs.layout)}"
+                    )
+                )
+            loaded = self.load(cur_ptrs)
+            self.pool.extend(v for v in inner if v.elem == "f32")
+            value = self.binary(inner[0], loaded)
+            for _ in range(self.rng.randint(0, 3)):
+                value = self.body_step(value)
+            yields = [self.convert(value, carried[0].layout)]  # type: ignore[arg-type]
+            if len(carried) > 1 and carried[1].elem == "f32":
+                second = self.binary(
+                    inner[1],
+                    self.maybe_convert(value, 0.5) if value.shape == inner[1].shape else inner[1],
+                )
+                yields.append(self.convert(second, carried[1].layout))  # type: ignore[arg-type]
+            if carry_ptr:
+                one = self.fresh("one")
+                nxt = self.fresh("pn")
+                self.emit(lambda T: f"{one} = tl.constant 1 : {T(shape, 'i32', ptrs.layout)}")
+                self.emit(
+                    lambda T: (
+                        f"{nxt} = tl.addptr {cur_ptrs.name}, {one} : "
+                        f"{T(shape, ptrs.elem, ptrs.layout)}, {T(shape, 'i32', ptrs.layout)}"
+                    )
+                )
+                yields.append(_Value(nxt, shape, ptrs.elem, ptrs.layout))
+            self.op(
+                lambda T, N: (
+                    f"scf.yield {', '.join(N(y.name) for y in yields)} : "
+                    f"{', '.join(T(y.shape, y.elem, y.layout) for y in yields)}"
+                )
+            )
+        self.emit_raw("}")
+        for r, v in zip(results, carried, strict=True):
+            if v.elem == "f32":
+                self.pool.append(_Value(r, v.shape, v.elem, v.layout))
+
+    def body_step(self, v: _Value) -> _Value:
+        """One step of a loop or branch body that transforms ``v`` (same shape)."""
+        roll = self.rng.random()
+        if roll < 0.35:
+            return self.unary(v)
+        if roll < 0.7:
+            return self.binary(v, self.same_shape_partner(v))
+        if roll < 0.85 and len(v.shape) >= 2:
+            return self.reduce(v, back=True)
+        return self.select(v)
+
+    def branch(self) -> None:
+        """An ``scf.if`` on ``%flag < 0`` whose branches compute in different layouts."""
+        v = self.operand()
+        c0 = self.scalar_const(0)
+        cond = self.fresh("cond")
+        self.emit(lambda T: f"{cond} = arith.cmpi slt, %flag, {c0} : i32")
+        out_layout = self.new_layout(v.shape)
+        result = self.fresh("if")
+        self.emit(lambda T: f"{result} = scf.if {cond} -> ({T(v.shape, 'f32', out_layout)}) {{")
+        for i in range(2):
+            if i == 1:
+                self.emit_raw("} else {")
+            with self.region():
+                w = self.convert(v, self.new_layout(v.shape))
+                for _ in range(self.rng.randint(1, 2)):
+                    w = self.body_step(w)
+                w = self.convert(w, out_layout)
+                self.op(lambda T, N, w=w: f"scf.yield {N(w.name)} : {T(w.shape, 'f32', w.layout)}")
+        self.emit_raw("}")
+        self.pool.append(_Value(result, v.shape, "f32", out_layout))
+
+    # -- the kernel -------------------------------------------------------------------
+
+    def step(self) -> None:
+        kinds = (
+            ("unary", 3), ("binary", 4), ("select", 1), ("reduce", 2), ("reduce_back", 2),
+            ("trans", 2), ("reshape", 1), ("dot", 2), ("loop", 2), ("branch", 2), ("load", 1),
+            ("convert", 2),
+        )  # fmt: skip
+        kind = self.rng.choices([k for k, _ in kinds], weights=[w for _, w in kinds])[0]
+        if kind == "unary":
+            self.unary(self.operand())
+        elif kind == "binary":
+            v = self.operand()
+            self.binary(v, self.same_shape_partner(v))
+        elif kind == "select":
+            self.select(self.operand())
+        elif kind in ("reduce", "reduce_back"):
+            v = self.operand(lambda v: len(v.shape) >= 2)
+            if len(v.shape) >= 2:
+                self.reduce(v, back=kind == "reduce_back")
+        elif kind == "trans":
+            v = self.operand(lambda v: len(v.shape) >= 2)
+            if len(v.shape) >= 2:
+                self.trans(v)
+        elif kind == "reshape":
+            self.reshape(self.operand())
+        elif kind == "dot":
+            self.dot()
+        elif kind == "loop":
+            self.loop()
+        elif kind == "branch":
+            self.branch()
+        elif kind == "load":
+            self.fresh_load()
+        else:  # a conversion (or a chain of two) for its own sake
+            v = self.operand()
+            w = self.convert(v, self.new_layout(v.shape))
+            if self.rng.random() < 0.3:
+                w = self.convert(w, self.new_layout(v.shape))
+            self.pool.append(w)
+
+    def function(self, name: str, steps: int) -> tuple[list[str], list[str]]:
+        """Emit one kernel; return its (laid-out, layout-free) lines."""
+        self.laid_out, self.layout_free = [], []
+        self.pool, self.inputs, self.outputs, self.const_cache = [], [], [], {}
+        self.fresh_load()
+        for _ in range(steps):
+            self.step()
+        stored = {self.pool[-1].name: self.pool[-1]}
+        for _ in range(self.rng.randint(0, 2)):
+            v = self.pick()
+            if v is not None:
+                stored.setdefault(v.name, v)
+        for v in stored.values():
+            self.store(v)
+        self.emit(lambda T: "func.return")
+        params = [f"{p}: !tl.ptr<f32>" for p in (*self.inputs, *self.outputs)]
+        params += ["%scale: f32", "%flag: i32"]
+        head = f"  func.func @{name}({', '.join(params)}) {{"
+        return [head, *self.laid_out, "  }"], [head, *self.layout_free, "  }"]
+
+
+def _module(aliases: dict[DistributedLayout, str], body: list[str]) -> str:
+    lines = [f"{alias} = {_render(layout)}" for layout, alias in aliases.items()]
+    lines.append(f"module attributes {{{_MODULE_ATTRS}}} {{")
+    lines.extend(body)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def generate_kernel(seed: int, *, steps: int | None = None) -> GeneratedKernel:
+    """The random kernel of ``seed`` (``steps`` top-level steps, default 4 to 9), in both forms.
+
+    >>> k = generate_kernel(3, steps=2)
+    >>> k.entry, k.num_ops > 10
+    ('kernel', True)
+    """
+    rng = random.Random(seed)
+    builder = _Builder(rng)
+    laid, free = builder.function("kernel", steps if steps is not None else rng.randint(4, 9))
+    return GeneratedKernel(
+        seed=seed,
+        entry="kernel",
+        laid_out=_module(builder.aliases, laid),
+        layout_free=_module({}, free),
+        num_ops=builder.num_ops,
+        num_conversions=builder.num_conversions,
+    )
+
+
+def generate_large_module(num_ops: int, *, seed: int = 0, layouts: bool = False) -> str:
+    """A module of at least ``num_ops`` operations (``func.func`` and the ops in their bodies,
+    nested ones included): random kernels ``@kernel0``, ``@kernel1``, ...
+
+    For pass-scaling benchmarks (1k, 5k, 20k ops): the per-op cost of a pass must not grow with
+    the module. Layout-free by default (the input of ``llc-optimize-layouts``); ``layouts=True``
+    gives the laid-out form. Deterministic in ``seed``.
+
+    >>> text = generate_large_module(300)
+    >>> text.count("func.func @kernel") >= 2
+    True
+    """
+    rng = random.Random(seed)
+    builder = _Builder(rng)
+    body: list[str] = []
+    index = 0
+    while index + (builder.num_ops if layouts else builder.num_layout_free_ops) < num_ops:
+        builder.prefix = f"k{index}_"
+        laid, free = builder.function(f"kernel{index}", rng.randint(6, 10))
+        body.extend(laid if layouts else free)
+        index += 1
+    return _module(builder.aliases if layouts else {}, body)
