@@ -418,3 +418,31 @@ SIMT = Dialect(  # noqa: F811
     [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
     [SharedMemoryType],
 )
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """``%r = simt.select %c, %a, %b : vector<8xi1>, vector<8xf32>``: ``arith.select`` with one
+    condition per register (xDSL's ``arith.select`` takes a scalar condition only)."""
+
+    name = "simt.select"
+    T: ClassVar = VarConstraint("T", base(VectorType))
+    cond = operand_def(VectorType)
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$cond `,` $true_value `,` $false_value attr-dict `:` type($cond) `,` type($result)"
+    )
+
+    def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue):
+        super().__init__(operands=[cond, a, b], result_types=[a.type])
+
+
+SIMT_KERNEL_OPS.append(SelectOp)
+SIMT = Dialect(  # noqa: F811
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
+    [SharedMemoryType],
+)

@@ -138,8 +138,10 @@ class KernelFunctions(SimtFunctions):
     def run_constant(self, interp: Interpreter, op: arith.ConstantOp, args: PythonValues):
         attr, typ = op.value, op.result.type
         if isinstance(attr, DenseIntOrFPElementsAttr):
-            values = np.asarray(attr.get_values())
-            return (_as_result(values.reshape(attr.get_shape()), typ),)
+            values = np.asarray(attr.get_values()).reshape(attr.get_shape())
+            if isinstance(typ, VectorType):
+                values = np.broadcast_to(values, (self.threads, *values.shape))
+            return (_as_result(values, typ),)
         if isinstance(attr, FloatAttr | IntegerAttr):
             return (_as_result(attr.value.data, typ),)
         raise SimtError(op, f"unsupported constant {attr}")
@@ -189,6 +191,13 @@ class KernelFunctions(SimtFunctions):
             else:
                 out = x
         return (_as_result(out, dst_t),)
+
+    @impl(simt.SelectOp)
+    def run_simt_select(self, interp: Interpreter, op: simt.SelectOp, args: PythonValues):
+        c, a, b = args
+        t = op.result.type
+        self.stats.count("select", t.get_shape()[0])  # type: ignore[attr-defined]
+        return (np.where(np.asarray(c, dtype=bool), _typed(a, t), _typed(b, t)),)
 
     @impl(simt.CompareOp)
     def run_compare(self, interp: Interpreter, op: simt.CompareOp, args: PythonValues):

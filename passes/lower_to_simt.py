@@ -205,6 +205,15 @@ class _FunctionLowering:
     def const_vec(self, typ: VectorType, values: list[Any]) -> SSAValue:
         key = ("vec", id(self.block), str(typ), tuple(values))
         if key not in self.cache:
+            elem = typ.element_type
+            if not isinstance(elem, IntegerType | IndexType):
+                # A float splat is a scalar constant broadcast: xDSL reads a dense hex splat
+                # (how -inf/nan print) back as the integer, not as the float's bits.
+                if any(v != values[0] and v == v for v in values):
+                    raise LayoutError("a non-uniform float constant vector")
+                scalar = self.const_scalar(elem, float(values[0]))
+                self.cache[key] = self.emit(vector.BroadcastOp(scalar, typ)).results[0]
+                return self.cache[key]
             attr = DenseIntOrFPElementsAttr.from_list(typ, values)
             self.cache[key] = self.emit(arith.ConstantOp(attr)).results[0]
         return self.cache[key]
@@ -360,7 +369,11 @@ class _FunctionLowering:
             self.set_result(op, self.emit(simt.CompareOp(pred, a, b)).results[0])
         elif name == "tl.select":
             c, a, b = (self.get(v) for v in op.operands)
-            self.set_result(op, self.emit(arith.SelectOp(c, a, b)).results[0])
+            sel = simt.SelectOp(c, a, b) if isinstance(c.type, VectorType) else arith.SelectOp(c, a, b)
+            self.set_result(op, self.emit(sel).results[0])
+        elif name == "arith.select" and isinstance(self.vtype(op.operands[0].type), VectorType):
+            c, a, b = (self.get(v) for v in op.operands)
+            self.set_result(op, self.emit(simt.SelectOp(c, a, b)).results[0])
         elif name.startswith(("arith.", "math.")) or name in ("tl.get_program_id", "tl.get_num_programs"):
             self.generic(op)
         else:
