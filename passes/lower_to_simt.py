@@ -543,7 +543,7 @@ class _FunctionLowering:
         ops, out = materialize(plan.program, reg_t, source)
         for o in ops:
             if isinstance(o, gpu.ThreadIdOp):
-                o.results[0].replace_by(self.tid)  # type: ignore[arg-type]
+                o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]
                 continue
             self.emit(o)
         if reg_t != elem:
