@@ -355,6 +355,14 @@ class _FunctionLowering:
             self.reduce(op)  # type: ignore[arg-type]
         elif name == "tl.dot":
             self.dot(op)  # type: ignore[arg-type]
+        elif name == "tl.local_alloc":
+            self.local_alloc(op)
+        elif name == "tl.local_store":
+            self.local_store(op.operands[0], op.operands[1])
+        elif name == "tl.local_load":
+            self.local_load(op)
+        elif name == "tl.local_dealloc":
+            pass
         elif name == "scf.for":
             self.scf_for(op)  # type: ignore[arg-type]
         elif name == "scf.if":
@@ -689,6 +697,98 @@ class _FunctionLowering:
             v = self.shuffle(value, value, list(range(base, base + width)))
             self.emit(simt.GlobalStoreOp(v, a, m))
 
+    # ------------------------------------------------------------------ shared memory
+    def _shared_offsets(self, mem: SSAValue, laid: _Laid) -> tuple[list[int], list[int]]:
+        """Element offset in the shared buffer of every register (thread 0) and of every thread
+        bit: ``offset(t, r) = reg[r] xor XOR_b bit_b(t) * thread[b]`` (the shared layout's
+        inverse after the distributed one, linear over F2; checked)."""
+        mt = mem.type
+        assert isinstance(mt, tl.MemDescType)
+        shape = [1 << (int(x) - 1).bit_length() for x in mt.get_shape()]
+        sll = mt.encoding.to_linear_layout(shape)  # type: ignore[union-attr]
+        outs = sll.apply_all()
+        scoords = np.stack([np.asarray(outs[n]).astype(np.int64) for n, _ in sll.out_dims], -1)
+        keys = _keys(scoords, shape)
+        table = np.full(int(np.prod(shape)), -1, dtype=np.int64)
+        table[keys] = np.arange(keys.size)
+        off = table[_keys(laid.coords, shape)]  # (threads, R)
+        if (off < 0).any():
+            raise LayoutError("the shared layout does not hold every element")
+        reg = [int(x) for x in off[0]]
+        bits = (self.threads - 1).bit_length()
+        thread = [int(off[1 << b, 0] ^ off[0, 0]) for b in range(bits)]
+        tids = np.arange(self.threads)
+        tpart = np.zeros(self.threads, dtype=np.int64)
+        for b, col in enumerate(thread):
+            tpart ^= ((tids >> b) & 1) * col
+        if not (off == (np.asarray(reg)[None, :] ^ tpart[:, None])).all():
+            raise LayoutError("shared offsets are not linear in the thread and register bits")
+        return reg, thread
+
+    def _shared_access(
+        self, mem: SSAValue, laid: _Laid, elem: Attribute, store: SSAValue | None
+    ) -> list[SSAValue]:
+        """Store ``store`` (the registers of ``laid``) to, or load ``laid``'s registers from,
+        the shared buffer ``mem``, as wide as consecutive offsets allow (128 bits at most)."""
+        item = simt.bit_width(elem) // 8
+        reg, thread = self._shared_offsets(mem, laid)
+        regs = len(reg)
+        width = 1
+        while (
+            width < regs
+            and width * 2 * item <= 16
+            and all(reg[b + i] == reg[b] + i for b in range(0, regs, width * 2) for i in range(width * 2))
+            and all(reg[b] % (width * 2) == 0 for b in range(0, regs, width * 2))
+            and all(c % (width * 2) == 0 for c in thread)
+        ):
+            width *= 2
+        tpart = self.thread_linear(thread)
+        smem = self.get(mem)
+        parts = []
+        for base in range(0, regs, width):
+            off = tpart
+            if reg[base]:
+                c = self.const_index(reg[base])
+                off = c if off is None else self.emit(arith.XOrIOp(off, c)).results[0]
+            if off is None:
+                off = self.const_index(0)
+            addr = self.emit(arith.MuliOp(off, self.const_index(item))).results[0]
+            if store is not None:
+                v = self.shuffle(store, store, list(range(base, base + width)))
+                self.emit(simt.SharedStoreOp(v, smem, addr))
+            else:
+                vt = VectorType(elem, [width])
+                parts.append(self.emit(simt.SharedLoadOp(smem, addr, vt)).results[0])
+        return parts
+
+    def local_alloc(self, op: Operation) -> None:
+        mt = op.results[0].type
+        assert isinstance(mt, tl.MemDescType)
+        elem = mt.element_type
+        item = simt.bit_width(elem) // 8
+        count = int(np.prod([1 << (int(x) - 1).bit_length() for x in mt.get_shape()]))
+        smem = self.emit(simt.SharedAllocOp(max(16, count * item), 16)).results[0]
+        self.vals[op.results[0]] = smem
+        if op.operands:
+            self.local_store(op.operands[0], op.results[0])
+
+    def local_store(self, src: SSAValue, mem: SSAValue) -> None:
+        laid = self.laid[src]
+        elem = laid.value.type.element_type  # type: ignore[attr-defined]
+        self.emit(gpu.BarrierOp())  # earlier readers of the buffer are done
+        self._shared_access(mem, laid, elem, laid.value)
+        self.emit(gpu.BarrierOp())
+
+    def local_load(self, op: Operation) -> None:
+        res = op.results[0]
+        rt = res.type
+        assert isinstance(rt, TensorType)
+        ll = _layout(rt)
+        vt = register_vector_type(rt)
+        target = _Laid(self.get(op.operands[0]), _coords(ll, self.threads), ll)
+        parts = self._shared_access(op.operands[0], target, vt.element_type, None)
+        self.set_tensor(res, self.concat(parts), ll)
+
     # ------------------------------------------------------------------ reduce
     def _combine(
         self, op: tl.ReduceOp, lhs: list[SSAValue], rhs: list[SSAValue]
@@ -871,7 +971,81 @@ class _FunctionLowering:
         self.set_tensor(op.result, acc_v, rt_ll)
 
     def dot_mma(self, op: tl.DotOp) -> None:
-        raise LayoutError("mma v2 dot lowering is not implemented yet")
+        """``mma.sync.m16n8k16``: every 16x8 accumulator tile a warp owns, K in steps of 16.
+
+        The fragments are gathered from the operands' registers by coordinates (the PTX fragment
+        layout of :func:`llc.dialects.simt_kernel_interpreter.mma_fragment_coords`); a layout
+        whose registers do not sit where the fragments need them is an error."""
+        from llc.dialects.simt_kernel_interpreter import mma_fragment_coords
+
+        rt = op.result.type
+        at, bt = op.a.type, op.b.type
+        assert isinstance(rt, TensorType) and isinstance(at, TensorType)
+        assert isinstance(bt, TensorType)
+        enc = rt.encoding
+        if getattr(enc.layout, "version_major", 2) != 2:  # type: ignore[union-attr]
+            raise LayoutError("only mma v2 lowers to SIMT code (llc-compile picks it)")
+        a_elem = register_vector_type(at).element_type
+        if self.lanes != 32 or simt.bit_width(a_elem) != 16:
+            raise LayoutError("mma.sync m16n8k16 takes f16/bf16 operands in warps of 32 lanes")
+        if simt.bit_width(register_vector_type(rt).element_type) != 32:
+            raise LayoutError("mma.sync m16n8k16 accumulates in f32 here")
+        acc = self.laid[op.acc]
+        a, b = self.laid[op.a], self.laid[op.b]
+        rt_ll = _layout(rt)
+        dst = _coords(rt_ll, self.threads)
+        shape = [int(x) for x in rt.get_shape()]
+        acc_v = self.remap(acc, dst, shape, rt_ll)
+        kdim = int(at.get_shape()[1])
+        if kdim % 16:
+            raise LayoutError(f"K = {kdim} is not a multiple of 16")
+        ra, ca, rb, cb, rc, cc = mma_fragment_coords()
+        lane = np.arange(self.threads) % 32
+        R = dst.shape[1]
+        tile = (dst[..., 0] // 16) * (shape[1] // 8) + dst[..., 1] // 8  # (threads, R)
+        within = (dst[..., 0] % 16, dst[..., 1] % 8)
+        # register r of thread t holds c_j of its tile: the j whose PTX coordinate it is
+        j_of = np.full((self.threads, R), -1)
+        for j in range(4):
+            hit = (rc[lane, j][:, None] == within[0]) & (cc[lane, j][:, None] == within[1])
+            j_of[hit] = j
+        if (j_of < 0).any():
+            raise LayoutError("the accumulator layout is not the mma m16n8 fragment layout")
+        groups: list[list[int]] = []
+        seen: dict[int, int] = {}
+        for r in range(R):
+            t0 = int(tile[0, r])
+            if t0 not in seen:
+                seen[t0] = len(groups)
+                groups.append([-1] * 4)
+            groups[seen[t0]][int(j_of[0, r])] = r
+        for g in groups:
+            if -1 in g or not all(
+                (tile[:, x] == tile[:, g[0]]).all() and (j_of[:, x] == j).all() for j, x in enumerate(g)
+            ):
+                raise LayoutError("accumulator registers do not form whole mma tiles per thread")
+        ashape = [int(x) for x in at.get_shape()]
+        bshape = [int(x) for x in bt.get_shape()]
+        outs = []
+        for g in groups:
+            m0 = (dst[:, g[0], 0] // 16 * 16)[:, None]
+            n0 = (dst[:, g[0], 1] // 8 * 8)[:, None]
+            frag = self.shuffle(acc_v, acc_v, g)
+            for k0 in range(0, kdim, 16):
+                need_a = np.stack([m0 + ra[lane], k0 + ca[lane]], -1)
+                need_b = np.stack([k0 + rb[lane], n0 + cb[lane]], -1)
+                ma = _renaming(a.coords, need_a, ashape)
+                mb = _renaming(b.coords, need_b, bshape)
+                if ma is None or mb is None:
+                    raise LayoutError("the dot operands' registers are not the mma fragments")
+                av = self.shuffle(a.value, a.value, ma)
+                bv = self.shuffle(b.value, b.value, mb)
+                frag = self.emit(simt.MmaOp(av, bv, frag)).results[0]
+            outs.append(frag)
+        order = [r for g in groups for r in g]
+        joined = self.concat(outs)
+        inverse = [order.index(r) for r in range(R)]
+        self.set_tensor(op.result, self.shuffle(joined, joined, inverse), rt_ll)
 
     # ------------------------------------------------------------------ control flow
     def scf_for(self, op: scf.ForOp) -> None:
