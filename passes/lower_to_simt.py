@@ -584,26 +584,40 @@ class _FunctionLowering:
             self.vals[op.results[0]] = self.emit(arith.AddiOp(ptr, off)).results[0]
 
     def _mask_constancy(self, v: SSAValue, dim: int) -> int:
+        """Runs of equal values along ``dim`` of an i1 mask (Triton's rules for compares,
+        ``and``/``or``, ``broadcast`` and ``expand_dims``, on top of the axis analysis)."""
         owner = v.owner
         info = self.axis.info(v)
         base = info.constancy[dim] if dim < len(info.constancy) else 1
-        if isinstance(owner, Operation):
-            if owner.name in ("arith.andi", "arith.ori"):
-                return max(
-                    base,
-                    min(self._mask_constancy(owner.operands[0], dim), self._mask_constancy(owner.operands[1], dim)),
-                )
-            if owner.name in ("tl.cmpi", "arith.cmpi"):
-                a, b = (self.axis.info(x) for x in owner.operands)
-                shape = tl.shape_of(v.type) or (1,)
-                full = shape[dim]
-                if a.constancy[dim] >= full and b.constancy[dim] >= full:
-                    return full
-                for x, y in ((a, b), (b, a)):
-                    if y.constancy[dim] >= full:
-                        g = pymath.gcd(x.divisibility[dim], y.divisibility[dim])
-                        return max(base, min(x.contiguity[dim], g))
-                return max(base, min(a.constancy[dim], b.constancy[dim]))
+        shape = tl.shape_of(v.type) or (1,)
+        if not isinstance(owner, Operation):
+            return base
+        name = owner.name
+        if name in ("arith.andi", "arith.ori"):
+            a, b = (self._mask_constancy(x, dim) for x in owner.operands)
+            return max(base, min(a, b))
+        if name == "tl.broadcast":
+            src = owner.operands[0]
+            if (tl.shape_of(src.type) or (1,))[dim] == 1:
+                return shape[dim]
+            return max(base, self._mask_constancy(src, dim))
+        if name == "tl.expand_dims":
+            axis = owner.axis.value.data  # type: ignore[attr-defined]
+            if dim == axis:
+                return 1 if shape[dim] > 1 else shape[dim]
+            return max(base, self._mask_constancy(owner.operands[0], dim - (dim > axis)))
+        if name == "tl.convert_layout":
+            return max(base, self._mask_constancy(owner.operands[0], dim))
+        if name in ("tl.cmpi", "arith.cmpi"):
+            a, b = (self.axis.info(x) for x in owner.operands)
+            full = shape[dim]
+            if a.constancy[dim] >= full and b.constancy[dim] >= full:
+                return full
+            for x, y in ((a, b), (b, a)):
+                if y.constancy[dim] >= full:
+                    g = pymath.gcd(x.divisibility[dim], y.divisibility[dim])
+                    return max(base, min(x.contiguity[dim], g))
+            return max(base, min(a.constancy[dim], b.constancy[dim]))
         return base
 
     def _access_plan(self, ptr: SSAValue, mask: SSAValue | None, itemsize: int) -> int:
