@@ -259,8 +259,6 @@ def _conversion_cost(
     level = report.required
     if level is None:
         return ConversionCost.zero("none", None)
-    if level == "register":
-        return ConversionCost.zero("registers", level)
     if level == "block":
         return _distributed_shared_cost(src_ll, dst_ll, bitwidth)
     src_ll, dst_ll = _per_cta(src_ll, dst_ll)

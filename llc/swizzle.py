@@ -8,14 +8,26 @@ Conflicts"): the offset bits are ``vector | bank | segment`` (and ``rep`` when t
 would be too large):
 
 * **vector**: tensor directions that are registers in *both* layouts, capped at 128 bits, so
-  that both sides move whole vectors (``st.shared.v4`` / ``ld.shared.v4``);
+  that both sides move whole vectors (``st.shared.v4`` / ``ld.shared.v4``). Right after them
+  come, when that is cheaper, further registers of one side (that side moves wider vectors) or,
+  for elements narrower than 32 bits, registers filling the rest of a 4-byte word;
 * **segment**: the directions that select the 128-byte row. Directions that neither side's
   lanes (of one access phase) span are free of conflicts; then ``a ^ b`` of a store lane ``a``
   and a load lane ``b``; only when no such direction is left does a lane direction become a
   segment bit, costing conflicts on that side (chosen greedily, one at a time, by exact count);
-* **bank**: unit directions completing the basis (the position inside a 128-byte row);
+* **bank**: the rest, the position inside a 128-byte row. Bank and segment directions are taken
+  from a complement of the vector that holds the lanes and warps of both sides where it can, so
+  that no lane or warp moves a thread's vector off its alignment; where one still does, that
+  side's vector narrows;
 * **rep**: segment directions that are registers on both sides, moved to the top and converted
   in rounds when the scratch buffer would exceed ``scratch_limit`` bytes (issue 10).
+
+The variants (which side widens, word filling, complement order, narrower vectors) are compared
+by their exact wavefront and instruction counts and the cheapest is kept. The choice is greedy,
+not proven minimal: on layouts whose bases are unit vectors (every layout family) the tests
+find no bank conflict on any pair without broadcast, and the plan never beats the ideal; on
+arbitrary ``#ttg.linear`` bases it can miss a conflict-free plan. ``ldmatrix``/``stmatrix`` tiles
+and AMD's LDS phases are not modelled (issue 10 adds them with the lowering).
 
 Hardware model (NVIDIA, as issue 10 states it; CUDA C++ Programming Guide, "Shared Memory" in
 the compute-capability appendix): shared memory has 32 banks of 4 bytes; byte address ``a`` is in
@@ -25,10 +37,16 @@ accesses, half-warps for 64-bit, quarter-warps for 128-bit). Within a phase, lan
 same 4-byte word share it (broadcast, also for stores of equal values); ``k`` distinct words in
 one bank cost ``k`` wavefronts, so a phase costs the largest number of distinct words any bank
 holds. An instruction costs the sum over its phases. Its *ideal* is, per phase,
-``max(1, ceil(distinct bytes / 128))``. Because every address here is linear (XOR) in the lane,
-warp and register bits, every warp instruction of one side costs the same; :func:`plan_swizzle`
-reports that count from ranks over F2, and :func:`count_wavefronts` counts it by brute force from
-the addresses (the tests check that both agree).
+``max(1, ceil(distinct bytes / 128))``. One refinement, measured: a 64- or 128-bit *load* whose
+lanes ``2k`` and ``2k+1`` read the same address is served as 16 requests, phases then holding
+twice as many lanes (stores and other repeats are not merged). On an H100 (sm_90) Nsight
+Compute's wavefront counters agree with this model on all 59 warp accesses tried:
+``bench/smem_wavefronts_gpu.py`` and bench/RESULTS.md.
+
+Because every address here is linear (XOR) in the lane, warp and register bits, every warp
+instruction of one side costs the same; :func:`plan_swizzle` reports that count from ranks over
+F2, and :func:`count_wavefronts` counts it by brute force from the addresses (the tests check
+that both agree).
 
 >>> from llc.layouts import BlockedLayout
 >>> row = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([64, 64])
@@ -46,6 +64,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -135,6 +154,8 @@ def count_wavefronts(
     vector: int,
     bitwidth: int,
     scratch_elements: int | None = None,
+    *,
+    store: bool = False,
 ) -> AccessCount:
     """Count the wavefronts of the warp instructions that store (or load) a distributed layout.
 
@@ -142,8 +163,9 @@ def count_wavefronts(
     (in elements) to the tensor, bijectively. Instruction ``i`` of a thread moves its registers
     ``i*vector .. i*vector+vector-1``, which must sit at consecutive offsets starting at a multiple
     of ``vector`` (a :class:`LayoutError` says which do not). The physical address of an offset is
-    ``offset % scratch_elements`` (a conversion in rounds reuses its buffer). Counting follows the
-    hardware model of the module docstring, on all addresses at once with numpy.
+    ``offset % scratch_elements`` (a conversion in rounds reuses its buffer). ``store`` says
+    whether the access is a store (loads merge lane pairs, see the module docstring). Counting
+    follows the hardware model of the module docstring, on all addresses at once with numpy.
 
     >>> lanes = LinearLayout.from_bases([("register", []), ("lane", [[1], [2]])], ["dim0"])
     >>> strided = LinearLayout.from_bases([("offset", [[2], [1]])], ["dim0"])
@@ -187,11 +209,26 @@ def count_wavefronts(
         base = base % scratch_elements
     element_bytes = bitwidth // 8
     access = vector * element_bytes
+    # One row of byte addresses per (block, warp, instruction), one column per lane.
+    addr = (base * element_bytes).transpose(0, 1, 3, 2).reshape(-1, lanes)
+    wavefronts, ideal = _count_phases(addr, access)
+    if not store and access > BANK_BYTES and lanes > 1:
+        # Measured on an H100 (bench/RESULTS.md): a 64- or 128-bit load whose lanes 2k and
+        # 2k+1 read the same address is served as half as many requests.
+        paired = (addr[:, 0::2] == addr[:, 1::2]).all(axis=1)
+        merged_wavefronts, merged_ideal = _count_phases(addr[:, 0::2], access)
+        wavefronts = np.where(paired, merged_wavefronts, wavefronts)
+        ideal = np.where(paired, merged_ideal, ideal)
+    shape = (blocks, warps, regs // vector)
+    return AccessCount(wavefronts.reshape(shape), ideal.reshape(shape))
+
+
+def _count_phases(addr: np.ndarray, access: int) -> tuple[np.ndarray, np.ndarray]:
+    """Wavefronts and ideal of each row of lane byte addresses (``access`` bytes per lane)."""
+    rows, lanes = addr.shape
     per_phase = lanes_per_phase(access, lanes)
     phases = max(1, lanes // per_phase)
-    # (block, warp, instruction, phase, lane in phase) byte addresses.
-    addr = (base * element_bytes).transpose(0, 1, 3, 2).reshape(-1, phases, lanes // phases)
-    groups = addr.shape[0] * phases
+    groups = rows * phases
     addr = addr.reshape(groups, -1)
     words_per_lane = max(1, access // BANK_BYTES)
     words = ((addr // BANK_BYTES)[..., None] + np.arange(words_per_lane)).reshape(groups, -1)
@@ -202,12 +239,11 @@ def count_wavefronts(
         (distinct // span) * BANKS + (distinct % span) % BANKS, minlength=groups * BANKS
     ).reshape(groups, BANKS)
     wavefronts = per_bank.max(axis=1)
-    accesses = np.unique(group_ids * (int(addr.max(initial=0)) + 1) + addr)
     spanned = int(addr.max(initial=0)) + 1
+    accesses = np.unique(group_ids * spanned + addr)
     distinct_bytes = np.bincount(accesses // spanned, minlength=groups) * access
     ideal = np.maximum(1, -(-distinct_bytes // ROW_BYTES))
-    shape = (blocks, warps, regs // vector, phases)
-    return AccessCount(wavefronts.reshape(shape).sum(axis=-1), ideal.reshape(shape).sum(axis=-1))
+    return wavefronts.reshape(rows, phases).sum(axis=1), ideal.reshape(rows, phases).sum(axis=1)
 
 
 # ------------------------------------------------------------------------------ F2 helpers
@@ -266,13 +302,18 @@ def _independent(vectors: Sequence[int], start: Sequence[int] = ()) -> list[int]
     return [v for v in vectors if v and span.add(v)]
 
 
-def _dim(vectors: Sequence[int]) -> int:
-    return _Span(vectors).rank
-
-
-def _dim_meet(first: Sequence[int], second: Sequence[int]) -> int:
-    """``dim(span(first) ∩ span(second))``."""
-    return _dim(first) + _dim(second) - _dim([*first, *second])
+def _rank(vectors: Sequence[int]) -> int:
+    """The dimension of the span of ``vectors``."""
+    rows: dict[int, int] = {}
+    for v in vectors:
+        while v:
+            lead = v.bit_length()
+            row = rows.get(lead)
+            if row is None:
+                rows[lead] = v
+                break
+            v ^= row
+    return len(rows)
 
 
 def _intersection(first: Sequence[int], second: Sequence[int], bits: int) -> list[int]:
@@ -339,7 +380,9 @@ class SwizzlePlan:
     """How a conversion goes through shared memory; see :func:`plan_swizzle`.
 
     ``shared`` maps ``offset`` (in elements, ``bitwidth`` bits each) to the tensor; its offset
-    bits are ``vector_bits`` vector, ``bank_bits`` bank, then ``segment_bits`` segment bits whose
+    bits are ``vector_bits`` vector (registers of both sides), ``bank_bits`` bank (including
+    any further registers of one side that widen its vector, and the rest of a 4-byte word),
+    then ``segment_bits`` segment bits whose
     top ``rep_bits`` are rounds (the scratch buffer holds ``2^(all - rep_bits)`` elements and is
     reused by each of the ``rounds``). ``store_layout`` is the source layout with duplicated
     registers dropped and its registers renumbered (an in-thread permutation, free) so that
@@ -437,10 +480,12 @@ def plan_swizzle(
     ...     [("register", [[1, 0], [2, 0]]), ("lane", [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]]),
     ...      ("warp", [[0, 8]])], ["dim0", "dim1"])
     >>> plan = plan_swizzle(row, col, 16)      # f16, no register direction in common
-    >>> plan.vector_bits, plan.store_vector, plan.load_vector
-    (0, 2, 1)
+    >>> plan.vector_bits, plan.store_vector, plan.load_vector   # the source's 4 stay together
+    (0, 4, 1)
     >>> (plan.store_wavefronts, plan.store_ideal), (plan.load_wavefronts, plan.load_ideal)
-    ((1, 1), (1, 1))
+    ((2, 2), (1, 1))
+    >>> plan.store_instructions, plan.load_instructions
+    (1, 4)
     """
     return _plan(src, dst, int(bitwidth), int(scratch_limit))
 
@@ -456,6 +501,110 @@ def clear_plan_cache() -> None:
 @functools.lru_cache(maxsize=4096)
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int) -> SwizzlePlan:
     _check_pair(src, dst, bitwidth)
+    max_vec = int(math.log2(MAX_VECTOR_BITS)) - (bitwidth.bit_length() - 1)
+    best: _Draft | None = None
+    # Filling the rest of a 4-byte word with one side's registers can starve the other side's
+    # vector, so narrow elements also try leaving the word to the bank bits. One side may have
+    # more contiguous registers than the two share: place them right after the common vector
+    # so that side moves wider vectors (Triton's getVbasis picks a side too).
+    for fill in (True, False) if bitwidth < 32 else (True,):
+        base = _build(src, dst, bitwidth, scratch_limit, False, None, fill=fill)
+        options = [base]
+        for extend, side in (("src", base.store), ("dst", base.load)):
+            if side.k < max_vec and len(side.registers) > side.k:
+                options.append(_build(src, dst, bitwidth, scratch_limit, False, None, extend, fill))
+        for option in options:
+            if best is None or option.cost() < best.cost():
+                best = option
+    assert best is not None
+    if not best.conflicts():
+        return best.finish(src, dst, bitwidth)
+    # A lane or warp direction that touches the vector bits shrinks that side's vector, and the
+    # segment was chosen for the wider one. Retry with the sides' final vectors, and with the
+    # destination's lanes and warps first in the complement; keep the cheapest plan.
+    candidates = [best]
+    for dst_first in (False, True):
+        first = _build(src, dst, bitwidth, scratch_limit, dst_first, None)
+        candidates += [first, _build(src, dst, bitwidth, scratch_limit, dst_first, first.ks)]
+        # Narrower but conflict-free accesses can beat wide conflicting ones.
+        candidates.append(_build(src, dst, bitwidth, scratch_limit, dst_first, (0, 0)))
+    return min(candidates, key=_Draft.cost).finish(src, dst, bitwidth)
+
+
+class _Side(NamedTuple):
+    """One side of a draft plan: its vector (log2), register directions, counts."""
+
+    k: int
+    registers: list[int]
+    wavefronts: int
+    ideal: int
+    instructions: int
+
+
+class _Draft(NamedTuple):
+    """A candidate plan before its linear layouts are built."""
+
+    columns: list[int]
+    vector_bits: int
+    bank_bits: int
+    segment_bits: int
+    rep_bits: int
+    store: _Side
+    load: _Side
+
+    @property
+    def ks(self) -> tuple[int, int]:
+        return self.store.k, self.load.k
+
+    def conflicts(self) -> bool:
+        return self.store.wavefronts > self.store.ideal or self.load.wavefronts > self.load.ideal
+
+    def cost(self) -> tuple[int, int]:
+        """Wavefronts of all of a warp's stores and loads, then its instructions."""
+        store, load = self.store, self.load
+        wavefronts = store.instructions * store.wavefronts + load.instructions * load.wavefronts
+        return wavefronts, store.instructions + load.instructions
+
+    def finish(self, src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzlePlan:
+        outs = src.out_dims
+        shared = LinearLayout.from_bases(
+            [("offset", [_unflatten(v, outs) for v in self.columns])],
+            [name for name, _ in outs],
+            [size for _, size in outs],
+        )
+        store, load = self.store, self.load
+        return SwizzlePlan(
+            src=src,
+            dst=dst,
+            bitwidth=bitwidth,
+            shared=shared,
+            vector_bits=self.vector_bits,
+            bank_bits=self.bank_bits,
+            segment_bits=self.segment_bits,
+            rep_bits=self.rep_bits,
+            store_layout=_with_registers(src, store.registers),
+            load_layout=_with_registers(dst, load.registers),
+            store_vector=1 << store.k,
+            load_vector=1 << load.k,
+            store_wavefronts=store.wavefronts,
+            load_wavefronts=load.wavefronts,
+            store_ideal=store.ideal,
+            load_ideal=load.ideal,
+            store_instructions=store.instructions,
+            load_instructions=load.instructions,
+        )
+
+
+def _build(
+    src: LinearLayout,
+    dst: LinearLayout,
+    bitwidth: int,
+    scratch_limit: int,
+    dst_first: bool,
+    vector_hint: tuple[int, int] | None,
+    extend: str | None = None,
+    fill: bool = True,
+) -> _Draft:
     n = src.total_out_size_log2
     log_bw = bitwidth.bit_length() - 1
     max_vec = int(math.log2(MAX_VECTOR_BITS)) - log_bw
@@ -471,15 +620,21 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
     reserved = (
         min(len(common), max(0, too_large + 1)) if (bitwidth // 8 << n) > scratch_limit else 0
     )
-    positions = common[: min(max_vec, len(common) - reserved)]
+    positions = common[: min(max_vec, len(common) - reserved) if vector_hint != (0, 0) else 0]
     vector_bits = len(positions)
     # Fill the rest of a 4-byte word with one side's registers, so that side at least moves
     # whole words (Triton's getVbasis does the same).
-    for side in (regs_a, regs_b):
+    for side in (regs_a, regs_b) if fill else ():
         for v in _independent(side, positions):
             if len(positions) >= min(sub_word, n):
                 break
             positions.append(v)
+
+    if extend is not None:
+        # That side's further registers follow the shared vector (the other side's vector
+        # stops where they start).
+        own = regs_a if extend == "src" else regs_b
+        positions += _independent(own, positions)[: max(0, max_vec - len(positions))]
 
     def leading(regs: Sequence[int], cols: Sequence[int]) -> int:
         basis = _Span(list(regs))
@@ -488,15 +643,20 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
             k += 1
         return k
 
-    def phase_lanes(layout: LinearLayout, k: int) -> list[int]:
+    def phase_lanes(layout: LinearLayout, k: int, load: bool) -> list[int]:
         lanes = _columns(layout, "lane")
-        per_phase = lanes_per_phase((1 << k) * bitwidth // 8, 1 << len(lanes))
+        access = (1 << k) * bitwidth // 8
+        if load and access > BANK_BYTES and lanes and not lanes[0]:
+            lanes = lanes[1:]  # lane pairs read one address (see count_wavefronts)
+        per_phase = lanes_per_phase(access, 1 << len(lanes))
         return lanes[: per_phase.bit_length() - 1]
 
     k_a = leading(regs_a, positions)
     k_b = leading(regs_b, positions)
-    lanes_a = phase_lanes(src, k_a)
-    lanes_b = phase_lanes(dst, k_b)
+    if vector_hint is not None:
+        k_a, k_b = min(k_a, vector_hint[0]), min(k_b, vector_hint[1])
+    lanes_a = phase_lanes(src, k_a, False)
+    lanes_b = phase_lanes(dst, k_b, True)
     sub = positions[:sub_word]
 
     # Segment directions, greedily: a candidate costs one doubling of the conflicts on a side
@@ -506,12 +666,9 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
     # A complement of the vector directions that holds as many lane and warp directions of
     # both sides as it can: segment and bank directions are taken inside it, so those lanes and
     # warps never touch the vector bits of an offset (each thread's vectors stay aligned).
-    hardware = [
-        *_columns(src, "lane"),
-        *_columns(src, "warp"),
-        *_columns(dst, "lane"),
-        *_columns(dst, "warp"),
-    ]
+    sides = [[*_columns(src, "lane"), *_columns(src, "warp")]]
+    sides.append([*_columns(dst, "lane"), *_columns(dst, "warp")])
+    hardware = sides[1] + sides[0] if dst_first else sides[0] + sides[1]
     complement = _independent([*hardware, *(1 << i for i in range(n))], positions)
     coder = _Span([*positions, *complement])
     shift = len(positions)
@@ -571,21 +728,18 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
 
     bank = _independent(complement, [*positions, *segment])
     columns = [*positions, *bank, *segment]
-    outs = src.out_dims
-    shared = LinearLayout.from_bases(
-        [("offset", [_unflatten(v, outs) for v in columns])],
-        [name for name, _ in outs],
-        [size for _, size in outs],
-    )
-
     offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
+    sub_mask = (1 << min(sub_word, n)) - 1
+    segment_mask = ((1 << n) - 1) & ~((1 << max(row_bits, 0)) - 1) if n > row_bits else 0
+    rep_mask = ((1 << len(reps)) - 1) << (n - len(reps))
 
-    def side(layout: LinearLayout, regs: list[int]) -> tuple[LinearLayout, int, int, int, int]:
+    def side(layout: LinearLayout, regs: list[int], load: bool) -> _Side:
         # The widest vector: leading offset bits that are this side's registers and that no
         # lane or warp touches (else a thread's vector would be misaligned or permuted).
         k = leading(regs, columns)
+        lanes = _columns(layout, "lane")
         touching = 0
-        for v in [*_columns(layout, "lane"), *_columns(layout, "warp")]:
+        for v in [*lanes, *_columns(layout, "warp")]:
             touching |= offsets.solve(v) or 0
         if touching:
             k = min(k, (touching & -touching).bit_length() - 1)
@@ -595,43 +749,38 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
             bits = (offsets.solve(v) or 0) & low
             rest.append(v ^ _combine(columns, bits))
         registers = [*columns[:k], *rest]
-        moved = _with_registers(layout, registers)
-        lanes = _columns(moved, "lane")
-        per_phase = lanes_per_phase((1 << k) * element_bytes, 1 << len(lanes))
+        access = (1 << k) * element_bytes
+        if (
+            load
+            and access > BANK_BYTES
+            and lanes
+            and not (offsets.solve(lanes[0]) or 0) & ~rep_mask
+        ):
+            lanes = lanes[1:]  # lane pairs read one address: half as many requests
+        per_phase = lanes_per_phase(access, 1 << len(lanes))
         phases = max(1, (1 << len(lanes)) // per_phase)
-        touched = [*lanes[: per_phase.bit_length() - 1], *columns[:k]]
-        sub_span = columns[: min(sub_word, n)]
-        seg_span = columns[max(row_bits, 0) :] if n > row_bits else []
-        rep_span = columns[n - len(reps) :] if reps else []
-        conflict = _dim_meet(touched, [*sub_span, *seg_span]) - _dim_meet(
-            touched, [*sub_span, *rep_span]
+        # What one phase touches, in offset coordinates. Its intersection with a coordinate
+        # subspace (a mask of offset bits) has dimension rank(all) - rank(outside the mask).
+        touched = [offsets.solve(v) or 0 for v in lanes[: per_phase.bit_length() - 1]]
+        touched += [1 << i for i in range(k)]
+        outside_same_bank = ~(sub_mask | segment_mask)
+        outside_same_word = ~(sub_mask | rep_mask)
+        conflict = _rank([v & outside_same_word for v in touched]) - _rank(
+            [v & outside_same_bank for v in touched]
         )
-        distinct = _dim(touched) - _dim_meet(touched, rep_span)
+        distinct = _rank([v & ~rep_mask for v in touched])
         ideal = max(1, -(-(element_bytes << distinct) // ROW_BYTES))
         instructions = 1 << (len(registers) - k)
-        return moved, k, phases << conflict, phases * ideal, instructions
+        return _Side(k, registers, phases << conflict, phases * ideal, instructions)
 
-    store_layout, k_a, store_wf, store_ideal, store_instr = side(src, regs_a)
-    load_layout, k_b, load_wf, load_ideal, load_instr = side(dst, regs_b)
-    return SwizzlePlan(
-        src=src,
-        dst=dst,
-        bitwidth=bitwidth,
-        shared=shared,
-        vector_bits=vector_bits,
-        bank_bits=len(bank),
-        segment_bits=len(segment),
-        rep_bits=len(reps),
-        store_layout=store_layout,
-        load_layout=load_layout,
-        store_vector=1 << k_a,
-        load_vector=1 << k_b,
-        store_wavefronts=store_wf,
-        load_wavefronts=load_wf,
-        store_ideal=store_ideal,
-        load_ideal=load_ideal,
-        store_instructions=store_instr,
-        load_instructions=load_instr,
+    return _Draft(
+        columns,
+        vector_bits,
+        len(positions) - vector_bits + len(bank),
+        len(segment),
+        len(reps),
+        side(src, regs_a, False),
+        side(dst, regs_b, True),
     )
 
 

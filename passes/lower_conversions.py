@@ -21,7 +21,7 @@ runs in rounds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
@@ -40,9 +40,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
+from llc.dialects.tl import ConvertLayoutOp
 from llc.errors import LayoutError
 from llc.lowering import LoweringPlan, SimtProgram, plan_conversion
 from llc.swizzle import DEFAULT_SCRATCH_LIMIT
@@ -53,6 +61,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LowerConversionsPass",
+    "LowerConvertLayout",
     "conversion_function",
     "element_type_for",
     "layouts_of",
@@ -181,6 +190,38 @@ def _bitwidth(typ: Attribute) -> int:
     return dtype_bitwidth(str(typ))
 
 
+@dataclass
+class LowerConvertLayout(RewritePattern):
+    """One ``tl.convert_layout``: plan it, append its SIMT function to ``module``, name it."""
+
+    module: ModuleOp
+    scratch_limit: int
+    taken: set[str] = field(default_factory=set)
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, cvt: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
+        if "llc.lowered" in cvt.attributes:
+            return
+        src_type, dst_type = cvt.src.type, cvt.result.type
+        assert isinstance(src_type, TensorType) and isinstance(dst_type, TensorType)
+        try:
+            src_ll, dst_ll = layouts_of(src_type, dst_type)
+            plan = plan_conversion(
+                src_ll, dst_ll, _bitwidth(src_type.element_type), self.scratch_limit
+            )
+        except LayoutError as err:
+            raise error_at(cvt, f"cannot lower this conversion: {err}") from None
+        counter = 0
+        while f"cvt{counter}" in self.taken:
+            counter += 1
+        name = f"cvt{counter}"
+        self.taken.add(name)
+        function = conversion_function(name, src_type, dst_type, plan)
+        rewriter.insert_op(function, InsertPoint.at_end(self.module.body.block))
+        cvt.attributes["llc.lowered"] = SymbolRefAttr(name)
+        rewriter.notify_op_modified(cvt)
+
+
 @dataclass(frozen=True)
 class LowerConversionsPass(ModulePass):
     """``-p 'llc-lower-conversions{scratch-limit=65536}'``."""
@@ -189,33 +230,13 @@ class LowerConversionsPass(ModulePass):
     scratch_limit: int = DEFAULT_SCRATCH_LIMIT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from llc.dialects.tl import ConvertLayoutOp
-
         taken = {
             o.sym_name.data
             for o in op.walk()
             if isinstance(getattr(o, "sym_name", None), StringAttr)
         }
-        converts = [o for o in op.walk() if isinstance(o, ConvertLayoutOp)]
-        counter = 0
-        for cvt in converts:
-            if "llc.lowered" in cvt.attributes:
-                continue
-            src_type, dst_type = cvt.src.type, cvt.result.type
-            assert isinstance(src_type, TensorType) and isinstance(dst_type, TensorType)
-            try:
-                src_ll, dst_ll = layouts_of(src_type, dst_type)
-                plan = plan_conversion(
-                    src_ll, dst_ll, _bitwidth(src_type.element_type), self.scratch_limit
-                )
-            except LayoutError as err:
-                raise error_at(cvt, f"cannot lower this conversion: {err}") from None
-            while f"cvt{counter}" in taken:
-                counter += 1
-            name = f"cvt{counter}"
-            taken.add(name)
-            op.body.block.add_op(conversion_function(name, src_type, dst_type, plan))
-            cvt.attributes["llc.lowered"] = SymbolRefAttr(name)
+        pattern = LowerConvertLayout(op, self.scratch_limit, taken)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
 
 
 def run_lowered_conversion(module: ModuleOp, function: func.FuncOp):

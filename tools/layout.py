@@ -733,7 +733,7 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     src = _build_role("LAYOUT", src_loaded, shape, warps, threads, warps_source, threads_source)
     dst = _build_role("DST (--to)", dst_loaded, shape, warps, threads, warps_source, threads_source)
     report = analyze_conversion(src.ll, dst.ll)
-    lowered = _lowering(src.ll, dst.ll, args.dtype)
+    lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"))
     if args.json:
         fields = {
             "conversion": layout_json(report.forward),
@@ -773,8 +773,8 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     lines.append(str(report.minimal) if report.minimal.num_in_dims else "(empty: the identity)")
     lines.append("")
     lines.append(f"data movement: {report.movement}")
-    lines.extend(_cost_lines(src.ll, dst.ll, src.padded, args.dtype))
-    lines.extend(_plan_lines(lowered, args.dtype))
+    lines.extend(_cost_lines(src.ll, dst.ll, src.padded, getattr(args, "dtype", "f32")))
+    lines.extend(_plan_lines(lowered, getattr(args, "dtype", "f32")))
     return "\n".join(lines) + "\n"
 
 
