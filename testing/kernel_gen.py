@@ -17,7 +17,8 @@ address row-major tensors of at most :data:`MAX_ELEMENTS` elements from the star
   ``splat`` / ``addptr`` in nested slice layouts, and stores of results;
 * elementwise chains (``arith``/``math``, ``tl.cmpf`` + ``tl.select``, constants and splats);
 * ``tl.reduce`` (sum or max) on any axis, and broadcasting the result back
-  (``expand_dims`` + ``broadcast``) to combine it with its operand;
+  (``expand_dims`` + ``broadcast``) to combine it with its operand; two-operand reductions
+  (argmax: the max and its index, built with ``make_range`` in the operand's layout);
 * ``tl.trans`` (any permutation), ``tl.reshape``, ``tl.dot`` (``f16`` operands in ``dot_op``
   layouts of an ``nvidia_mma`` or blocked parent);
 * ``scf.for`` with loop-carried tensors (values and pointer tensors, loads inside the loop) and
@@ -174,6 +175,8 @@ def _render(layout: DistributedLayout) -> str:
 
 @dataclass(frozen=True)
 class _Value:
+    """An SSA value of the program: its name in the laid-out form, shape, element, layout."""
+
     name: str
     shape: Shape
     elem: str
@@ -185,6 +188,15 @@ TypeFn = Callable[[Shape, str, DistributedLayout | None], str]
 
 @dataclass
 class _Builder:
+    """Draws one random program and prints it twice, line by line: laid out and layout-free.
+
+    Every choice (layouts included) is drawn in both cases, so both forms are the same program.
+    ``emit`` prints an op whose operands are never conversion results; ``op`` an op whose
+    operands may be (the layout-free form names the converted value instead); ``convert`` prints
+    a ``tl.convert_layout`` in the laid-out form only. ``pool`` holds the live ``f32`` tensors
+    that later steps draw from (restored when a region closes).
+    """
+
     rng: random.Random
     prefix: str = ""
     laid_out: list[str] = field(default_factory=list)
@@ -574,6 +586,50 @@ class _Builder:
             back_value = self.binary(sq, _Value(one, v.shape, "f32", sq.layout), "arith.addf")
         return self.binary(v, back_value, op)
 
+    def argmax(self, v: _Value) -> None:
+        """A two-operand ``tl.reduce``: the max along an axis and its first index (argmax)."""
+        axis = self.rng.randrange(len(v.shape))
+        v = self.maybe_convert(v, 0.3)
+        assert v.layout is not None
+        index = self.index_along(v.shape, v.layout, axis)
+        out_shape = v.shape[:axis] + v.shape[axis + 1 :]
+        out_layout = SliceLayout(dim=axis, parent=v.layout)
+        top, arg = self.fresh("max"), self.fresh("arg")
+        va, ia, vb, ib = (self.fresh(h) for h in ("va", "ia", "vb", "ib"))
+        gt, eq, lt, tie, keep, vr, ir = (
+            self.fresh(h) for h in ("gt", "eq", "lt", "tie", "keep", "v", "i")
+        )
+        self.op(
+            lambda T, N: (
+                f"{top}, {arg} = tl.reduce {N(v.name)}, {index.name} "
+                f"{{axis = {axis} : i32}} : {T(v.shape, 'f32', v.layout)}, "
+                f"{T(v.shape, 'i32', v.layout)} -> {T(out_shape, 'f32', out_layout)}, "
+                f"{T(out_shape, 'i32', out_layout)} {{"
+            )
+        )
+        self.depth += 1
+        self.emit_raw(f"^bb0({va}: f32, {ia}: i32, {vb}: f32, {ib}: i32):")
+        # Larger value wins, the smaller index on ties: a total order, so any tree gives the same.
+        self.emit(lambda T: f"{gt} = arith.cmpf ogt, {va}, {vb} : f32")
+        self.emit(lambda T: f"{eq} = arith.cmpf oeq, {va}, {vb} : f32")
+        self.emit(lambda T: f"{lt} = arith.cmpi slt, {ia}, {ib} : i32")
+        self.emit(lambda T: f"{tie} = arith.andi {eq}, {lt} : i1")
+        self.emit(lambda T: f"{keep} = arith.ori {gt}, {tie} : i1")
+        self.emit(lambda T: f"{vr} = arith.select {keep}, {va}, {vb} : f32")
+        self.emit(lambda T: f"{ir} = arith.select {keep}, {ia}, {ib} : i32")
+        self.emit(lambda T: f"tl.reduce.return {vr}, {ir} : f32, i32")
+        self.depth -= 1
+        self.emit_raw("}")
+        as_float = self.fresh("argf")
+        self.emit(
+            lambda T: (
+                f"{as_float} = tl.sitofp {arg} : {T(out_shape, 'i32', out_layout)} to "
+                f"{T(out_shape, 'f32', out_layout)}"
+            )
+        )
+        self.pool.append(_Value(top, out_shape, "f32", out_layout))
+        self.pool.append(_Value(as_float, out_shape, "f32", out_layout))
+
     def trans(self, v: _Value) -> _Value:
         perm = list(range(len(v.shape)))
         while perm == sorted(perm):
@@ -784,7 +840,7 @@ class _Builder:
         kinds = (
             ("unary", 3), ("binary", 4), ("select", 1), ("reduce", 2), ("reduce_back", 2),
             ("trans", 2), ("reshape", 1), ("dot", 2), ("loop", 2), ("branch", 2), ("load", 1),
-            ("convert", 2),
+            ("convert", 2), ("argmax", 1),
         )  # fmt: skip
         kind = self.rng.choices([k for k, _ in kinds], weights=[w for _, w in kinds])[0]
         if kind == "unary":
@@ -798,6 +854,10 @@ class _Builder:
             v = self.operand(lambda v: len(v.shape) >= 2)
             if len(v.shape) >= 2:
                 self.reduce(v, back=kind == "reduce_back")
+        elif kind == "argmax":
+            v = self.operand(lambda v: len(v.shape) >= 2)
+            if len(v.shape) >= 2:
+                self.argmax(v)
         elif kind == "trans":
             v = self.operand(lambda v: len(v.shape) >= 2)
             if len(v.shape) >= 2:

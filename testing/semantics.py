@@ -175,9 +175,11 @@ def run_module(
 ) -> dict[str, np.ndarray]:
     """Run ``@entry`` on seeded random inputs; return every buffer and result by name.
 
-    Buffers are named by their parameter (``"%out0"``), results ``"result #i"``.
+    Buffers are named by their parameter (``"%out0"``), results ``"result #i"``. Text is parsed and
+    verified; a ``ModuleOp`` is run as it is.
     """
-    module = parse(module)
+    if isinstance(module, str):
+        module = parse(module)
     func = _entry(module, entry)
     rng = np.random.default_rng(seed)
     args: list[Any] = []
@@ -382,10 +384,10 @@ def check_pipeline(
     ``kwargs`` go to :func:`check_same_semantics` (``entry``, ``seeds``, ...).
 
     >>> from llc.testing.kernel_gen import generate_kernel
-    >>> kernel = generate_kernel(2)
+    >>> kernel = generate_kernel(4)
     >>> out = check_pipeline(kernel.laid_out, "canonicalize", entry=kernel.entry)
     >>> kernel.laid_out.count("tl.convert_layout"), out.count("tl.convert_layout")
-    (5, 1)
+    (6, 1)
     """
     module = parse(module_text)
     apply_pipeline(module, pipeline)

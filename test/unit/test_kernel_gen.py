@@ -56,6 +56,7 @@ def test_generator_is_seeded_and_varied() -> None:
     texts = [generate_kernel(s).laid_out for s in range(60)]
     for needle in (
         "tl.reduce %",
+        "arith.cmpf ogt",  # a two-operand (argmax) reduction
         "{axis = 0 : i32}",
         "{axis = 1 : i32}",
         "{axis = 2 : i32}",
