@@ -1157,10 +1157,13 @@ def registers_per_thread(fn: func.FuncOp) -> int:
                 start[r] = i
         for v in o.operands:
             user = o
-            # a use inside a loop keeps the value live to the end of the loop
+            # a use inside a loop of a value defined outside it keeps it live through the loop
+            definer = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
             parent = user.parent_op()
             while parent is not None and parent is not fn:
-                if isinstance(parent, scf.ForOp):
+                if isinstance(parent, scf.ForOp) and not (
+                    definer is not None and parent.is_ancestor(definer)
+                ):
                     user = parent
                 parent = parent.parent_op()
             end = order[user] + (len(list(user.walk())) if user is not o else 0)
