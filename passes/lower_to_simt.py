@@ -22,7 +22,7 @@ masks ``i1``). Everything is derived from the linear layouts:
 * **dot**: FMA (one ``math.fma`` per k on the accumulator registers) when each thread holds the
   rows of A and columns of B its accumulator needs; ``#tl.nvidia_mma`` v2 with 16-bit inputs
   through ``simt.mma_m16n8k16``; other layouts are a located error;
-* ``scf.for`` / ``scf.if`` / ``scf.yield`` carry the per-thread vectors.
+* ``scf.for`` / ``scf.if`` / ``scf.while`` carry the per-thread vectors.
 
 Module attributes ``tl.num-warps`` / ``tl.threads-per-warp`` give the CTA.
 """
@@ -367,6 +367,11 @@ class _FunctionLowering:
             self.scf_for(op)  # type: ignore[arg-type]
         elif name == "scf.if":
             self.scf_if(op)  # type: ignore[arg-type]
+        elif name == "scf.while":
+            self.scf_while(op)  # type: ignore[arg-type]
+        elif name == "scf.condition":
+            cond, *rest = (self.get(v) for v in op.operands)
+            self.emit(scf.ConditionOp(cond, *rest))
         elif name == "scf.yield":
             self.emit(scf.YieldOp(*[self.get(v) for v in op.operands]))
         elif name in _TL_CASTS and (tensor_io or name.startswith("tl.")):
@@ -1077,6 +1082,31 @@ class _FunctionLowering:
         self.lower_ops(list(body.ops))
         self.block = outer
         new = self.emit(scf.ForOp(lb, ub, step, inits, Region(new_body)))
+        for old, res in zip(op.results, new.results, strict=True):
+            if isinstance(old.type, TensorType):
+                self.set_tensor(old, res)
+            else:
+                self.vals[old] = res
+
+    def _lower_block(self, block: Block) -> Block:
+        new = Block(arg_types=[self.vtype(a.type) for a in block.args])
+        outer = self.block
+        self.block = new
+        for old_arg, new_arg in zip(block.args, new.args, strict=True):
+            if isinstance(old_arg.type, TensorType):
+                self.set_tensor(old_arg, new_arg)
+            else:
+                self.vals[old_arg] = new_arg
+        self.lower_ops(list(block.ops))
+        self.block = outer
+        return new
+
+    def scf_while(self, op: scf.WhileOp) -> None:
+        inits = [self.get(v) for v in op.arguments]
+        before = self._lower_block(op.before_region.block)
+        after = self._lower_block(op.after_region.block)
+        rts = [self.vtype(r.type) for r in op.results]
+        new = self.emit(scf.WhileOp(inits, rts, Region(before), Region(after)))
         for old, res in zip(op.results, new.results, strict=True):
             if isinstance(old.type, TensorType):
                 self.set_tensor(old, res)

@@ -345,6 +345,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise LocatedError(f"--args #{i} (%{pname}: {typ}): {err}") from None
 
+    _check_divisibility(func, bound)
     tracker = OpTracker()
     values = tuple(b.value for b in bound)
     programs = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
@@ -394,6 +395,26 @@ def run(args: argparse.Namespace) -> int:
         for b, buf in _buffers(bound):
             _save(b.source or f"{b.name}.npy", buf.array())
     return 0
+
+
+def _check_divisibility(func: FuncOp, bound: Sequence[BoundArgument]) -> None:
+    """An integer argument must honour its ``tl.divisibility`` hint: the lowering vectorizes on
+    it, as Triton's launcher specialises on it."""
+    arg_attrs = func.arg_attrs
+    if arg_attrs is None:
+        return
+    for i, attrs in enumerate(arg_attrs.data):
+        hint = attrs.data.get("tl.divisibility") or attrs.data.get("tt.divisibility")
+        value = bound[i].value
+        if hint is None or not isinstance(value, np.integer | int):
+            continue
+        d = hint.value.data  # type: ignore[attr-defined]
+        if int(value) % d:
+            raise LocatedError(
+                f"--args #{i} (%{bound[i].name}) = {int(value)} is not a multiple of its "
+                f"tl.divisibility hint {d}",
+                op_location(func),
+            )
 
 
 def kernel_stats_text(kernel: Any, func: FuncOp, programs: int) -> str:

@@ -93,7 +93,7 @@ def test_misaligned_vector_access_is_located(tmp_path: Path) -> None:
     body = body.replace(f"{name} ", "%x_shifted ").replace(f"{name},", "%x_shifted,")
     text = "\n".join(lines[: at + 3]) + "\n" + body
     proc = _run(
-        tmp_path, text, "--args", "zeros:1024xf32", "zeros:1024xf32", "zeros:1024xf32", "1000"
+        tmp_path, text, "--args", "zeros:1024xf32", "zeros:1024xf32", "zeros:1024xf32", "1024"
     )
     assert proc.returncode == 1, proc.stdout
     assert "misaligned 128-bit access" in proc.stderr and "simt.global_load" in proc.stderr
@@ -125,3 +125,21 @@ def test_unsupported_op_is_a_located_error(tmp_path: Path) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert "k.mlir:7:" in proc.stderr and "has no SIMT lowering" in proc.stderr
+
+
+def test_missing_barrier_is_a_located_race(tmp_path: Path) -> None:
+    """Softmax's cross-warp reduction without its barrier: the shared load races."""
+    lowered = _compile((ROOT / "examples" / "ttir" / "softmax.mlir").read_text())
+    lines = lowered.splitlines()
+    store = next(i for i, line in enumerate(lines) if "simt.shared_store" in line)
+    barrier = next(i for i in range(store, len(lines)) if "gpu.barrier" in lines[i])
+    del lines[barrier]
+    x = np.random.default_rng(0).standard_normal((8, 200)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    proc = _run(
+        tmp_path, "\n".join(lines), "--grid", "2",
+        "--args", "zeros:8x200xf32", "x.npy", "200", "200", "8", "200",
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert "simt.shared_load" in proc.stderr and "race" in proc.stderr
+    assert "k.mlir:" in proc.stderr and "Traceback" not in proc.stderr
