@@ -73,9 +73,11 @@ def main() -> None:
             regs = re.search(r"registers per thread: (\d+)", stats)
             programs = re.search(r"(\d+) program\(s\)", stats)
             rows.append((kernel, kinds, wf, sec, regs, programs, t_tensor, t_simt))
-    print("| kernel | programs | instructions per thread (total; memory and shuffles) | "
-          "shared wavefronts (ideal) | global sectors (minimum) | registers | "
-          "tensor-level s | lowered s | lowered / tensor |")
+    print(
+        "| kernel | programs | instructions per thread (total; memory and shuffles) | "
+        "shared wavefronts (ideal) | global sectors (minimum) | registers | "
+        "tensor-level s | lowered s | lowered / tensor |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for kernel, kinds, wf, sec, regs, programs, t_tensor, t_simt in rows:
         total = sum(kinds.values())
@@ -85,7 +87,8 @@ def main() -> None:
             if k.startswith(("ld.", "st.", "shfl", "mma", "bar"))
         )
         print(
-            f"| {kernel} | {programs.group(1)} | {total:g}; {mem} | {wf.group(1)} ({wf.group(2)}) | "
+            f"| {kernel} | {programs.group(1)} | {total:g}; {mem} | "
+            f"{wf.group(1)} ({wf.group(2)}) | "
             f"{sec.group(1)} ({sec.group(2)}) | {regs.group(1)} | {t_tensor:.3f} | {t_simt:.3f} | "
             f"{t_simt / t_tensor:.1f}x |"
         )

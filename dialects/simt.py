@@ -510,7 +510,7 @@ SIMT_KERNEL_OPS.append(SelectOp)
 
 
 _CONVERSION_SIMT = SIMT
-SIMT = Dialect(  # noqa: F811 - the conversion ops above and the kernel ops of this section
+SIMT = Dialect(
     "simt",
     [*_CONVERSION_SIMT.operations, *SIMT_KERNEL_OPS],
     [*_CONVERSION_SIMT.attributes],

@@ -160,7 +160,7 @@ def _renaming(src: np.ndarray, dst: np.ndarray, sizes: list[int]) -> list[int] |
     """The source register each destination register copies, if that is the same register in
     every thread and every element stays in its thread; else ``None``."""
     ks, kd = _keys(src, sizes), _keys(dst, sizes)
-    threads, rs = ks.shape
+    threads = ks.shape[0]
     order = np.argsort(ks, axis=1, kind="stable")
     sorted_keys = np.take_along_axis(ks, order, axis=1)
     span = int(max(ks.max(initial=0), kd.max(initial=0))) + 1
@@ -327,7 +327,7 @@ class _FunctionLowering:
         return typ
 
     # ------------------------------------------------------------------ per op
-    def lower_op(self, op: Operation) -> None:  # noqa: C901 - one dispatch over op kinds
+    def lower_op(self, op: Operation) -> None:
         name = op.name
         tensor_io = any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))
         if name == "func.return":
@@ -382,12 +382,19 @@ class _FunctionLowering:
             self.set_result(op, self.emit(simt.CompareOp(pred, a, b)).results[0])
         elif name == "tl.select":
             c, a, b = (self.get(v) for v in op.operands)
-            sel = simt.SelectOp(c, a, b) if isinstance(c.type, VectorType) else arith.SelectOp(c, a, b)
+            sel = (
+                simt.SelectOp(c, a, b)
+                if isinstance(c.type, VectorType)
+                else arith.SelectOp(c, a, b)
+            )
             self.set_result(op, self.emit(sel).results[0])
         elif name == "arith.select" and isinstance(self.vtype(op.operands[0].type), VectorType):
             c, a, b = (self.get(v) for v in op.operands)
             self.set_result(op, self.emit(simt.SelectOp(c, a, b)).results[0])
-        elif name.startswith(("arith.", "math.")) or name in ("tl.get_program_id", "tl.get_num_programs"):
+        elif name.startswith(("arith.", "math.")) or name in (
+            "tl.get_program_id",
+            "tl.get_num_programs",
+        ):
             self.generic(op)
         else:
             raise LayoutError(f"'{name}' has no SIMT lowering")
@@ -451,9 +458,7 @@ class _FunctionLowering:
             if start:
                 base = self.const_vec(vt, [int(c) for c in coords[0, :, 0]])
                 x = self.emit(arith.XOrIOp(tv, base)).results[0]
-                value = self.emit(
-                    arith.AddiOp(x, self.const_vec(vt, [start] * regs))
-                ).results[0]
+                value = self.emit(arith.AddiOp(x, self.const_vec(vt, [start] * regs))).results[0]
             else:
                 value = self.emit(arith.XOrIOp(tv, value)).results[0]
         self.set_tensor(op.result, value, ll)
@@ -520,7 +525,7 @@ class _FunctionLowering:
             flat = np.zeros(dst.shape[:-1], dtype=np.int64)
             for d, s in enumerate(rshape):
                 flat = flat * s + dst[..., d]
-            need = np.empty(dst.shape[:-1] + (len(sshape),), dtype=np.int64)
+            need = np.empty((*dst.shape[:-1], len(sshape)), dtype=np.int64)
             for d in range(len(sshape) - 1, -1, -1):
                 need[..., d] = flat % sshape[d]
                 flat //= sshape[d]
@@ -629,7 +634,11 @@ class _FunctionLowering:
         """Registers per access: contiguous in the layout and proven by the axis analysis."""
         laid = self.laid[ptr]
         info = self.axis.info(ptr)
-        dim = int(np.argmax(info.contiguity)) if max(info.contiguity) > 1 else len(info.contiguity) - 1
+        dim = (
+            int(np.argmax(info.contiguity))
+            if max(info.contiguity) > 1
+            else len(info.contiguity) - 1
+        )
         ll = laid.ll
         k = 0
         rank = laid.coords.shape[-1]
@@ -756,7 +765,11 @@ class _FunctionLowering:
         while (
             width < regs
             and width * 2 * item <= 16
-            and all(reg[b + i] == reg[b] + i for b in range(0, regs, width * 2) for i in range(width * 2))
+            and all(
+                reg[b + i] == reg[b] + i
+                for b in range(0, regs, width * 2)
+                for i in range(width * 2)
+            )
             and all(reg[b] % (width * 2) == 0 for b in range(0, regs, width * 2))
             and all(c % (width * 2) == 0 for c in thread)
         ):
@@ -809,9 +822,7 @@ class _FunctionLowering:
         self.set_tensor(res, self.concat(parts), ll)
 
     # ------------------------------------------------------------------ reduce
-    def _combine(
-        self, op: tl.ReduceOp, lhs: list[SSAValue], rhs: list[SSAValue]
-    ) -> list[SSAValue]:
+    def _combine(self, op: tl.ReduceOp, lhs: list[SSAValue], rhs: list[SSAValue]) -> list[SSAValue]:
         block = op.combine.block
         width = lhs[0].type.get_shape()[0]  # type: ignore[attr-defined]
         local: dict[SSAValue, SSAValue] = dict(zip(block.args, [*lhs, *rhs], strict=True))
@@ -844,8 +855,14 @@ class _FunctionLowering:
         body = [o.name for o in op.combine.block.ops]
         if upper is None or (len(body) == 2 and body[0] in _COMMUTATIVE):
             return self._combine(op, own, other)
-        lo = [self.emit(arith.SelectOp(upper, b, a)).results[0] for a, b in zip(own, other)]
-        hi = [self.emit(arith.SelectOp(upper, a, b)).results[0] for a, b in zip(own, other)]
+        lo = [
+            self.emit(arith.SelectOp(upper, b, a)).results[0]
+            for a, b in zip(own, other, strict=True)
+        ]
+        hi = [
+            self.emit(arith.SelectOp(upper, a, b)).results[0]
+            for a, b in zip(own, other, strict=True)
+        ]
         return self._combine(op, lo, hi)
 
     def reduce(self, op: tl.ReduceOp) -> None:
@@ -921,7 +938,9 @@ class _FunctionLowering:
         for r in range(n):
             one = self.shuffle(v, v, [r])
             parts.append(
-                self.emit(simt.ShuffleOp("bfly", one, self.const_index(lane_mask), clamp)).results[0]
+                self.emit(simt.ShuffleOp("bfly", one, self.const_index(lane_mask), clamp)).results[
+                    0
+                ]
             )
         return self.concat(parts)
 
@@ -941,13 +960,25 @@ class _FunctionLowering:
         peer = self.emit(arith.MuliOp(peer_t, self.const_index(row))).results[0]
         per = chunk // item
         for c in range(0, n, per):
-            addr = mine if c == 0 else self.emit(arith.AddiOp(mine, self.const_index(c * item))).results[0]
+            addr = (
+                mine
+                if c == 0
+                else self.emit(arith.AddiOp(mine, self.const_index(c * item))).results[0]
+            )
             self.emit(simt.SharedStoreOp(self.shuffle(v, v, list(range(c, c + per))), smem, addr))
         self.emit(gpu.BarrierOp())
         parts = []
         for c in range(0, n, per):
-            addr = peer if c == 0 else self.emit(arith.AddiOp(peer, self.const_index(c * item))).results[0]
-            parts.append(self.emit(simt.SharedLoadOp(smem, addr, VectorType(t.element_type, [per]))).results[0])
+            addr = (
+                peer
+                if c == 0
+                else self.emit(arith.AddiOp(peer, self.const_index(c * item))).results[0]
+            )
+            parts.append(
+                self.emit(simt.SharedLoadOp(smem, addr, VectorType(t.element_type, [per]))).results[
+                    0
+                ]
+            )
         self.emit(gpu.BarrierOp())
         return self.concat(parts)
 
@@ -980,7 +1011,9 @@ class _FunctionLowering:
             ma = _renaming(a.coords, need_a, ashape)
             mb = _renaming(b.coords, need_b, bshape)
             if ma is None or mb is None:
-                raise LayoutError("an FMA dot needs each thread to hold its rows of A and columns of B")
+                raise LayoutError(
+                    "an FMA dot needs each thread to hold its rows of A and columns of B"
+                )
             av = self.shuffle(a.value, a.value, ma)
             bv = self.shuffle(b.value, b.value, mb)
             if av.type.element_type != elem:  # type: ignore[attr-defined]
@@ -1040,7 +1073,8 @@ class _FunctionLowering:
             groups[seen[t0]][int(j_of[0, r])] = r
         for g in groups:
             if -1 in g or not all(
-                (tile[:, x] == tile[:, g[0]]).all() and (j_of[:, x] == j).all() for j, x in enumerate(g)
+                (tile[:, x] == tile[:, g[0]]).all() and (j_of[:, x] == j).all()
+                for j, x in enumerate(g)
             ):
                 raise LayoutError("accumulator registers do not form whole mma tiles per thread")
         ashape = [int(x) for x in at.get_shape()]
