@@ -848,13 +848,16 @@ class _FunctionLowering:
         raise LayoutError("reduce region without tl.reduce.return")
 
     def _ordered_combine(
-        self, op: tl.ReduceOp, own: list[SSAValue], other: list[SSAValue], upper: SSAValue | None
+        self, op: tl.ReduceOp, own: list[SSAValue], other: list[SSAValue], thread_bit: int
     ) -> list[SSAValue]:
-        """combine(lower, upper) where ``upper`` (i1, per thread) says this thread holds the
-        upper element; commutative single-op regions skip the selects."""
+        """combine(lower, upper), the thread whose ``thread_bit`` is set holding the upper
+        element; commutative single-op regions skip the selects."""
         body = [o.name for o in op.combine.block.ops]
-        if upper is None or (len(body) == 2 and body[0] in _COMMUTATIVE):
+        if len(body) == 2 and body[0] in _COMMUTATIVE:
             return self._combine(op, own, other)
+        assert self.tid is not None
+        bit = self.emit(arith.AndIOp(self.tid, self.const_index(1 << thread_bit))).results[0]
+        upper = self.emit(arith.CmpiOp(bit, self.const_index(0), "ne")).results[0]
         lo = [
             self.emit(arith.SelectOp(upper, b, a)).results[0]
             for a, b in zip(own, other, strict=True)
@@ -907,14 +910,11 @@ class _FunctionLowering:
                 regs = [regs[i] for i in lo]
             else:
                 tbit = pos if in_dim == "lane" else lane_bits + pos
-                assert self.tid is not None
-                x = self.emit(arith.AndIOp(self.tid, self.const_index(1 << tbit))).results[0]
-                upper = self.emit(arith.CmpiOp(x, self.const_index(0), "ne")).results[0]
                 if in_dim == "lane":
                     other = [self._xor_shuffle(v, 1 << pos) for v in values]
                 else:
                     other = [self._warp_exchange(v, 1 << tbit) for v in values]
-                values = self._ordered_combine(op, values, other, upper)
+                values = self._ordered_combine(op, values, other, tbit)
         coords = np.delete(srcs[0].coords[:, regs, :], axis, axis=-1)
         for res, v in zip(op.results, values, strict=True):
             rt = res.type
