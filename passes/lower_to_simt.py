@@ -836,9 +836,20 @@ class _FunctionLowering:
                 continue
             if inner.regions:
                 raise LayoutError(f"'{inner.name}' in a reduce region has no SIMT lowering")
+            operands = [local[v] for v in inner.operands]
+            if inner.name in ("arith.cmpf", "arith.cmpi"):
+                table = tl.CMPF_PREDICATES if inner.name == "arith.cmpf" else tl.CMPI_PREDICATES
+                pred = table[inner.predicate.value.data]  # type: ignore[attr-defined]
+                cmp = self.emit(simt.CompareOp(pred, operands[0], operands[1]))
+                local[inner.results[0]] = cmp.results[0]
+                continue
+            if inner.name == "arith.select":
+                sel = self.emit(simt.SelectOp(*operands))
+                local[inner.results[0]] = sel.results[0]
+                continue
             rts = [VectorType(r.type, [width]) for r in inner.results]
             new = type(inner).create(
-                operands=[local[v] for v in inner.operands],
+                operands=operands,
                 result_types=rts,
                 properties=dict(inner.properties),
                 attributes=dict(inner.attributes),
