@@ -118,9 +118,10 @@ def register_vector_type(typ: TensorType) -> VectorType:
     """The per-thread type of a tensor: ``vector<R x T>``, ``R`` its layout's registers.
 
     >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> from llc.layouts import BlockedLayout
     >>> from xdsl.dialects.builtin import f32
-    >>> t = TensorType(f32, [1024], BlockedEncodingAttr.from_params([4], [32], [4], [0]))
-    >>> print(register_vector_type(t))
+    >>> blocked = BlockedEncodingAttr(BlockedLayout([4], [32], [4], [0]))
+    >>> print(register_vector_type(TensorType(f32, [1024], blocked)))
     vector<8xf32>
     """
     ll = _layout(typ)
