@@ -967,15 +967,19 @@ class _FunctionLowering:
         chunk = min(row, 16)
         smem = self.emit(simt.SharedAllocOp(size, 16)).results[0]
         assert self.tid is not None
-        mine = self.emit(arith.MuliOp(self.tid, self.const_index(row))).results[0]
+        # chunk-major: chunk c of thread t at c * threads * chunk + t * chunk, so that each warp
+        # access is one contiguous run (no bank conflicts)
+        mine = self.emit(arith.MuliOp(self.tid, self.const_index(chunk))).results[0]
         peer_t = self.emit(arith.XOrIOp(self.tid, self.const_index(thread_mask))).results[0]
-        peer = self.emit(arith.MuliOp(peer_t, self.const_index(row))).results[0]
+        peer = self.emit(arith.MuliOp(peer_t, self.const_index(chunk))).results[0]
         per = chunk // item
         for c in range(0, n, per):
             addr = (
                 mine
                 if c == 0
-                else self.emit(arith.AddiOp(mine, self.const_index(c * item))).results[0]
+                else self.emit(
+                    arith.AddiOp(mine, self.const_index(c // per * self.threads * chunk))
+                ).results[0]
             )
             self.emit(simt.SharedStoreOp(self.shuffle(v, v, list(range(c, c + per))), smem, addr))
         self.emit(gpu.BarrierOp())
@@ -984,7 +988,9 @@ class _FunctionLowering:
             addr = (
                 peer
                 if c == 0
-                else self.emit(arith.AddiOp(peer, self.const_index(c * item))).results[0]
+                else self.emit(
+                    arith.AddiOp(peer, self.const_index(c // per * self.threads * chunk))
+                ).results[0]
             )
             parts.append(
                 self.emit(simt.SharedLoadOp(smem, addr, VectorType(t.element_type, [per]))).results[
@@ -996,7 +1002,7 @@ class _FunctionLowering:
 
     # ------------------------------------------------------------------ dot
     def dot(self, op: tl.DotOp) -> None:
-        from llc.dialects.layout_attrs import NvidiaMmaEncodingAttr
+        from llc.dialects.layout_attrs import AMDMfmaEncodingAttr, NvidiaMmaEncodingAttr
 
         rt = op.result.type
         assert isinstance(rt, TensorType)
@@ -1004,6 +1010,8 @@ class _FunctionLowering:
         if isinstance(enc, NvidiaMmaEncodingAttr):
             self.dot_mma(op)
             return
+        if isinstance(enc, AMDMfmaEncodingAttr):
+            raise LayoutError("mfma dot layouts have no SIMT lowering (llc-compile picks FMA)")
         acc = self.laid[op.acc]
         a, b = self.laid[op.a], self.laid[op.b]
         at = op.a.type
