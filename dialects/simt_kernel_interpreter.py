@@ -48,7 +48,7 @@ from xdsl.ir import Attribute, Operation
 
 from llc.dialects import simt, tl
 from llc.dialects.simt_interpreter import SimtError, SimtFunctions
-from llc.dialects.tl_interpreter import _ELEMENTWISE, Buffer, Pointer, numpy_dtype
+from llc.dialects.tl_interpreter import ELEMENTWISE_FUNCTIONS, Buffer, Pointer, numpy_dtype
 from llc.dialects.xdsl_private import import_submodule
 
 FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
@@ -93,9 +93,9 @@ def _as_result(value: Any, typ: Attribute) -> Any:
             else:
                 arr = arr.astype(dt)
     if isinstance(_scalar_type(typ), BFloat16Type):
-        from llc.dialects.tl_interpreter import _round_bf16
+        from llc.dialects.tl_interpreter import round_bf16
 
-        arr = _round_bf16(arr)
+        arr = round_bf16(arr)
     if isinstance(_scalar_type(typ), IndexType) and arr.ndim == 0:
         return int(arr)
     return arr if arr.ndim else arr[()]
@@ -201,15 +201,15 @@ class KernelFunctions(SimtFunctions):
 
     @impl(simt.CompareOp)
     def run_compare(self, interp: Interpreter, op: simt.CompareOp, args: PythonValues):
-        from llc.dialects.tl_interpreter import _cmpf, _cmpi
+        from llc.dialects.tl_interpreter import compare_floats, compare_integers
 
         t = op.lhs.type
         a, b = (_typed(x, t) for x in args)
         pred = op.predicate.data
         self.stats.count("compare", t.get_shape()[0])  # type: ignore[attr-defined]
         if isinstance(_scalar_type(t), AnyFloat):
-            return (np.asarray(_cmpf(pred, a, b)),)
-        return (np.asarray(_cmpi(pred, a, b, _dtype(t))),)
+            return (np.asarray(compare_floats(pred, a, b)),)
+        return (np.asarray(compare_integers(pred, a, b, _dtype(t))),)
 
     # ------------------------------------------------------------------ global memory
     @impl(simt.PtrToIntOp)
@@ -391,7 +391,7 @@ def _elementwise(op_type: type[Operation], fn: Any) -> Any:
     return impl(op_type)(run)
 
 
-for _cls, _fn in _ELEMENTWISE.items():
+for _cls, _fn in ELEMENTWISE_FUNCTIONS.items():
     if _cls.name.startswith(("arith.", "math.")) and _cls is not arith.ConstantOp:
         setattr(KernelFunctions, f"run_{_cls.name.replace('.', '_')}", _elementwise(_cls, _fn))
 KernelFunctions = register_impls(KernelFunctions)  # type: ignore[misc]

@@ -207,7 +207,7 @@ def _unsigned(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.bool_) if dtype == np.bool_ else np.dtype(f"uint{dtype.itemsize * 8}")
 
 
-def _round_bf16(x: np.ndarray) -> np.ndarray:
+def round_bf16(x: np.ndarray) -> np.ndarray:
     """Round float32 values to the nearest bfloat16 (ties to even), kept in float32."""
     x = np.asarray(x, dtype=np.float32)
     bits = x.view(np.uint32).astype(np.uint64)
@@ -238,7 +238,7 @@ def to_value(value: Any, typ: Attribute) -> Any:
             else:
                 arr = arr.astype(dtype)
     if isinstance(element, BFloat16Type):
-        arr = _round_bf16(arr)
+        arr = round_bf16(arr)
     if isinstance(typ, TensorType):
         shape = typ.get_shape()
         if arr.shape != shape:
@@ -349,7 +349,15 @@ def _minimumf(op: Operation, a: Any, b: Any) -> np.ndarray:
     return np.where(both_zero, np.where(np.signbit(a) | np.signbit(b), -np.abs(a), a), out)
 
 
-def _cmpf(predicate: str, a: Any, b: Any) -> np.ndarray:
+def compare_floats(predicate: str, a: Any, b: Any) -> np.ndarray:
+    """``arith.cmpf`` on arrays: ordered (``o*``) predicates are false and unordered (``u*``)
+    ones true where either side is NaN.
+
+    >>> compare_floats("olt", [1.0, float("nan")], [2.0, 0.0]).tolist()
+    [True, False]
+    >>> compare_floats("ult", [1.0, float("nan")], [2.0, 0.0]).tolist()
+    [True, True]
+    """
     a, b = np.asarray(a), np.asarray(b)
     ordered = ~(np.isnan(a) | np.isnan(b))
     table: dict[str, Callable[[], np.ndarray]] = {
@@ -373,7 +381,14 @@ def _cmpf(predicate: str, a: Any, b: Any) -> np.ndarray:
     return table[predicate]()
 
 
-def _cmpi(predicate: str, a: Any, b: Any, dtype: np.dtype) -> np.ndarray:
+def compare_integers(predicate: str, a: Any, b: Any, dtype: np.dtype) -> np.ndarray:
+    """``arith.cmpi`` on arrays of ``dtype``: ``u*`` predicates compare the bits as unsigned.
+
+    >>> compare_integers("slt", [-1], [0], np.dtype(np.int8)).tolist()
+    [True]
+    >>> compare_integers("ult", [-1], [0], np.dtype(np.int8)).tolist()
+    [False]
+    """
     a, b = np.asarray(a).astype(dtype), np.asarray(b).astype(dtype)
     if predicate.startswith("u"):
         a, b = a.view(_unsigned(dtype)), b.view(_unsigned(dtype))
@@ -538,7 +553,9 @@ def _select_pointers(op: Operation, c: Any, a: Any, b: Any) -> Any:
 
 
 # op class -> function(op, *operand values) -> raw result (converted to the result type after)
-_ELEMENTWISE: dict[type[Operation], ElementwiseFn] = {
+ELEMENTWISE_FUNCTIONS: dict[type[Operation], ElementwiseFn] = {
+    # The numpy semantics of every elementwise op (op, *operand arrays) -> result array; the
+    # SIMT interpreter applies the same functions per register.
     # float arithmetic, in the element type (IEEE)
     arith.AddfOp: lambda op, a, b: np.add(a, b),
     arith.SubfOp: lambda op, a, b: np.subtract(a, b),
@@ -583,8 +600,10 @@ _ELEMENTWISE: dict[type[Operation], ElementwiseFn] = {
     arith.IndexCastOp: lambda op, a: _ext_signed(op, a),
     arith.BitcastOp: _bitcast,
     arith.SelectOp: _select,
-    arith.CmpfOp: lambda op, a, b: _cmpf(tl.CMPF_PREDICATES[op.predicate.value.data], a, b),
-    arith.CmpiOp: lambda op, a, b: _cmpi(
+    arith.CmpfOp: lambda op, a, b: compare_floats(
+        tl.CMPF_PREDICATES[op.predicate.value.data], a, b
+    ),
+    arith.CmpiOp: lambda op, a, b: compare_integers(
         tl.CMPI_PREDICATES[op.predicate.value.data], a, b, numpy_dtype(op.lhs.type)
     ),
     # math: transcendental functions in float64, rounded once
@@ -623,8 +642,8 @@ _ELEMENTWISE: dict[type[Operation], ElementwiseFn] = {
     math.RoundOp: lambda op, a: _round_half_away(np.asarray(a)),
     math.RoundEvenOp: lambda op, a: np.rint(a),
     # tl versions of the ops xDSL's arith only accepts on scalars
-    tl.CmpfOp: lambda op, a, b: _cmpf(op.predicate.data, a, b),
-    tl.CmpiOp: lambda op, a, b: _cmpi(op.predicate.data, a, b, numpy_dtype(op.lhs.type)),
+    tl.CmpfOp: lambda op, a, b: compare_floats(op.predicate.data, a, b),
+    tl.CmpiOp: lambda op, a, b: compare_integers(op.predicate.data, a, b, numpy_dtype(op.lhs.type)),
     tl.SelectOp: _select,
     tl.SIToFPOp: lambda op, a: _ext_signed(op, a).astype(np.float64),
     tl.UIToFPOp: lambda op, a: _ext_unsigned(op, a).astype(np.float64),
@@ -678,7 +697,7 @@ ElementwiseFunctions = register_impls(
             "__doc__": "Numpy implementations of the arith, math and tl elementwise ops.",
             **{
                 f"run_{cls.name.replace('.', '_')}": _elementwise_impl(cls, fn)
-                for cls, fn in _ELEMENTWISE.items()
+                for cls, fn in ELEMENTWISE_FUNCTIONS.items()
             },
         },
     )
@@ -756,7 +775,7 @@ def is_elementwise_region(region: Region) -> bool:
     block = region.blocks[0]
     last = block.last_op
     return all(
-        type(inner) in _ELEMENTWISE or isinstance(inner, arith.ConstantOp) or inner is last
+        type(inner) in ELEMENTWISE_FUNCTIONS or isinstance(inner, arith.ConstantOp) or inner is last
         for inner in block.ops
     )
 
