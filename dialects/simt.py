@@ -230,3 +230,219 @@ SIMT = Dialect(
     [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp],
     [SharedMemoryType],
 )
+
+
+# ============================================================================================
+# Whole-kernel lowering (issue 11): global memory, casts on register vectors, mma.sync.
+# Kept apart from the conversion ops above so that the two lines of work merge cleanly.
+# ============================================================================================
+
+from xdsl.dialects.builtin import I1  # noqa: E402
+
+CAST_KINDS = (
+    "extsi",
+    "extui",
+    "trunci",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "extf",
+    "truncf",
+    "bitcast",
+)
+"""What ``simt.cast`` does to each register (the arith casts, which xDSL's arith only accepts
+on scalars)."""
+
+
+@irdl_op_definition
+class PtrToIntOp(IRDLOperation):
+    """``%a = simt.ptr_to_int %p : !tl.ptr<f32>``: the byte address a scalar pointer holds
+    (``i64``); per-thread pointers are ``i64`` addresses from here on."""
+
+    name = "simt.ptr_to_int"
+    ptr = operand_def()
+    result = result_def(I64)
+    assembly_format = "$ptr attr-dict `:` type($ptr)"
+
+    def __init__(self, ptr: SSAValue):
+        from xdsl.dialects.builtin import i64
+
+        super().__init__(operands=[ptr], result_types=[i64])
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """``%r = simt.cast "extsi" %x : vector<4xi32> to vector<4xi64>``: an arith cast on every
+    register (``extsi``, ``extui``, ``trunci``, ``sitofp``, ``uitofp``, ``fptosi``, ``fptoui``,
+    ``extf``, ``truncf``, ``bitcast``)."""
+
+    name = "simt.cast"
+    kind = prop_def(StringAttr)
+    value = operand_def(VectorType)
+    result = result_def(VectorType)
+    traits = traits_def(Pure())
+    assembly_format = "$kind $value attr-dict `:` type($value) `to` type($result)"
+
+    def __init__(self, kind: str, value: SSAValue, result_type: VectorType):
+        super().__init__(
+            operands=[value], result_types=[result_type], properties={"kind": StringAttr(kind)}
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in CAST_KINDS:
+            raise VerifyException(f"cast kind '{self.kind.data}' is not one of {CAST_KINDS}")
+        src, dst = self.value.type, self.result.type
+        assert isinstance(src, VectorType) and isinstance(dst, VectorType)
+        if src.get_shape() != dst.get_shape():
+            raise VerifyException(f"cast changes the register count: {src} to {dst}")
+
+
+@irdl_op_definition
+class GlobalLoadOp(IRDLOperation):
+    """``%v = simt.global_load %addr, %mask, %other : vector<4xf32>``: ``ld.global.v4.b32``.
+
+    ``%addr`` (``i64``) is the thread's byte address of register 0; the access moves the whole
+    vector (at most 128 bits) from consecutive addresses and must be aligned to its size.
+    A thread whose ``%mask`` is false reads nothing and gets ``%other``.
+    """
+
+    name = "simt.global_load"
+    V: ClassVar = VarConstraint("V", base(VectorType))
+    addr = operand_def(I64)
+    mask = operand_def(I1)
+    other = operand_def(V)
+    result = result_def(V)
+    assembly_format = "$addr `,` $mask `,` $other attr-dict `:` type($result)"
+
+    def __init__(self, addr: SSAValue, mask: SSAValue, other: SSAValue):
+        super().__init__(operands=[addr, mask, other], result_types=[other.type])
+
+    def verify_(self) -> None:
+        if self.other.type != self.result.type:
+            raise VerifyException("'other' must have the result type")
+        _check_global(self.result.type)
+
+
+@irdl_op_definition
+class GlobalStoreOp(IRDLOperation):
+    """``simt.global_store %v, %addr, %mask : vector<4xf32>``: ``st.global.v4.b32``; threads
+    whose ``%mask`` is false store nothing."""
+
+    name = "simt.global_store"
+    value = operand_def(VectorType)
+    addr = operand_def(I64)
+    mask = operand_def(I1)
+    assembly_format = "$value `,` $addr `,` $mask attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue, addr: SSAValue, mask: SSAValue):
+        super().__init__(operands=[value, addr, mask])
+
+    def verify_(self) -> None:
+        _check_global(self.value.type)
+
+
+def _check_global(typ: Attribute) -> None:
+    bits = bit_width(typ)
+    if bits not in (8, 16, 32, 64, 128):
+        raise VerifyException(
+            f"a global access moves 8, 16, 32, 64 or 128 bits per thread, {typ} has {bits}"
+        )
+
+
+@irdl_op_definition
+class MmaOp(IRDLOperation):
+    """``%d = simt.mma_m16n8k16 %a, %b, %c : vector<8xf16>, vector<4xf16>, vector<4xf32>``:
+    ``mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32``.
+
+    Each lane holds its PTX fragments: ``a`` 8 halves (a0..a7), ``b`` 4 halves (b0..b3), ``c`` and
+    the result 4 floats (c0..c3), in the register order of the PTX ISA's figures.
+    """
+
+    name = "simt.mma_m16n8k16"
+    C: ClassVar = VarConstraint("C", base(VectorType))
+    a = operand_def(VectorType)
+    b = operand_def(VectorType)
+    c = operand_def(C)
+    result = result_def(C)
+    assembly_format = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)"
+
+    def __init__(self, a: SSAValue, b: SSAValue, c: SSAValue):
+        super().__init__(operands=[a, b, c], result_types=[c.type])
+
+    def verify_(self) -> None:
+        shapes = [t.get_shape() for t in (self.a.type, self.b.type, self.c.type)]  # type: ignore[union-attr]
+        if shapes != [(8,), (4,), (4,)]:
+            raise VerifyException(
+                f"m16n8k16 fragments are vector<8>, vector<4>, vector<4>, got {shapes}"
+            )
+
+
+SIMT_KERNEL_OPS = [PtrToIntOp, CastOp, GlobalLoadOp, GlobalStoreOp, MmaOp]
+SIMT = Dialect(  # noqa: F811 - the conversion ops and the kernel ops
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
+    [SharedMemoryType],
+)
+
+
+@irdl_op_definition
+class CompareOp(IRDLOperation):
+    """``%m = simt.compare "slt" %a, %b : vector<8xi32> -> vector<8xi1>``: ``arith.cmpi`` /
+    ``arith.cmpf`` (by the operand type; predicates as in ``tl.cmpi``/``tl.cmpf``) on every
+    register, which xDSL's arith only accepts on scalars."""
+
+    name = "simt.compare"
+    T: ClassVar = VarConstraint("T", base(VectorType))
+    predicate = prop_def(StringAttr)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(VectorType)
+    traits = traits_def(Pure())
+    assembly_format = "$predicate $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def __init__(self, predicate: str, lhs: SSAValue, rhs: SSAValue):
+        from xdsl.dialects.builtin import i1
+
+        shape = lhs.type.get_shape()  # type: ignore[attr-defined]
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[VectorType(i1, shape)],
+            properties={"predicate": StringAttr(predicate)},
+        )
+
+
+SIMT_KERNEL_OPS.append(CompareOp)
+SIMT = Dialect(  # noqa: F811
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
+    [SharedMemoryType],
+)
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """``%r = simt.select %c, %a, %b : vector<8xi1>, vector<8xf32>``: ``arith.select`` with one
+    condition per register (xDSL's ``arith.select`` takes a scalar condition only)."""
+
+    name = "simt.select"
+    T: ClassVar = VarConstraint("T", base(VectorType))
+    cond = operand_def(VectorType)
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$cond `,` $true_value `,` $false_value attr-dict `:` type($cond) `,` type($result)"
+    )
+
+    def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue):
+        super().__init__(operands=[cond, a, b], result_types=[a.type])
+
+
+SIMT_KERNEL_OPS.append(SelectOp)
+SIMT = Dialect(  # noqa: F811
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
+    [SharedMemoryType],
+)

@@ -32,8 +32,14 @@ __all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_simt_dialect", "get_tl_dial
 LLC_UNIVERSE: Universe  # built on first access, by __getattr__ below
 
 PASSES: dict[str, str] = {
+    "llc-assign-anchors": "llc.passes.layout_passes:AssignAnchorsPass",
+    "llc-propagate-layouts": "llc.passes.layout_passes:PropagateLayoutsPass",
+    "llc-remove-conversions": "llc.passes.layout_passes:RemoveConversionsPass",
+    "llc-optimize-layouts": "llc.passes.layout_passes:OptimizeLayoutsPass",
     "llc-strip-layouts": "llc.passes.strip_layouts:StripLayoutsPass",
     "llc-lower-conversions": "llc.passes.lower_conversions:LowerConversionsPass",
+    "llc-lower-to-simt": "llc.passes.lower_to_simt:LowerToSimtPass",
+    "llc-compile": "llc.passes.compile:CompilePass",
 }
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 

@@ -346,13 +346,27 @@ def run(args: argparse.Namespace) -> int:
             raise LocatedError(f"--args #{i} (%{pname}: {typ}): {err}") from None
 
     tracker = OpTracker()
-    interpreter = make_interpreter(module, tracker=tracker)
     values = tuple(b.value for b in bound)
     programs = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
+    kernel = None
+    if "llc.num_warps" in func.attributes:  # lowered by llc-lower-to-simt: the SIMT interpreter
+        from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+
+        warps = func.attributes["llc.num_warps"].value.data  # type: ignore[attr-defined]
+        lanes = func.attributes["llc.threads_per_warp"].value.data  # type: ignore[attr-defined]
+        interpreter, kernel = make_kernel_interpreter(
+            module, warps, lanes, GlobalMemory(), listeners=(tracker,)
+        )
+        kernel.num_programs = grid
+    else:
+        interpreter = make_interpreter(module, tracker=tracker)
     printing = np.printoptions(threshold=sys.maxsize) if args.full else np.printoptions()
     with printing:
         for pid in programs:
-            set_grid(interpreter, pid, grid)
+            if kernel is not None:
+                kernel.program_id = pid
+            else:
+                set_grid(interpreter, pid, grid)
             try:
                 results = interpreter.call_op(func.sym_name.data, values)
             except Exception as err:
@@ -363,6 +377,8 @@ def run(args: argparse.Namespace) -> int:
                 rtype = _plain_type(func.function_type.outputs.data[i])
                 print(f"{symbol} result #{i}{where} : {rtype} =\n{_format_value(value)}")
 
+        if kernel is not None and getattr(args, "stats", False):
+            print(kernel_stats_text(kernel, func, len(programs)))
         if args.print_buffers:
             for b, buf in _buffers(bound):
                 shape = "x".join(str(d) for d in buf.shape) or "scalar"
@@ -378,6 +394,27 @@ def run(args: argparse.Namespace) -> int:
         for b, buf in _buffers(bound):
             _save(b.source or f"{b.name}.npy", buf.array())
     return 0
+
+
+def kernel_stats_text(kernel: Any, func: FuncOp, programs: int) -> str:
+    """What ``--stats`` prints for a lowered kernel (totals over all programs; instructions per
+    thread and program)."""
+    from llc.passes.lower_to_simt import registers_per_thread
+
+    stats = kernel.stats
+    per = {k: n / programs for k, n in sorted(stats.instructions.items())}
+    counts = ", ".join(f"{k} {n:g}" for k, n in per.items()) or "none"
+    lines = [
+        f"@{func.sym_name.data}: {programs} program(s) of {kernel.num_warps} warps x "
+        f"{kernel.threads_per_warp} threads",
+        f"instructions per thread: {counts}",
+        f"shared memory: {stats.warp_accesses} warp accesses, {stats.wavefronts} wavefronts "
+        f"(ideal {stats.ideal_wavefronts})",
+        f"global memory: {kernel.sectors} sectors of 32 bytes (minimum {kernel.min_sectors} "
+        f"for {kernel.global_bytes} bytes)",
+        f"registers per thread: {registers_per_thread(func)} (32-bit, peak live)",
+    ]
+    return "\n".join(lines)
 
 
 def _run_lowered_conversion(module: ModuleOp, func: FuncOp, args: argparse.Namespace) -> int:
