@@ -10,8 +10,8 @@
 #rows = #tl.slice<{dim = 1, parent = #blocked}>
 #cols = #tl.slice<{dim = 0, parent = #blocked}>
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
-  func.func @softmax_kernel(%out_ptr: !tl.ptr<f32>, %in_ptr: !tl.ptr<f32>, %in_row_stride: i32,
-                            %out_row_stride: i32, %n_rows: i32, %n_cols: i32) {
+  func.func @softmax_kernel(%out_ptr: !tl.ptr<f32>, %in_ptr: !tl.ptr<f32>, %in_row_stride: i32 {tl.divisibility = 8 : i32},
+                            %out_row_stride: i32 {tl.divisibility = 8 : i32}, %n_rows: i32, %n_cols: i32 {tl.divisibility = 8 : i32}) {
     %c4_i32 = arith.constant 4 : i32
     %pid = tl.get_program_id x : i32
     %first_row = arith.muli %pid, %c4_i32 : i32

@@ -8,7 +8,7 @@
 // cover 512 elements, so the 1024-element block wraps around twice.
 #blocked = #tl.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
-  func.func @add_kernel(%x_ptr: !tl.ptr<f32>, %y_ptr: !tl.ptr<f32>, %out_ptr: !tl.ptr<f32>, %n: i32) {
+  func.func @add_kernel(%x_ptr: !tl.ptr<f32>, %y_ptr: !tl.ptr<f32>, %out_ptr: !tl.ptr<f32>, %n: i32 {tl.divisibility = 16 : i32}) {
     %c1024_i32 = arith.constant 1024 : i32
     %pid = tl.get_program_id x : i32
     %block_start = arith.muli %pid, %c1024_i32 : i32

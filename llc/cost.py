@@ -17,20 +17,18 @@ bytes moved. The constants (in cycles):
   division and the like: :data:`DIVISION_CYCLES` = 8.
 
 :func:`conversion_cost` classifies a conversion by :func:`llc.conversion.analyze_conversion`
-(the lowering map with its trivial trailing dims quotiented away; broadcast-aware, so a
-destination may read any source copy of an element):
+(broadcast-aware, so a destination may read any source copy of an element) and, within a CTA,
+reads its figures from the code ``llc-lower-conversions`` emits
+(:func:`llc.lowering.plan_conversion`,
+issue 10): the instructions per thread by kind (``alu`` index arithmetic, ``select``, ``shfl``,
+``st.shared``, ``ld.shared``), the scratch bytes, the exact wavefronts of its shared-memory
+instructions and the barriers:
 
-* ``none`` / ``registers``: a no-op or a register renaming, cost 0;
-* ``shuffle``: the data stays within each warp: per destination 32-bit word one shuffle, plus
-  two selects per word for every destination lane bit whose source *register* depends on the
-  lane (the swap of Triton's ``transferWithinWarp``); sub-32-bit elements are assumed packed
-  into words (as Triton packs them), 64-bit elements take two shuffles. When exactly one
-  register bit trades places with one lane bit and nothing else moves, Triton's "ship" sends
-  half of each register pair: one butterfly shuffle and two selects per pair. If the
-  shared-memory round trip is cheaper, it is chosen instead (issue 10: by cost, not by rule);
-* ``shared``: store, barrier, load through the swizzled layout of :func:`llc.swizzle.plan_swizzle`,
-  counted in its exact wavefronts (bank conflicts included) plus one address instruction per
-  shared-memory instruction and the barriers;
+* ``none`` / ``registers``: a no-op or a register renaming (selects when the renaming depends on
+  the lane);
+* ``shuffle``: the data stays within each warp and warp shuffles were cheaper than the
+  shared-memory round trip (issue 10: by cost, not by rule);
+* ``shared``: store, barrier, load through the swizzled layout of :func:`llc.swizzle.plan_swizzle`;
 * ``distributed_shared``: data crosses CTAs: a round trip through distributed shared memory at the
   ideal wavefronts and two cluster barriers (an estimate; no plan yet).
 
@@ -39,7 +37,7 @@ destination may read any source copy of an element):
 >>> col = BlockedLayout([4, 1], [4, 8], [1, 4], [0, 1])
 >>> cost = conversion_cost(row, col, [64, 64], "f32")
 >>> cost.strategy, cost.wavefronts, cost.ideal_wavefronts, cost.barriers, cost.total
-('shared', 64, 64, 1, 192.0)
+('shared', 64, 64, 1, 226.0)
 >>> conversion_cost(row, row, [64, 64], "f32").total
 0.0
 
@@ -58,7 +56,7 @@ from typing import Any, Protocol
 
 from llc.conversion import analyze_conversion, clear_conversion_cache, in_dim_columns
 from llc.errors import LayoutError
-from llc.f2 import EchelonBasis, matrix_rank
+from llc.f2 import matrix_rank
 from llc.linear_layout import LinearLayout
 from llc.swizzle import ROW_BYTES, SwizzlePlan, clear_plan_cache, plan_swizzle
 
@@ -91,6 +89,7 @@ DIVISION_CYCLES = 8.0
 _CYCLES_PER_INSTRUCTION = {
     "shfl": SHUFFLE_CYCLES,
     "select": ALU_CYCLES,
+    "alu": ALU_CYCLES,
     "address": ALU_CYCLES,
     "st.shared": SHARED_ISSUE_CYCLES,
     "ld.shared": SHARED_ISSUE_CYCLES,
@@ -222,15 +221,12 @@ def conversion_cost(
     >>> src = ll([[1], [64]], [[2], [4], [8], [16], [32]])
     >>> lanes = ll([[1], [64]], [[4], [2], [8], [16], [32]])    # lanes 1 and 2 swap data
     >>> conversion_cost(src, lanes, [256], "f32").instruction_counts
-    {'shfl': 4}
-    >>> swap = ll([[32], [64]], [[1], [2], [4], [8], [16]])     # register 1 <-> lane 16, and
-    >>> conversion_cost(src, swap, [256], "f32").instruction_counts  # the lanes shift by one
-    {'select': 8, 'shfl': 4}
+    {'alu': 9, 'shfl': 4}
+    >>> swap = ll([[32], [64]], [[1], [2], [4], [8], [16]])     # register 1 <-> lane 16
+    >>> conversion_cost(src, swap, [256], "f32").instruction_counts
+    {'alu': 5, 'select': 4, 'shfl': 8}
     >>> [conversion_cost(src, swap, [256], t).total for t in ("f16", "f32", "f64")]
-    [8.0, 16.0, 32.0]
-    >>> ship = ll([[32], [64]], [[2], [4], [8], [16], [1]])     # only register 0 <-> lane 4
-    >>> conversion_cost(src, ship, [256], "f32").instruction_counts
-    {'select': 4, 'shfl': 2}
+    [17.0, 25.0, 35.0]
     """
     key = (src, dst, shape if type(shape) is tuple else tuple(shape), dtype)
     cost = _MEMO.get(key)
@@ -263,28 +259,44 @@ def _conversion_cost(
     level = report.required
     if level is None:
         return ConversionCost.zero("none", None)
-    if level == "register":
-        return ConversionCost.zero("registers", level)
     if level == "block":
         return _distributed_shared_cost(src_ll, dst_ll, bitwidth)
     src_ll, dst_ll = _per_cta(src_ll, dst_ll)
-    shared = _shared_cost(src_ll, dst_ll, bitwidth, level)
-    if level == "lane":
-        shuffle = _shuffle_cost(src_ll, dst_ll, bitwidth, shared.plan)
-        if shuffle.total <= shared.total:
-            return shuffle
-        return ConversionCost(
-            "shared",
-            level,
-            shared.instructions,
-            shared.shared_bytes,
-            shared.wavefronts,
-            shared.ideal_wavefronts,
-            shared.barriers,
-            shared.total,
-            shared.plan,
-        )
-    return shared
+    return _lowered_cost(src_ll, dst_ll, bitwidth, level)
+
+
+def _lowered_cost(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, level: str
+) -> ConversionCost:
+    """The figures of the code llc-lower-conversions emits (:func:`llc.lowering.plan_conversion`).
+
+    The planner picks shuffles or shared memory by the same cycle counts as this module.
+    """
+    from llc.lowering import plan_conversion
+
+    lowered = plan_conversion(src, dst, bitwidth)
+    counts = dict(lowered.instructions)
+    barriers = counts.pop("bar.sync", 0)
+    plan = None
+    if lowered.strategy == "shared" or level == "lane":
+        try:
+            plan = plan_swizzle(src, dst, bitwidth)
+        except LayoutError:  # pragma: no cover - the lowering planned the same pair
+            plan = None
+    strategy = lowered.strategy
+    if strategy == "none" and level == "register":
+        strategy = "registers"
+    return ConversionCost(
+        strategy,
+        level,
+        _pairs(counts),
+        lowered.shared_bytes,
+        lowered.wavefronts,
+        lowered.ideal_wavefronts,
+        barriers,
+        _total(counts, lowered.wavefronts, barriers * BARRIER_CYCLES),
+        plan,
+    )
 
 
 def _as_linear(layout: LayoutLike, shape: tuple[int, ...], what: str) -> LinearLayout:
@@ -355,93 +367,6 @@ def _distinct_registers(layout: LinearLayout) -> int:
 def _words(registers: int, bitwidth: int) -> int:
     """32-bit words that ``registers`` elements of ``bitwidth`` bits pack into."""
     return max(1, math.ceil(registers * bitwidth / 32))
-
-
-def _shuffle_cost(
-    src: LinearLayout, dst: LinearLayout, bitwidth: int, plan: SwizzlePlan | None
-) -> ConversionCost:
-    # A destination (register, lane) reads source (register, lane) C(register, lane), where C
-    # solves src ∘ C = dst over the source's register and lane columns (warps stay put). Lane
-    # bits whose source register varies with the lane need Triton's select-swap around the
-    # shuffle: two selects per word and per independent such direction.
-    src_regs = [c for c in in_dim_columns(src, "register")]
-    src_lanes = in_dim_columns(src, "lane")
-    solver = EchelonBasis([*src_regs, *src_lanes])
-    reg_mask = (1 << len(src_regs)) - 1
-    mixed: list[int] = []
-    for column in in_dim_columns(dst, "lane"):
-        combination = solver.solve(column)
-        if combination is None:  # pragma: no cover - required_level guarantees a solution
-            raise LayoutError("conversion_cost: the data does not stay within a warp")
-        mixed.append(combination & reg_mask)
-    rank = matrix_rank([m for m in mixed if m])
-    words = _words(_distinct_registers(dst), bitwidth)
-    if rank == 1 and words >= 2 and _single_swap(src, dst, solver, len(src_regs)):
-        # Triton's "ship": one register bit swaps with one lane bit and nothing else moves, so
-        # each pair of registers needs one butterfly shuffle and two selects.
-        pairs = words // 2
-        instructions = {"shfl": pairs, "select": 2 * pairs}
-    else:
-        instructions = {"shfl": words, "select": 2 * rank * words}
-    return ConversionCost(
-        "shuffle",
-        "lane",
-        _pairs(instructions),
-        0,
-        0,
-        0,
-        0,
-        _total(instructions, 0, 0.0),
-        plan,
-    )
-
-
-def _single_swap(src: LinearLayout, dst: LinearLayout, solver: EchelonBasis, regs: int) -> bool:
-    """Whether ``dst`` is ``src`` with exactly one register bit and one lane bit exchanged."""
-    src_lanes = in_dim_columns(src, "lane")
-    dst_lanes = in_dim_columns(dst, "lane")
-    if len(src_lanes) != len(dst_lanes):
-        return False
-    swapped: int | None = None
-    for j, column in enumerate(dst_lanes):
-        combination = solver.solve(column) or 0
-        lane_part = combination >> regs
-        if combination == 1 << (regs + j):
-            continue
-        if lane_part or swapped is not None:
-            return False
-        swapped = j
-    if swapped is None:
-        return False
-    hits = 0
-    for column in in_dim_columns(dst, "register"):
-        combination = solver.solve(column) or 0
-        lane_part = combination >> regs
-        if lane_part == 0:
-            continue
-        if combination != 1 << (regs + swapped):
-            return False
-        hits += 1
-    return hits == 1
-
-
-def _shared_cost(src: LinearLayout, dst: LinearLayout, bitwidth: int, level: str) -> ConversionCost:
-    plan = plan_swizzle(src, dst, bitwidth)
-    stores, loads = plan.store_instructions, plan.load_instructions
-    instructions = {"st.shared": stores, "ld.shared": loads, "address": stores + loads}
-    wavefronts = stores * plan.store_wavefronts + loads * plan.load_wavefronts
-    ideal = stores * plan.store_ideal + loads * plan.load_ideal
-    return ConversionCost(
-        "shared",
-        level,
-        _pairs(instructions),
-        plan.scratch_bytes,
-        wavefronts,
-        ideal,
-        plan.barriers,
-        _total(instructions, wavefronts, plan.barriers * BARRIER_CYCLES),
-        plan,
-    )
 
 
 def _distributed_shared_cost(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> ConversionCost:

@@ -614,7 +614,13 @@ def _build(
     regs_a = _independent(_columns(src, "register"))
     regs_b = _independent(_columns(dst, "register"))
     common = _intersection(regs_a, regs_b, n)
-    positions = common[: max_vec if vector_hint != (0, 0) else 0]
+    # Rounds need common register directions of their own: when the buffer is too large, keep
+    # as many out of the vector as the rounds need (a smaller buffer beats a wider vector).
+    too_large = max(0, (bitwidth // 8 << n) - 1).bit_length() - max(1, scratch_limit).bit_length()
+    reserved = (
+        min(len(common), max(0, too_large + 1)) if (bitwidth // 8 << n) > scratch_limit else 0
+    )
+    positions = common[: min(max_vec, len(common) - reserved) if vector_hint != (0, 0) else 0]
     vector_bits = len(positions)
     # Fill the rest of a 4-byte word with one side's registers, so that side at least moves
     # whole words (Triton's getVbasis does the same).
@@ -681,6 +687,11 @@ def _build(
     raw = [1 << i for i in range(n)] + [a ^ b for a in lanes_a_nz for b in lanes_b_nz]
     raw += complement + lanes_a_nz + lanes_b_nz
     pool = list(dict.fromkeys(c for c in map(project, raw) if c))
+    if (bitwidth // 8 << n) > scratch_limit:
+        # Rounds are needed: directions that are registers on both sides cost no conflicts as
+        # segment bits and can become rounds, so offer them first.
+        common_dirs = [project(c) for c in _intersection(regs_a, regs_b, n)]
+        pool = list(dict.fromkeys([*(c for c in common_dirs if c), *pool]))
     side_a = [*lanes_a, *positions[:k_a], *sub]
     side_b = [*lanes_b, *positions[:k_b], *sub]
     taken = _Span(positions)

@@ -181,6 +181,11 @@ def run_arg_parser() -> ArgumentParser:
     )
     parser.add_argument("--print-buffers", action="store_true", help="print every buffer")
     parser.add_argument("--full", action="store_true", help="print arrays without eliding")
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="lowered kernels: print instructions by kind, shared wavefronts, global sectors",
+    )
     parser.add_argument("--version", action=_VersionAction)
     return parser
 

@@ -733,18 +733,19 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     src = _build_role("LAYOUT", src_loaded, shape, warps, threads, warps_source, threads_source)
     dst = _build_role("DST (--to)", dst_loaded, shape, warps, threads, warps_source, threads_source)
     report = analyze_conversion(src.ll, dst.ll)
+    lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"))
     if args.json:
-        return (
-            json.dumps(
-                {
-                    "conversion": layout_json(report.forward),
-                    "lowering": layout_json(report.conversion),
-                    "minimal": layout_json(report.minimal),
-                    "data_movement": report.level or "none",
-                }
-            )
-            + "\n"
-        )
+        fields = {
+            "conversion": layout_json(report.forward),
+            "lowering": layout_json(report.conversion),
+            "minimal": layout_json(report.minimal),
+            "data_movement": report.level or "none",
+        }
+        if lowered is not None:
+            plan, check = lowered
+            fields.update(plan.as_dict())
+            fields["verified"] = check.ok
+        return json.dumps(fields) + "\n"
     lines = [
         f"source:      {src_loaded.text}",
         f"destination: {dst_loaded.text}",
@@ -773,7 +774,35 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     lines.append("")
     lines.append(f"data movement: {report.movement}")
     lines.extend(_cost_lines(src.ll, dst.ll, src.padded, args.dtype))
+    lines.extend(_plan_lines(lowered, args.dtype))
     return "\n".join(lines) + "\n"
+
+
+def _lowering(src: LinearLayout, dst: LinearLayout, dtype: str) -> Any:
+    """llc-lower-conversions' plan, lowered and just run in the SIMT interpreter; None for
+    layouts it does not lower (several CTAs)."""
+    from llc.passes.lower_conversions import lower_and_verify
+
+    try:
+        return lower_and_verify(src, dst, dtype)
+    except LayoutError:
+        return None
+
+
+def _plan_lines(lowered: Any, dtype: str) -> list[str]:
+    if lowered is None:
+        return ["", "lowering plan: none (llc-lower-conversions handles one CTA)"]
+    plan, check = lowered
+    counts = ", ".join(f"{kind} {n}" for kind, n in plan.instructions.items()) or "none"
+    verdict = "every register matched" if check.ok else f"MISMATCH: {check.message}"
+    return [
+        "",
+        f"lowering plan (llc-lower-conversions, --dtype {dtype}): {plan.strategy}",
+        f"  instructions per thread: {counts}",
+        f"  shared memory: {plan.shared_bytes} bytes, {plan.wavefronts} wavefronts per warp "
+        f"(ideal {plan.ideal_wavefronts})",
+        f"  verified in the SIMT interpreter: {verdict}",
+    ]
 
 
 def _cost_lines(

@@ -11,7 +11,7 @@
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
   func.func @layernorm_kernel(%x_ptr: !tl.ptr<f32>, %y_ptr: !tl.ptr<f32>, %w_ptr: !tl.ptr<f32>,
                               %b_ptr: !tl.ptr<f32>, %mean_ptr: !tl.ptr<f32>, %rstd_ptr: !tl.ptr<f32>,
-                              %M: i32, %N: i32, %eps: f32) {
+                              %M: i32, %N: i32 {tl.divisibility = 4 : i32}, %eps: f32) {
     %c8_i32 = arith.constant 8 : i32
     %pid = tl.get_program_id x : i32
     %row0 = arith.muli %pid, %c8_i32 : i32

@@ -7,8 +7,8 @@
 //   llc-run examples/ttir/softmax.mlir --entry softmax_kernel --grid 25 \
 //       --args zeros:100x200xf32 x.npy 200 200 100 200 --print-buffers
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
-  func.func @softmax_kernel(%out_ptr: !tl.ptr<f32>, %in_ptr: !tl.ptr<f32>, %in_row_stride: i32,
-                            %out_row_stride: i32, %n_rows: i32, %n_cols: i32) {
+  func.func @softmax_kernel(%out_ptr: !tl.ptr<f32>, %in_ptr: !tl.ptr<f32>, %in_row_stride: i32 {tl.divisibility = 8 : i32},
+                            %out_row_stride: i32 {tl.divisibility = 8 : i32}, %n_rows: i32, %n_cols: i32 {tl.divisibility = 8 : i32}) {
     %c4_i32 = arith.constant 4 : i32
     %pid = tl.get_program_id x : i32
     %first_row = arith.muli %pid, %c4_i32 : i32

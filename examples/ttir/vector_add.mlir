@@ -7,7 +7,7 @@
 //   llc-run examples/ttir/vector_add.mlir --entry add_kernel --grid 4 \
 //       --args x.npy y.npy zeros:4000xf32 4000 --print-buffers
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
-  func.func @add_kernel(%x_ptr: !tl.ptr<f32>, %y_ptr: !tl.ptr<f32>, %out_ptr: !tl.ptr<f32>, %n: i32) {
+  func.func @add_kernel(%x_ptr: !tl.ptr<f32>, %y_ptr: !tl.ptr<f32>, %out_ptr: !tl.ptr<f32>, %n: i32 {tl.divisibility = 16 : i32}) {
     %c1024_i32 = arith.constant 1024 : i32
     %pid = tl.get_program_id x : i32
     %block_start = arith.muli %pid, %c1024_i32 : i32

@@ -1,0 +1,324 @@
+"""Benchmark: llc's lowering of realistic layout conversions (issue 10).
+
+For each conversion of a fixed suite (blocked -> transposed blocked, mma v2/v3 -> blocked
+epilogues, blocked -> dot_op, mma -> dot_op, 1D slices, 3D, warp-local permutations; f16, f32, i8)
+it plans the lowering, lowers it to a SIMT function, runs it in the SIMT interpreter on distinct
+values, and prints the strategy, the instructions per thread by kind, the shared bytes, the
+wavefronts per warp and their ideal, whether every register matched, and the planning time.
+
+    python bench/conversions.py            # the table
+    python bench/conversions.py --markdown # the same as a Markdown table (bench/RESULTS.md)
+    python bench/conversions.py --triton /path/to/python-with-triton   # Triton's figures too
+
+With ``--triton`` each conversion is also written as a one-op TTGIR kernel (load in the source
+layout, ``ttg.convert_layout``, store in the destination layout; addresses computed in each
+layout so that the kernel holds exactly one conversion), compiled by Triton for sm90 on the CPU
+(``bench/triton_ptx.py``), and its PTX counted: shared bytes, ``shfl.sync``, ``st.shared``,
+``ld.shared``, barriers, ``ldmatrix``/``stmatrix``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from llc.dialects.layout_attrs import layout_attr_for
+from llc.layouts import BlockedLayout
+from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
+from llc.layouts.slice import SliceLayout
+from llc.lowering import _plan
+from llc.passes.lower_conversions import lower_and_verify
+
+
+def B(spt: list[int], tpw: list[int], wpc: list[int], order: list[int]) -> BlockedLayout:
+    return BlockedLayout(spt, tpw, wpc, order)
+
+
+def _suite() -> list[tuple[str, Any, Any, list[int], str]]:
+    row4 = B([1, 4], [8, 4], [4, 1], [1, 0])
+    col4 = B([4, 1], [4, 8], [1, 4], [0, 1])
+    row8 = B([1, 8], [16, 2], [8, 1], [1, 0])
+    col8 = B([8, 1], [2, 16], [1, 8], [0, 1])
+    row16 = B([1, 16], [32, 1], [4, 1], [1, 0])
+    col16 = B([16, 1], [1, 32], [1, 4], [0, 1])
+    mma_41 = NvidiaMmaLayout(2, 0, [4, 1], [16, 8])
+    mma_22 = NvidiaMmaLayout(2, 0, [2, 2], [16, 8])
+    mma_81 = NvidiaMmaLayout(2, 0, [8, 1], [16, 8])
+    mma3_128 = NvidiaMmaLayout(3, 0, [4, 1], [16, 128, 16])
+    mma3_64 = NvidiaMmaLayout(3, 0, [4, 1], [16, 64, 16])
+    mma3_8w = NvidiaMmaLayout(3, 0, [8, 1], [16, 128, 16])
+    out_blocked = B([1, 8], [4, 8], [4, 1], [1, 0])
+    out_blocked8 = B([1, 8], [4, 8], [8, 1], [1, 0])
+    out_blocked4 = B([1, 4], [2, 16], [4, 1], [1, 0])
+    load_a = B([1, 8], [8, 4], [4, 1], [1, 0])
+    load_b = B([8, 1], [8, 4], [1, 4], [0, 1])
+    par = B([1, 1], [4, 8], [4, 1], [1, 0])
+    par_t = B([1, 1], [8, 4], [1, 4], [0, 1])
+    b3 = B([1, 1, 4], [1, 4, 8], [4, 1, 1], [2, 1, 0])
+    b3_t = B([1, 4, 1], [1, 8, 4], [1, 1, 4], [1, 2, 0])
+    b3_batch = B([1, 1, 4], [2, 2, 8], [2, 2, 1], [2, 1, 0])
+    lanes_r = B([1, 1], [4, 8], [1, 4], [1, 0])
+    lanes_c = B([1, 1], [4, 8], [1, 4], [0, 1])
+    return [
+        ("blocked -> transposed", row4, col4, [64, 64], "f32"),
+        ("blocked -> transposed", row4, col4, [64, 64], "f16"),
+        ("blocked -> transposed", row4, col4, [128, 128], "f16"),
+        ("blocked -> transposed", row4, col4, [64, 64], "i8"),
+        ("blocked -> transposed (8 warps)", row8, col8, [128, 128], "f16"),
+        ("blocked -> transposed (16 per thread)", row16, col16, [128, 128], "f32"),
+        ("mma v2 [4,1] -> blocked", mma_41, out_blocked, [128, 128], "f32"),
+        ("mma v2 [4,1] -> blocked", mma_41, out_blocked, [128, 128], "f16"),
+        ("mma v2 [2,2] -> blocked", mma_22, out_blocked, [64, 64], "f32"),
+        ("mma v2 [2,2] -> blocked", mma_22, out_blocked4, [64, 64], "f16"),
+        ("mma v2 [8,1] -> blocked", mma_81, out_blocked8, [128, 64], "f32"),
+        ("mma v2 [4,1] -> blocked", mma_41, out_blocked, [64, 64], "i8"),
+        ("mma v3 n128 -> blocked", mma3_128, out_blocked, [128, 128], "f32"),
+        ("mma v3 n128 -> blocked", mma3_128, out_blocked, [128, 128], "f16"),
+        ("mma v3 n64 -> blocked", mma3_64, out_blocked, [64, 64], "f16"),
+        ("mma v3 n128 (8 warps) -> blocked", mma3_8w, out_blocked8, [128, 128], "f16"),
+        ("blocked -> dot_op A (kWidth 2)", load_a, DotOperandLayout(0, mma_41, 2), [64, 64], "f16"),
+        ("blocked -> dot_op B (kWidth 2)", load_b, DotOperandLayout(1, mma_41, 2), [64, 64], "f16"),
+        ("blocked -> dot_op A (kWidth 4)", load_a, DotOperandLayout(0, mma_41, 4), [64, 64], "i8"),
+        ("blocked -> dot_op B (kWidth 4)", load_b, DotOperandLayout(1, mma_22, 4), [64, 64], "i8"),
+        ("blocked -> dot_op A [2,2]", load_a, DotOperandLayout(0, mma_22, 2), [128, 64], "f16"),
+        (
+            "mma v2 -> dot_op A (attention P)",
+            mma_41,
+            DotOperandLayout(0, mma_41, 2),
+            [64, 64],
+            "f16",
+        ),
+        (
+            "mma v2 -> dot_op A (f32 kWidth 1)",
+            mma_41,
+            DotOperandLayout(0, mma_41, 1),
+            [64, 64],
+            "f32",
+        ),
+        ("slice(1) -> 1D blocked", SliceLayout(1, par), B([1], [32], [4], [0]), [128], "f32"),
+        ("slice(0) -> 1D blocked", SliceLayout(0, par), B([1], [32], [4], [0]), [64], "f32"),
+        (
+            "slice(1) -> slice(0) (row max -> col)",
+            SliceLayout(1, par),
+            SliceLayout(0, par),
+            [64],
+            "f32",
+        ),
+        (
+            "slice(1) of mma -> 1D blocked",
+            SliceLayout(1, mma_41),
+            B([1], [32], [4], [0]),
+            [128],
+            "f32",
+        ),
+        (
+            "slice(1) -> slice(1) of transposed",
+            SliceLayout(1, par),
+            SliceLayout(1, par_t),
+            [64],
+            "f16",
+        ),
+        ("3D blocked -> transposed", b3, b3_t, [4, 32, 32], "f16"),
+        ("3D blocked -> transposed", b3, b3_t, [4, 32, 32], "f32"),
+        ("3D batch blocked -> 3D", b3_batch, b3, [4, 32, 32], "f32"),
+        ("lane permutation (warp-local)", lanes_r, lanes_c, [32, 32], "f16"),
+        ("lane permutation (warp-local)", lanes_r, lanes_c, [32, 32], "f32"),
+    ]
+
+
+def _ttgir(src: Any, dst: Any, shape: list[int], dtype: str, warps: int) -> str:
+    """A kernel that loads in ``src``, converts once to ``dst`` and stores."""
+    elem = {"i8": "i8", "f16": "f16", "f32": "f32"}.get(dtype, dtype)
+    enc = {
+        "src": str(layout_attr_for(src)).replace("#tl.", "#ttg."),
+        "dst": str(layout_attr_for(dst)).replace("#tl.", "#ttg."),
+    }
+    rank = len(shape)
+    full = "x".join(map(str, shape))
+    lines: list[str] = []
+    n = [0]
+
+    def fresh() -> str:
+        n[0] += 1
+        return f"%v{n[0]}"
+
+    def offsets(which: str) -> str:
+        layout = enc[which]
+        total = None
+        stride = 1
+        for d in reversed(range(rank)):
+            removed = [k for k in reversed(range(rank)) if k != d]
+            chain = [layout]
+            for k in removed:
+                chain.append(f"#ttg.slice<{{dim = {k}, parent = {chain[-1]}}}>")
+            value = fresh()
+            lines.append(
+                f"    {value} = tt.make_range {{end = {shape[d]} : i32, start = 0 : i32}} : "
+                f"tensor<{shape[d]}xi32, {chain[-1]}>"
+            )
+            dims = [shape[d]]
+            positions = [d]
+            for level, k in enumerate(reversed(removed)):
+                before = chain[len(chain) - 1 - level]
+                after = chain[len(chain) - 2 - level]
+                positions = sorted([*positions, k])
+                new_dims = [shape[p] if p in positions and p == d else 1 for p in positions]
+                expanded = fresh()
+                lines.append(
+                    f"    {expanded} = tt.expand_dims {value} {{axis = {positions.index(k)} : i32}}"
+                    f" : tensor<{'x'.join(map(str, dims))}xi32, {before}> -> "
+                    f"tensor<{'x'.join(map(str, new_dims))}xi32, {after}>"
+                )
+                value, dims = expanded, new_dims
+            if rank > 1:
+                shaped = "x".join(map(str, dims))
+                const = fresh()
+                lines.append(
+                    f"    {const} = arith.constant dense<{stride}> : tensor<{shaped}xi32, {layout}>"
+                )
+                scaled = fresh()
+                lines.append(
+                    f"    {scaled} = arith.muli {value}, {const} : tensor<{shaped}xi32, {layout}>"
+                )
+                wide = fresh()
+                lines.append(
+                    f"    {wide} = tt.broadcast {scaled} : tensor<{shaped}xi32, {layout}> -> "
+                    f"tensor<{full}xi32, {layout}>"
+                )
+                value = wide
+            if total is None:
+                total = value
+            else:
+                summed = fresh()
+                lines.append(
+                    f"    {summed} = arith.addi {total}, {value} : tensor<{full}xi32, {layout}>"
+                )
+                total = summed
+            stride *= shape[d]
+        assert total is not None
+        return total
+
+    src_off = offsets("src")
+    dst_off = offsets("dst")
+    s, d = enc["src"], enc["dst"]
+    ps, pd = f"tensor<{full}x!tt.ptr<{elem}>, {s}>", f"tensor<{full}x!tt.ptr<{elem}>, {d}>"
+    lines += [
+        f"    %p = tt.splat %in : !tt.ptr<{elem}> -> {ps}",
+        f"    %ptrs = tt.addptr %p, {src_off} : {ps}, tensor<{full}xi32, {s}>",
+        f"    %x = tt.load %ptrs : {ps}",
+        f"    %y = ttg.convert_layout %x : tensor<{full}x{elem}, {s}> -> "
+        f"tensor<{full}x{elem}, {d}>",
+        f"    %q = tt.splat %out : !tt.ptr<{elem}> -> {pd}",
+        f"    %qptrs = tt.addptr %q, {dst_off} : {pd}, tensor<{full}xi32, {d}>",
+        f"    tt.store %qptrs, %y : {pd}",
+        "    tt.return",
+    ]
+    head = (
+        f'module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.num-ctas" = 1 : i32, '
+        f'"ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"}} {{\n'
+        f"  tt.func public @kernel(%in: !tt.ptr<{elem}>, %out: !tt.ptr<{elem}>) {{\n"
+    )
+    return head + "\n".join(lines) + "\n  }\n}\n"
+
+
+def _triton_figures(python: str, jobs: list[dict[str, str]]) -> list[dict[str, Any]]:
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "triton_ptx.py")
+    done = subprocess.run(
+        [python, script], input=json.dumps(jobs), capture_output=True, text=True, check=False
+    )
+    if done.returncode:
+        raise SystemExit(f"triton_ptx.py failed: {done.stderr.strip().splitlines()[-1:]}")
+    return json.loads(done.stdout)
+
+
+def _measure(fn: Callable[[], Any], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        _plan.cache_clear()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _triton_cell(fig: dict[str, Any]) -> str:
+    if "error" in fig:
+        return f"n/a ({fig['error'][:60]})"
+    kinds = ("shfl", "st.shared", "ld.shared", "bar.sync", "stmatrix", "ldmatrix")
+    counts = " ".join(f"{k}={fig[k]}" for k in kinds if fig.get(k))
+    return f"smem {fig['shared']} B; {counts or 'no instructions'}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--triton", metavar="PYTHON", help="a Python with triton: add its figures")
+    args = parser.parse_args(argv)
+    rows = []
+    failures = 0
+    jobs = []
+    for i, (_, src, dst, shape, dtype) in enumerate(_suite()):
+        warps = src.to_linear_layout(shape).get_in_dim_size("warp")
+        jobs.append({"name": str(i), "ttgir": _ttgir(src, dst, shape, dtype, warps)})
+    triton = _triton_figures(args.triton, jobs) if args.triton else None
+    for i, (name, src, dst, shape, dtype) in enumerate(_suite()):
+        src_ll, dst_ll = src.to_linear_layout(shape), dst.to_linear_layout(shape)
+        warps = src_ll.get_in_dim_size("warp")
+        plan, check = lower_and_verify(src_ll, dst_ll, dtype)
+        seconds = _measure(lambda s=src_ll, d=dst_ll, t=dtype: lower_and_verify(s, d, t)[0])
+        failures += not check.ok
+        counts = " ".join(f"{k}={n}" for k, n in plan.instructions.items()) or "-"
+        rows.append(
+            (
+                name,
+                "x".join(map(str, shape)),
+                dtype,
+                str(warps),
+                plan.strategy,
+                counts,
+                str(plan.shared_bytes),
+                str(plan.wavefronts),
+                str(plan.ideal_wavefronts),
+                "yes" if check.ok else "NO",
+                f"{seconds * 1e3:.1f}",
+                *([_triton_cell(triton[i])] if triton else []),
+            )
+        )
+    head = (
+        "conversion",
+        "shape",
+        "dtype",
+        "warps",
+        "strategy",
+        "instructions per thread",
+        "smem B",
+        "wavefronts",
+        "ideal",
+        "verified",
+        "lower+run ms",
+        *(["triton 3.9 (sm90 PTX)"] if triton else []),
+    )
+    stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    print(f"date: {stamp}; platform: {platform.platform()}; python {platform.python_version()}")
+    if args.markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+        for row in [head, *rows]:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,427 @@
+"""Per-op layout transfer rules of the ``tl`` IR: the one table the layout passes consult.
+
+Every op that touches tensors has one :class:`LayoutRule` in :data:`LAYOUT_RULES` (looked up by
+:func:`rule_for`). A rule answers two questions about a single op, in terms of encodings
+(layout attributes such as ``#tl.blocked<...>``):
+
+* **forward**: the tensor operand ``index`` has encoding ``enc``; which encodings do the tensor
+  results get if the op runs in that layout (Triton's ``inferDstEncoding``)? ``None``: the op
+  cannot take ``enc`` on that operand without a conversion.
+* **backward**: the tensor results have encodings ``encs``; which encodings must the tensor
+  operands have (Triton's ``inferSrcEncoding``)? ``None`` = *cannot*. An entry of the answer
+  may be :data:`ANY`: that operand accepts every layout (``tl.local_alloc``'s source).
+
+Ops whose values are tied together by control flow (``scf.for``/``scf.if``/``scf.while`` and
+their ``scf.yield``/``scf.condition``) have no rule: :func:`tied_values` lists which values must
+share one layout (an iteration argument, its init operand, its yielded value and the loop
+result), and the passes give each such group one layout.
+
+The kinds (``RuleKind``) tell the passes how an op may be treated:
+
+* ``transparent``: layouts flow through unchanged (elementwise ``arith``/``math`` ops,
+  comparisons, ``select``, casts, ``addptr``, ``load`` and ``store`` operands);
+* ``free``: the op can be recreated in any layout at no cost (``splat``, ``make_range``,
+  constants), Triton's ``canFoldIntoConversion``;
+* ``structural``: the result layout is a function of the operand layout (``reduce``,
+  ``expand_dims``, ``broadcast``, ``trans``, ``reshape``, ``convert_layout``);
+* ``anchor``: the layout is chosen by a heuristic, not by its neighbours (``dot``).
+
+>>> from llc.layouts import BlockedLayout
+>>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+>>> b = BlockedEncodingAttr(BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0]))
+>>> reduce_result_encoding(b, 1).layout.dim
+1
+>>> transposed = trans_encoding(b, (1, 0), (32, 32))
+>>> transposed.layout.size_per_thread, transposed.layout.order
+((4, 1), (0, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from llc.dialects.layout_attrs import (
+    BlockedEncodingAttr,
+    DistributedEncodingAttr,
+    LinearEncodingAttr,
+    SliceEncodingAttr,
+    layout_attr_for,
+)
+from llc.dialects.tl import ELEMENTWISE_OP_NAMES, encoding_of, shape_of
+from llc.errors import LayoutError
+from llc.layouts import BlockedLayout
+from llc.layouts.common import reshape_layout
+from llc.layouts.linear import DistributedLinearLayout
+from llc.layouts.slice import SliceLayout
+
+__all__ = [
+    "ANY",
+    "LAYOUT_RULES",
+    "LayoutRule",
+    "RuleKind",
+    "expand_dims_operand_encoding",
+    "is_tensor",
+    "reduce_result_encoding",
+    "reshape_encoding",
+    "rule_for",
+    "tensor_operands",
+    "tensor_results",
+    "tied_values",
+    "trans_encoding",
+]
+
+Encoding = Attribute
+RuleKind = Literal["transparent", "free", "structural", "anchor", "sink", "source"]
+
+
+class _Any:
+    """Marker: an operand that accepts every layout."""
+
+    def __repr__(self) -> str:
+        return "ANY"
+
+
+ANY: Attribute = _Any()  # type: ignore[assignment]
+"""Backward answer for an operand that takes any layout (no conversion is ever needed)."""
+
+
+def is_tensor(value: SSAValue) -> bool:
+    """Whether ``value`` is a ranked tensor (the only values that carry a register layout)."""
+    return isinstance(value.type, TensorType)
+
+
+def tensor_operands(op: Operation) -> list[int]:
+    """Indices of ``op``'s tensor operands."""
+    return [i for i, v in enumerate(op.operands) if is_tensor(v)]
+
+
+def tensor_results(op: Operation) -> list[int]:
+    """Indices of ``op``'s tensor results."""
+    return [i for i, v in enumerate(op.results) if is_tensor(v)]
+
+
+# --------------------------------------------------------------------------------------------
+# Encoding transforms (the linear-layout algebra the structural rules need)
+
+
+def reduce_result_encoding(enc: Encoding, axis: int) -> Encoding:
+    """The layout of a reduction of a tensor in ``enc`` along ``axis``: its slice."""
+    return SliceEncodingAttr(SliceLayout(axis, enc.layout))  # type: ignore[attr-defined]
+
+
+def expand_dims_operand_encoding(result_enc: Encoding, axis: int) -> Encoding:
+    """The operand layout ``expand_dims`` needs to produce ``result_enc``: its slice at ``axis``."""
+    return SliceEncodingAttr(SliceLayout(axis, result_enc.layout))  # type: ignore[attr-defined]
+
+
+def _linear_attr(ll: object) -> Encoding:
+    return LinearEncodingAttr(DistributedLinearLayout.from_linear_layout(ll))  # type: ignore[arg-type]
+
+
+def trans_encoding(
+    enc: Encoding, order: Sequence[int], src_shape: Sequence[int]
+) -> Encoding | None:
+    """The layout of ``trans(x, order)`` for ``x`` in ``enc`` (result dim ``i`` = ``order[i]``).
+
+    Blocked layouts stay blocked (their per-dim parameters are permuted); every other family
+    becomes the ``#tl.linear`` layout whose bases are the permuted bases of ``enc``.
+    """
+    layout = enc.layout  # type: ignore[attr-defined]
+    if isinstance(layout, BlockedLayout) and layout.cta_layout is None:
+        inverse = [0] * len(order)
+        for i, o in enumerate(order):
+            inverse[o] = i
+        return BlockedEncodingAttr(
+            BlockedLayout(
+                [layout.size_per_thread[o] for o in order],
+                [layout.threads_per_warp[o] for o in order],
+                [layout.warps_per_cta[o] for o in order],
+                [inverse[o] for o in layout.order],
+            )
+        )
+    try:
+        ll = enc.to_linear_layout(list(src_shape))  # type: ignore[attr-defined]
+        bases = [(name, [[v[o] for o in order] for v in vs]) for name, vs in ll.bases]
+        return LinearEncodingAttr(
+            DistributedLinearLayout(
+                *(dict(bases).get(n, []) for n in ("register", "lane", "warp", "block"))
+            )
+        )
+    except LayoutError:
+        return None
+
+
+def reshape_encoding(
+    enc: Encoding, src_shape: Sequence[int], dst_shape: Sequence[int]
+) -> Encoding | None:
+    """The layout of ``reshape(x)`` (row-major) when ``x`` is in ``enc``, as ``#tl.linear``.
+
+    ``None`` when a shape is not a power of two (linear layouts need power-of-two dims).
+    """
+    if any(s & (s - 1) for s in (*src_shape, *dst_shape)):
+        return None
+    try:
+        ll = enc.to_linear_layout(list(src_shape))  # type: ignore[attr-defined]
+        return _linear_attr(reshape_layout(ll, list(dst_shape)))
+    except LayoutError:
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# The rules
+
+
+ForwardFn = Callable[[Operation, int, Encoding], "list[Encoding] | None"]
+BackwardFn = Callable[[Operation, "list[Encoding]"], "list[Encoding] | None"]
+
+
+@dataclass(frozen=True)
+class LayoutRule:
+    """How layouts cross one kind of op (see the module docstring).
+
+    ``forward(op, operand_index, enc)`` gives the encodings of ``op``'s tensor results (in the
+    order of :func:`tensor_results`); ``backward(op, result_encs)`` gives those of its tensor
+    operands (in the order of :func:`tensor_operands`), ``None`` meaning *cannot*.
+    """
+
+    kind: RuleKind
+    forward: ForwardFn
+    backward: BackwardFn
+    rematerializable: bool = True
+    """Whether recomputing the op in another layout is allowed (no loads of anchors, dots,
+    side effects)."""
+
+
+def _same_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding]:
+    return [enc for _ in tensor_results(op)]
+
+
+def _same_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    if not encs or any(e != encs[0] for e in encs):
+        return None
+    return [encs[0] for _ in tensor_operands(op)]
+
+
+def _free_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    return None  # no tensor operands
+
+
+def _free_backward(op: Operation, encs: list[Encoding]) -> list[Encoding]:
+    return []
+
+
+def _axis(op: Operation) -> int:
+    return op.axis.value.data  # type: ignore[attr-defined]
+
+
+def _reduce_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    if not isinstance(enc, DistributedEncodingAttr):
+        return None
+    return [reduce_result_encoding(enc, _axis(op)) for _ in tensor_results(op)]
+
+
+def _reduce_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    if not encs:
+        return None
+    first = encs[0]
+    if not isinstance(first, SliceEncodingAttr) or first.layout.dim != _axis(op):
+        return None
+    if any(e != first for e in encs):
+        return None
+    parent = layout_attr_for(first.layout.parent)
+    return [parent for _ in tensor_operands(op)]
+
+
+def _expand_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    if isinstance(enc, SliceEncodingAttr) and enc.layout.dim == _axis(op):
+        return [layout_attr_for(enc.layout.parent)]
+    return None
+
+
+def _expand_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    if not isinstance(encs[0], DistributedEncodingAttr):
+        return None
+    return [expand_dims_operand_encoding(encs[0], _axis(op))]
+
+
+def _shape_preserving(enc: Encoding) -> bool:
+    # #tl.linear bases are tied to one shape; families are defined for every shape.
+    return isinstance(enc, DistributedEncodingAttr) and not isinstance(enc, LinearEncodingAttr)
+
+
+def _broadcast_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    return [enc] if _shape_preserving(enc) else None
+
+
+def _broadcast_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    return [encs[0]] if _shape_preserving(encs[0]) else None
+
+
+def _trans_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    result = trans_encoding(enc, op.permutation, shape_of(op.operands[0].type))  # type: ignore[attr-defined]
+    return None if result is None else [result]
+
+
+def _trans_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    order = op.permutation  # type: ignore[attr-defined]
+    inverse = [0] * len(order)
+    for i, o in enumerate(order):
+        inverse[o] = i
+    result = trans_encoding(encs[0], inverse, shape_of(op.results[0].type))
+    return None if result is None else [result]
+
+
+def _reshape_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    result = reshape_encoding(enc, shape_of(op.operands[0].type), shape_of(op.results[0].type))
+    return None if result is None else [result]
+
+
+def _reshape_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    result = reshape_encoding(encs[0], shape_of(op.results[0].type), shape_of(op.operands[0].type))
+    return None if result is None else [result]
+
+
+def _dot_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    # Only the accumulator determines the result; a and b must already be its dot operands.
+    if index == 2 and getattr(enc.layout, "kind", None) in (
+        "nvidia_mma",
+        "amd_mfma",
+        "amd_wmma",
+        "blocked",
+    ):  # type: ignore[attr-defined]
+        return [enc]
+    return None
+
+
+def _dot_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    from llc.dialects.layout_attrs import DotOperandEncodingAttr
+    from llc.layouts.nvidia import DotOperandLayout
+
+    result = encs[0]
+    layout = getattr(result, "layout", None)
+    kind = getattr(layout, "kind", None)
+    if kind not in ("nvidia_mma", "amd_mfma", "amd_wmma", "blocked"):
+        return None
+    a, b = op.operands[0].type, op.operands[1].type
+    current = [encoding_of(a), encoding_of(b)]
+    operands: list[Encoding] = []
+    for idx in (0, 1):
+        enc = current[idx]
+        # Keep an existing dot_op of this parent (its kWidth was chosen with the element type).
+        if enc is not None and getattr(enc.layout, "parent", None) == layout:  # type: ignore[attr-defined]
+            operands.append(enc)
+            continue
+        bits = _element_bits(a.element_type)  # type: ignore[attr-defined]
+        k_width = 0 if kind == "blocked" else max(1, 32 // bits) if kind == "nvidia_mma" else 4
+        operands.append(DotOperandEncodingAttr(DotOperandLayout(idx, layout, k_width)))
+    return [*operands, result]
+
+
+def _element_bits(element: Attribute) -> int:
+    width = getattr(element, "bitwidth", None)
+    if isinstance(width, int):
+        return width
+    name = str(element)
+    return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(name, 32)
+
+
+def _cvt_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding]:
+    # Propagating through a conversion means the conversion disappears: the result takes enc.
+    return [enc]
+
+
+def _cvt_backward(op: Operation, encs: list[Encoding]) -> list[Encoding]:
+    return [encs[0]]
+
+
+def _sink_backward(op: Operation, encs: list[Encoding]) -> list[Encoding]:
+    return [ANY for _ in tensor_operands(op)]
+
+
+_TRANSPARENT = LayoutRule("transparent", _same_forward, _same_backward)
+_FREE = LayoutRule("free", _free_forward, _free_backward)
+
+LAYOUT_RULES: dict[str, LayoutRule] = {
+    **{name: _TRANSPARENT for name in ELEMENTWISE_OP_NAMES},
+    "tl.addptr": _TRANSPARENT,
+    "tl.load": LayoutRule("transparent", _same_forward, _same_backward, rematerializable=False),
+    "tl.store": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
+    "tl.splat": _FREE,
+    "tl.make_range": _FREE,
+    "tl.constant": _FREE,
+    "arith.constant": _FREE,
+    "tl.reduce": LayoutRule("structural", _reduce_forward, _reduce_backward),
+    "tl.expand_dims": LayoutRule("structural", _expand_forward, _expand_backward),
+    "tl.broadcast": LayoutRule("structural", _broadcast_forward, _broadcast_backward),
+    "tl.trans": LayoutRule("structural", _trans_forward, _trans_backward),
+    "tl.reshape": LayoutRule("structural", _reshape_forward, _reshape_backward),
+    "tl.convert_layout": LayoutRule("structural", _cvt_forward, _cvt_backward),
+    "tl.dot": LayoutRule("anchor", _dot_forward, _dot_backward, rematerializable=False),
+    "tl.local_alloc": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
+    "tl.local_store": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
+    "tl.local_load": LayoutRule("source", _free_forward, _free_backward, rematerializable=False),
+}
+"""Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
+
+
+def rule_for(op: Operation) -> LayoutRule | None:
+    """The transfer rule of ``op``, or ``None`` when layouts cannot cross it.
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> rule_for(ModuleOp([])) is None
+    True
+    """
+    return LAYOUT_RULES.get(op.name)
+
+
+def tied_values(op: Operation) -> list[list[SSAValue]]:
+    """Groups of tensor values that control flow forces into one layout.
+
+    ``scf.for``: per iteration argument, {init operand, body block argument, yielded value, loop
+    result}; ``scf.if``: per result, {result, the value each branch yields};
+    ``scf.while``: per before-argument, {init, before block arg, after-region yield operand} and
+    per condition argument {condition operand, after block arg, while result}.
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> tied_values(ModuleOp([]))
+    []
+    """
+    groups: list[list[SSAValue]] = []
+    name = op.name
+    if name == "scf.for":
+        body = op.regions[0].block
+        yielded = body.last_op.operands if body.last_op is not None else []
+        inits = op.operands[3:]
+        for i, result in enumerate(op.results):
+            group = [inits[i], body.args[i + 1], result]
+            if i < len(yielded):
+                group.append(yielded[i])
+            groups.append(group)
+    elif name == "scf.if":
+        for i, result in enumerate(op.results):
+            group: list[SSAValue] = [result]
+            for region in op.regions:
+                if region.blocks and region.block.last_op is not None:
+                    group.append(region.block.last_op.operands[i])
+            groups.append(group)
+    elif name == "scf.while":
+        before, after = op.regions[0].block, op.regions[1].block
+        after_yield = after.last_op.operands if after.last_op is not None else []
+        for i, init in enumerate(op.operands):
+            group = [init, before.args[i]]
+            if i < len(after_yield):
+                group.append(after_yield[i])
+            groups.append(group)
+        condition = before.last_op
+        cond_args = condition.operands[1:] if condition is not None else []
+        for i, result in enumerate(op.results):
+            group = [result, after.args[i]]
+            if i < len(cond_args):
+                group.append(cond_args[i])
+            groups.append(group)
+    return [[v for v in g if is_tensor(v)] for g in groups if any(is_tensor(v) for v in g)]

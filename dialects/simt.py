@@ -1,0 +1,448 @@
+"""The ``simt`` dialect: what one CTA executes after layout conversions are lowered.
+
+A tensor becomes, in each thread, one ``vector<R x T>`` holding its registers in the layout's
+register order. Thread identity, index arithmetic, register moves and barriers use upstream
+dialects (``gpu.thread_id``/``gpu.lane_id``/``gpu.subgroup_id``/``gpu.barrier``, ``arith``,
+``vector.shuffle``/``vector.extract``/``vector.insert``/``vector.bitcast``, ``arith.select``);
+``simt`` adds only what none of them models:
+
+* ``simt.shuffle``: PTX ``shfl.sync`` (modes ``idx``, ``bfly`` (xor), ``up``, ``down``; the ``c``
+  operand packing the clamp lane and segment mask; the member mask), on 32 bits or less;
+* ``simt.shared_alloc``: the CTA's scratch buffer, ``!simt.smem<BYTES, align A>``;
+* ``simt.shared_store`` / ``simt.shared_load``: 8 to 128 bits per thread at a per-thread byte
+  address (``st.shared``/``ld.shared`` with ``.v2``/``.v4``).
+
+::
+
+    %s = simt.shared_alloc : !simt.smem<4096, align 16>
+    simt.shared_store %v, %s[%addr] : vector<4xf32>, !simt.smem<4096, align 16>
+    %w = simt.shared_load %s[%addr] : !simt.smem<4096, align 16> -> vector<4xf32>
+    %x = simt.shuffle "bfly" %y, %lane c = 31 mask = -1 : vector<1xf32>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I32,
+    I64,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    VectorType,
+)
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+__all__ = [
+    "SHUFFLE_MODES",
+    "SIMT",
+    "SharedAllocOp",
+    "SharedLoadOp",
+    "SharedMemoryType",
+    "SharedStoreOp",
+    "ShuffleOp",
+    "bit_width",
+]
+
+SHUFFLE_MODES = ("idx", "bfly", "up", "down")
+"""``shfl.sync`` modes (``bfly`` is the xor mode)."""
+
+
+def bit_width(typ: Attribute) -> int:
+    """Bits of a scalar or vector type (index counts as 64).
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> bit_width(VectorType(f16, [4]))
+    64
+    """
+    if isinstance(typ, VectorType):
+        count = 1
+        for d in typ.get_shape():
+            count *= d
+        return count * bit_width(typ.element_type)
+    if isinstance(typ, IndexType):
+        return 64
+    width = getattr(typ, "bitwidth", None)
+    if width is None:
+        width = getattr(typ, "width", None)
+        width = width.data if width is not None else None
+    if not isinstance(width, int):
+        raise VerifyException(f"{typ} has no bit width")
+    return width
+
+
+@irdl_attr_definition
+class SharedMemoryType(ParametrizedAttribute, TypeAttribute):
+    """``!simt.smem<4096, align 16>``: a shared-memory buffer of 4096 bytes, 16-byte aligned."""
+
+    name = "simt.smem"
+    size: IntAttr
+    alignment: IntAttr
+
+    def __init__(self, size: int, alignment: int):
+        super().__init__(IntAttr(size), IntAttr(alignment))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            size = parser.parse_integer(allow_negative=False)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("align")
+            alignment = parser.parse_integer(allow_negative=False)
+        return (IntAttr(size), IntAttr(alignment))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.size.data}, align {self.alignment.data}>")
+
+    def verify(self) -> None:
+        if self.size.data < 1:
+            raise VerifyException(f"simt.smem: size {self.size.data} must be positive")
+        a = self.alignment.data
+        if a < 1 or a & (a - 1):
+            raise VerifyException(f"simt.smem: alignment {a} must be a power of two")
+
+
+@irdl_op_definition
+class ShuffleOp(IRDLOperation):
+    """``%r = simt.shuffle "bfly" %v, %b c = 31 mask = -1 : vector<1xf32>``: PTX ``shfl.sync``.
+
+    Lane ``i`` reads ``%v`` of lane ``j`` computed from ``%b`` and ``c`` exactly as PTX does
+    (``c`` packs the clamp value in bits 0-4 and the segment mask in bits 8-12; for warps of 64
+    lanes bits 0-5 and 8-13); a lane whose ``j`` falls outside its segment or past the clamp
+    reads its own value. Both lanes must be in ``mask``.
+    """
+
+    name = "simt.shuffle"
+    T: ClassVar = VarConstraint("T", base(VectorType))
+    mode = prop_def(StringAttr)
+    value = operand_def(T)
+    lane = operand_def(IndexType)
+    c = prop_def(IntegerAttr[I32])
+    mask = prop_def(IntegerAttr[I64])
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$mode $value `,` $lane `c` `=` $c `mask` `=` $mask attr-dict `:` type($result)"
+    )
+
+    def __init__(self, mode: str, value: SSAValue, lane: SSAValue, c: int, mask: int = -1):
+        super().__init__(
+            operands=[value, lane],
+            result_types=[value.type],
+            properties={
+                "mode": StringAttr(mode),
+                "c": IntegerAttr(c, 32),
+                "mask": IntegerAttr(mask, 64),
+            },
+        )
+
+    def verify_(self) -> None:
+        if self.mode.data not in SHUFFLE_MODES:
+            raise VerifyException(
+                f"shuffle mode '{self.mode.data}' is not one of {', '.join(SHUFFLE_MODES)}"
+            )
+        bits = bit_width(self.value.type)
+        if bits > 32:
+            raise VerifyException(f"shfl.sync moves 32 bits per lane, {self.value.type} has {bits}")
+
+
+def _check_access(op: IRDLOperation, value_type: Attribute, smem: Attribute) -> None:
+    bits = bit_width(value_type)
+    if bits not in (8, 16, 32, 64, 128):
+        raise VerifyException(
+            f"a shared-memory access moves 8, 16, 32, 64 or 128 bits per thread, "
+            f"{value_type} has {bits}"
+        )
+    assert isinstance(smem, SharedMemoryType)
+    if bits // 8 > smem.size.data:
+        raise VerifyException(f"{value_type} does not fit in {smem}")
+
+
+@irdl_op_definition
+class SharedAllocOp(IRDLOperation):
+    """``%s = simt.shared_alloc : !simt.smem<4096, align 16>``: the CTA's scratch buffer."""
+
+    name = "simt.shared_alloc"
+    result = result_def(SharedMemoryType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, size: int, alignment: int):
+        super().__init__(result_types=[SharedMemoryType(size, alignment)])
+
+
+@irdl_op_definition
+class SharedStoreOp(IRDLOperation):
+    """``simt.shared_store %v, %s[%addr] : vector<4xf32>, !simt.smem<...>`` (``st.shared.v4``).
+
+    ``%addr`` is the thread's byte address; it must be a multiple of the access size.
+    """
+
+    name = "simt.shared_store"
+    value = operand_def(VectorType)
+    smem = operand_def(SharedMemoryType)
+    addr = operand_def(IndexType)
+    assembly_format = "$value `,` $smem `[` $addr `]` attr-dict `:` type($value) `,` type($smem)"
+
+    def __init__(self, value: SSAValue, smem: SSAValue, addr: SSAValue):
+        super().__init__(operands=[value, smem, addr])
+
+    def verify_(self) -> None:
+        _check_access(self, self.value.type, self.smem.type)
+
+
+@irdl_op_definition
+class SharedLoadOp(IRDLOperation):
+    """``%v = simt.shared_load %s[%addr] : !simt.smem<...> -> vector<4xf32>`` (``ld.shared``)."""
+
+    name = "simt.shared_load"
+    smem = operand_def(SharedMemoryType)
+    addr = operand_def(IndexType)
+    result = result_def(VectorType)
+    assembly_format = "$smem `[` $addr `]` attr-dict `:` type($smem) `->` type($result)"
+
+    def __init__(self, smem: SSAValue, addr: SSAValue, result_type: VectorType):
+        super().__init__(operands=[smem, addr], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _check_access(self, self.result.type, self.smem.type)
+
+
+SIMT = Dialect(
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp],
+    [SharedMemoryType],
+)
+
+
+# ============================================================================================
+# Whole-kernel lowering (issue 11): global memory, casts on register vectors, mma.sync.
+# Kept apart from the conversion ops above so that the two lines of work merge cleanly.
+# ============================================================================================
+
+from xdsl.dialects.builtin import I1  # noqa: E402
+
+CAST_KINDS = (
+    "extsi",
+    "extui",
+    "trunci",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "extf",
+    "truncf",
+    "bitcast",
+)
+"""What ``simt.cast`` does to each register (the arith casts, which xDSL's arith only accepts
+on scalars)."""
+
+
+@irdl_op_definition
+class PtrToIntOp(IRDLOperation):
+    """``%a = simt.ptr_to_int %p : !tl.ptr<f32>``: the byte address a scalar pointer holds
+    (``i64``); per-thread pointers are ``i64`` addresses from here on."""
+
+    name = "simt.ptr_to_int"
+    ptr = operand_def()
+    result = result_def(I64)
+    assembly_format = "$ptr attr-dict `:` type($ptr)"
+
+    def __init__(self, ptr: SSAValue):
+        from xdsl.dialects.builtin import i64
+
+        super().__init__(operands=[ptr], result_types=[i64])
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """``%r = simt.cast "extsi" %x : vector<4xi32> to vector<4xi64>``: an arith cast on every
+    register (``extsi``, ``extui``, ``trunci``, ``sitofp``, ``uitofp``, ``fptosi``, ``fptoui``,
+    ``extf``, ``truncf``, ``bitcast``)."""
+
+    name = "simt.cast"
+    kind = prop_def(StringAttr)
+    value = operand_def(VectorType)
+    result = result_def(VectorType)
+    traits = traits_def(Pure())
+    assembly_format = "$kind $value attr-dict `:` type($value) `to` type($result)"
+
+    def __init__(self, kind: str, value: SSAValue, result_type: VectorType):
+        super().__init__(
+            operands=[value], result_types=[result_type], properties={"kind": StringAttr(kind)}
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in CAST_KINDS:
+            raise VerifyException(f"cast kind '{self.kind.data}' is not one of {CAST_KINDS}")
+        src, dst = self.value.type, self.result.type
+        assert isinstance(src, VectorType) and isinstance(dst, VectorType)
+        if src.get_shape() != dst.get_shape():
+            raise VerifyException(f"cast changes the register count: {src} to {dst}")
+
+
+@irdl_op_definition
+class GlobalLoadOp(IRDLOperation):
+    """``%v = simt.global_load %addr, %mask, %other : vector<4xf32>``: ``ld.global.v4.b32``.
+
+    ``%addr`` (``i64``) is the thread's byte address of register 0; the access moves the whole
+    vector (at most 128 bits) from consecutive addresses and must be aligned to its size.
+    A thread whose ``%mask`` is false reads nothing and gets ``%other``.
+    """
+
+    name = "simt.global_load"
+    V: ClassVar = VarConstraint("V", base(VectorType))
+    addr = operand_def(I64)
+    mask = operand_def(I1)
+    other = operand_def(V)
+    result = result_def(V)
+    assembly_format = "$addr `,` $mask `,` $other attr-dict `:` type($result)"
+
+    def __init__(self, addr: SSAValue, mask: SSAValue, other: SSAValue):
+        super().__init__(operands=[addr, mask, other], result_types=[other.type])
+
+    def verify_(self) -> None:
+        if self.other.type != self.result.type:
+            raise VerifyException("'other' must have the result type")
+        _check_global(self.result.type)
+
+
+@irdl_op_definition
+class GlobalStoreOp(IRDLOperation):
+    """``simt.global_store %v, %addr, %mask : vector<4xf32>``: ``st.global.v4.b32``; threads
+    whose ``%mask`` is false store nothing."""
+
+    name = "simt.global_store"
+    value = operand_def(VectorType)
+    addr = operand_def(I64)
+    mask = operand_def(I1)
+    assembly_format = "$value `,` $addr `,` $mask attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue, addr: SSAValue, mask: SSAValue):
+        super().__init__(operands=[value, addr, mask])
+
+    def verify_(self) -> None:
+        _check_global(self.value.type)
+
+
+def _check_global(typ: Attribute) -> None:
+    bits = bit_width(typ)
+    if bits not in (8, 16, 32, 64, 128):
+        raise VerifyException(
+            f"a global access moves 8, 16, 32, 64 or 128 bits per thread, {typ} has {bits}"
+        )
+
+
+@irdl_op_definition
+class MmaOp(IRDLOperation):
+    """``%d = simt.mma_m16n8k16 %a, %b, %c : vector<8xf16>, vector<4xf16>, vector<4xf32>``:
+    ``mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32``.
+
+    Each lane holds its PTX fragments: ``a`` 8 halves (a0..a7), ``b`` 4 halves (b0..b3), ``c`` and
+    the result 4 floats (c0..c3), in the register order of the PTX ISA's figures.
+    """
+
+    name = "simt.mma_m16n8k16"
+    C: ClassVar = VarConstraint("C", base(VectorType))
+    a = operand_def(VectorType)
+    b = operand_def(VectorType)
+    c = operand_def(C)
+    result = result_def(C)
+    assembly_format = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)"
+
+    def __init__(self, a: SSAValue, b: SSAValue, c: SSAValue):
+        super().__init__(operands=[a, b, c], result_types=[c.type])
+
+    def verify_(self) -> None:
+        shapes = [t.get_shape() for t in (self.a.type, self.b.type, self.c.type)]  # type: ignore[union-attr]
+        if shapes != [(8,), (4,), (4,)]:
+            raise VerifyException(
+                f"m16n8k16 fragments are vector<8>, vector<4>, vector<4>, got {shapes}"
+            )
+
+
+SIMT_KERNEL_OPS = [PtrToIntOp, CastOp, GlobalLoadOp, GlobalStoreOp, MmaOp]
+SIMT = Dialect(  # noqa: F811 - the conversion ops and the kernel ops
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
+    [SharedMemoryType],
+)
+
+
+@irdl_op_definition
+class CompareOp(IRDLOperation):
+    """``%m = simt.compare "slt" %a, %b : vector<8xi32> -> vector<8xi1>``: ``arith.cmpi`` /
+    ``arith.cmpf`` (by the operand type; predicates as in ``tl.cmpi``/``tl.cmpf``) on every
+    register, which xDSL's arith only accepts on scalars."""
+
+    name = "simt.compare"
+    T: ClassVar = VarConstraint("T", base(VectorType))
+    predicate = prop_def(StringAttr)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(VectorType)
+    traits = traits_def(Pure())
+    assembly_format = "$predicate $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def __init__(self, predicate: str, lhs: SSAValue, rhs: SSAValue):
+        from xdsl.dialects.builtin import i1
+
+        shape = lhs.type.get_shape()  # type: ignore[attr-defined]
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[VectorType(i1, shape)],
+            properties={"predicate": StringAttr(predicate)},
+        )
+
+
+SIMT_KERNEL_OPS.append(CompareOp)
+SIMT = Dialect(  # noqa: F811
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
+    [SharedMemoryType],
+)
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """``%r = simt.select %c, %a, %b : vector<8xi1>, vector<8xf32>``: ``arith.select`` with one
+    condition per register (xDSL's ``arith.select`` takes a scalar condition only)."""
+
+    name = "simt.select"
+    T: ClassVar = VarConstraint("T", base(VectorType))
+    cond = operand_def(VectorType)
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$cond `,` $true_value `,` $false_value attr-dict `:` type($cond) `,` type($result)"
+    )
+
+    def __init__(self, cond: SSAValue, a: SSAValue, b: SSAValue):
+        super().__init__(operands=[cond, a, b], result_types=[a.type])
+
+
+SIMT_KERNEL_OPS.append(SelectOp)
+SIMT = Dialect(  # noqa: F811
+    "simt",
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
+    [SharedMemoryType],
+)

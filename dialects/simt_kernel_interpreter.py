@@ -1,0 +1,437 @@
+"""The SIMT interpreter for whole lowered kernels (issue 11).
+
+Extends :class:`llc.dialects.simt_interpreter.SimtFunctions` (one CTA, every SSA value holds all
+threads at once) with what kernels need beyond conversions:
+
+* arith/math/``simt.cast`` on register vectors: a ``vector<R x T>`` value is an array
+  ``(threads, R)`` of ``T``'s numpy type (the conversion ops keep raw bits; they are viewed back
+  as ``T`` on use), a per-thread scalar an array ``(threads,)``, a uniform scalar a numpy scalar;
+* global memory: every ``!tl.ptr`` buffer sits at its own base address (buffer ``k`` at
+  ``(k + 1) << 40``); ``simt.global_load`` / ``simt.global_store`` check alignment to the access
+  size and bounds for every active thread, and count 32-byte sectors per warp access;
+* ``simt.mma_m16n8k16`` with the PTX ISA's fragment layout;
+* ``tl.get_program_id`` / ``tl.get_num_programs`` (one CTA per program id), ``scf`` with uniform
+  conditions and bounds.
+
+>>> KERNEL_BUFFER_SHIFT
+40
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import arith, scf, vector
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.ir import Attribute, Operation
+
+from llc.dialects import simt, tl
+from llc.dialects.simt_interpreter import SimtError, SimtFunctions
+from llc.dialects.tl_interpreter import _ELEMENTWISE, Buffer, Pointer, numpy_dtype
+from llc.dialects.xdsl_private import import_submodule
+
+FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
+
+__all__ = ["KERNEL_BUFFER_SHIFT", "GlobalMemory", "KernelFunctions", "make_kernel_interpreter"]
+
+KERNEL_BUFFER_SHIFT = 40
+
+
+def _scalar_type(typ: Attribute) -> Attribute:
+    return typ.element_type if isinstance(typ, VectorType) else typ
+
+
+def _dtype(typ: Attribute) -> np.dtype:
+    return numpy_dtype(_scalar_type(typ))
+
+
+def _typed(value: Any, typ: Attribute) -> Any:
+    """``value`` as numbers of ``typ`` (raw bits from data movement are viewed back)."""
+    if isinstance(value, Pointer | Buffer):
+        return value
+    arr = np.asarray(value)
+    dt = _dtype(typ)
+    if arr.dtype == dt:
+        return value
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == dt.itemsize and dt != np.bool_:
+        return arr.view(dt)
+    if isinstance(_scalar_type(typ), BFloat16Type) and arr.dtype == np.uint16:
+        return (arr.astype(np.uint32) << 16).view(np.float32)
+    return arr
+
+
+def _as_result(value: Any, typ: Attribute) -> Any:
+    dt = _dtype(typ)
+    arr = np.asarray(value)
+    with np.errstate(all="ignore"):
+        if arr.dtype != dt:
+            if dt == np.bool_:
+                arr = arr != 0
+            elif np.issubdtype(dt, np.integer) and np.issubdtype(arr.dtype, np.integer):
+                arr = arr.astype(np.int64).astype(dt)
+            else:
+                arr = arr.astype(dt)
+    if isinstance(_scalar_type(typ), BFloat16Type):
+        from llc.dialects.tl_interpreter import _round_bf16
+
+        arr = _round_bf16(arr)
+    if isinstance(_scalar_type(typ), IndexType) and arr.ndim == 0:
+        return int(arr)
+    return arr if arr.ndim else arr[()]
+
+
+@dataclass
+class GlobalMemory:
+    """The buffers a kernel reaches through pointers, each at its own base address."""
+
+    buffers: list[Buffer] = field(default_factory=list)
+
+    def base(self, buffer: Buffer) -> int:
+        """The byte address of ``buffer``'s element 0."""
+        for k, b in enumerate(self.buffers):
+            if b is buffer:
+                return (k + 1) << KERNEL_BUFFER_SHIFT
+        self.buffers.append(buffer)
+        return len(self.buffers) << KERNEL_BUFFER_SHIFT
+
+
+def _lanes(x: Any, threads: int) -> np.ndarray:
+    return np.broadcast_to(np.asarray(x), (threads,))
+
+
+@register_impls
+class KernelFunctions(SimtFunctions):
+    """:class:`SimtFunctions` plus the ops of lowered kernels (see the module docstring)."""
+
+    def __init__(self, num_warps: int, threads_per_warp: int, memory: GlobalMemory) -> None:
+        super().__init__(num_warps, threads_per_warp)
+        self.memory = memory
+        self.program_id = (0, 0, 0)
+        self.num_programs = (1, 1, 1)
+        self.sectors = 0
+        self.min_sectors = 0
+        self.global_bytes = 0
+
+    # ------------------------------------------------------------------ constants, program id
+    @impl(arith.ConstantOp)
+    def run_constant(self, interp: Interpreter, op: arith.ConstantOp, args: PythonValues):
+        attr, typ = op.value, op.result.type
+        if isinstance(attr, DenseIntOrFPElementsAttr):
+            values = np.asarray(attr.get_values()).reshape(attr.get_shape())
+            if isinstance(typ, VectorType):
+                values = np.broadcast_to(values, (self.threads, *values.shape))
+            return (_as_result(values, typ),)
+        if isinstance(attr, FloatAttr | IntegerAttr):
+            return (_as_result(attr.value.data, typ),)
+        raise SimtError(op, f"unsupported constant {attr}")
+
+    @impl(tl.GetProgramIdOp)
+    def run_pid(self, interp: Interpreter, op: tl.GetProgramIdOp, args: PythonValues):
+        return (np.int32(self.program_id[op.axis.value.data]),)
+
+    @impl(tl.GetNumProgramsOp)
+    def run_nprog(self, interp: Interpreter, op: tl.GetNumProgramsOp, args: PythonValues):
+        return (np.int32(self.num_programs[op.axis.value.data]),)
+
+    # ------------------------------------------------------------------ register vectors
+    @impl(vector.BroadcastOp)
+    def run_broadcast(self, interp: Interpreter, op: vector.BroadcastOp, args: PythonValues):
+        typ = op.vector.type
+        assert isinstance(typ, VectorType)
+        n = typ.get_shape()[0]
+        x = args[0]
+        if isinstance(x, Pointer):
+            raise SimtError(op, "broadcast a pointer's address (simt.ptr_to_int) instead")
+        arr = np.asarray(x)
+        out = np.repeat(arr[:, None], n, 1) if arr.ndim == 1 else np.full((self.threads, n), arr)
+        return (_as_result(out, typ),)
+
+    @impl(vector.ExtractOp)
+    def run_extract(self, interp: Interpreter, op: vector.ExtractOp, args: PythonValues):
+        (pos,) = op.static_position.get_values()
+        return (np.asarray(args[0])[:, pos],)
+
+    @impl(simt.CastOp)
+    def run_cast(self, interp: Interpreter, op: simt.CastOp, args: PythonValues):
+        src_t, dst_t = op.value.type, op.result.type
+        x = _typed(args[0], src_t)
+        kind = op.kind.data
+        self.stats.count(f"cast.{kind}", src_t.get_shape()[0])  # type: ignore[union-attr]
+        with np.errstate(all="ignore"):
+            if kind == "bitcast":
+                out = np.ascontiguousarray(x).view(_dtype(dst_t))
+            elif kind in ("extui", "uitofp"):
+                bits = _dtype(src_t).itemsize * 8
+                u = x.astype(np.int64) & ((1 << bits) - 1) if x.dtype != np.bool_ else x
+                out = u.astype(np.float64) if kind == "uitofp" else u
+            elif kind in ("fptosi", "fptoui"):
+                out = np.trunc(x.astype(np.float64))
+                out = np.nan_to_num(out).astype(np.int64)
+            else:
+                out = x
+        return (_as_result(out, dst_t),)
+
+    @impl(simt.SelectOp)
+    def run_simt_select(self, interp: Interpreter, op: simt.SelectOp, args: PythonValues):
+        c, a, b = args
+        t = op.result.type
+        self.stats.count("select", t.get_shape()[0])  # type: ignore[attr-defined]
+        return (np.where(np.asarray(c, dtype=bool), _typed(a, t), _typed(b, t)),)
+
+    @impl(simt.CompareOp)
+    def run_compare(self, interp: Interpreter, op: simt.CompareOp, args: PythonValues):
+        from llc.dialects.tl_interpreter import _cmpf, _cmpi
+
+        t = op.lhs.type
+        a, b = (_typed(x, t) for x in args)
+        pred = op.predicate.data
+        self.stats.count("compare", t.get_shape()[0])  # type: ignore[attr-defined]
+        if isinstance(_scalar_type(t), AnyFloat):
+            return (np.asarray(_cmpf(pred, a, b)),)
+        return (np.asarray(_cmpi(pred, a, b, _dtype(t))),)
+
+    # ------------------------------------------------------------------ global memory
+    @impl(simt.PtrToIntOp)
+    def run_ptr_to_int(self, interp: Interpreter, op: simt.PtrToIntOp, args: PythonValues):
+        (p,) = args
+        if not isinstance(p, Pointer):
+            raise SimtError(op, "operand is not a pointer")
+        size = p.buffer.data.dtype.itemsize
+        return (np.int64(self.memory.base(p.buffer) + int(p.offset) * size),)
+
+    def _access(
+        self, op: Operation, addr: Any, mask: Any, nbytes: int, itemsize: int
+    ) -> tuple[list[tuple[Buffer, np.ndarray, np.ndarray]], np.ndarray]:
+        """Per buffer: (buffer, active thread ids, element index of register 0)."""
+        addr = _lanes(addr, self.threads).astype(np.int64)
+        active = _lanes(mask, self.threads).astype(bool)
+        if (addr[active] % nbytes).any():
+            t = int(np.flatnonzero(active & (addr % nbytes != 0))[0])
+            raise SimtError(
+                op,
+                f"misaligned {nbytes * 8}-bit access: thread {t} address "
+                f"{_fmt(int(addr[t]))} is not a multiple of {nbytes}",
+            )
+        self._count_sectors(addr, active, nbytes)
+        out = []
+        which = addr >> KERNEL_BUFFER_SHIFT
+        for k in np.unique(which[active]):
+            if not 1 <= k <= len(self.memory.buffers):
+                t = int(np.flatnonzero(active & (which == k))[0])
+                raise SimtError(
+                    op, f"thread {t} accesses address {_fmt(int(addr[t]))}, outside every buffer"
+                )
+            buf = self.memory.buffers[int(k) - 1]
+            threads = np.flatnonzero(active & (which == k))
+            offset = addr[threads] - (int(k) << KERNEL_BUFFER_SHIFT)
+            if buf.data.dtype.itemsize != itemsize:
+                raise SimtError(
+                    op, f"buffer '{buf.name}' holds {buf.data.dtype}, accessed as {itemsize}-byte"
+                )
+            elem = offset // itemsize
+            n = nbytes // itemsize
+            bad = (elem < 0) | (elem + n > buf.data.size)
+            if bad.any():
+                t = int(threads[np.flatnonzero(bad)[0]])
+                e = int(elem[np.flatnonzero(bad)[0]])
+                raise SimtError(
+                    op,
+                    f"out-of-bounds access: thread {t} reads/writes elements {e}..{e + n - 1} of "
+                    f"buffer '{buf.name}' ({buf.data.size} elements)",
+                )
+            out.append((buf, threads, elem))
+        return out, active
+
+    def _count_sectors(self, addr: np.ndarray, active: np.ndarray, nbytes: int) -> None:
+        for w in range(self.num_warps):
+            sl = slice(w * self.threads_per_warp, (w + 1) * self.threads_per_warp)
+            a, on = addr[sl][active[sl]], None
+            del on
+            if not a.size:
+                continue
+            first = a // 32
+            last = (a + nbytes - 1) // 32
+            sectors = np.unique(np.concatenate([first, last]))
+            self.sectors += int(sectors.size)
+            self.global_bytes += int(np.unique(a).size) * nbytes
+            self.min_sectors += -(-int(np.unique(a).size) * nbytes // 32)
+
+    @impl(simt.GlobalLoadOp)
+    def run_global_load(self, interp: Interpreter, op: simt.GlobalLoadOp, args: PythonValues):
+        addr, mask, other = args
+        typ = op.result.type
+        assert isinstance(typ, VectorType)
+        n = typ.get_shape()[0]
+        dt = _dtype(typ)
+        itemsize = simt.bit_width(typ.element_type) // 8
+        out = np.array(np.broadcast_to(_typed(other, typ), (self.threads, n)), dtype=dt)
+        groups, _ = self._access(op, addr, mask, n * itemsize, itemsize)
+        for buf, threads, elem in groups:
+            out[threads] = buf.data[elem[:, None] + np.arange(n)]
+        self.stats.count(f"ld.global.b{n * itemsize * 8}")
+        return (out,)
+
+    @impl(simt.GlobalStoreOp)
+    def run_global_store(self, interp: Interpreter, op: simt.GlobalStoreOp, args: PythonValues):
+        value, addr, mask = args
+        typ = op.value.type
+        assert isinstance(typ, VectorType)
+        n = typ.get_shape()[0]
+        itemsize = simt.bit_width(typ.element_type) // 8
+        value = np.asarray(_typed(value, typ))
+        groups, _ = self._access(op, addr, mask, n * itemsize, itemsize)
+        for buf, threads, elem in groups:
+            idx = elem[:, None] + np.arange(n)
+            vals = value[threads].astype(buf.data.dtype)
+            flat, inverse = np.unique(idx.ravel(), return_inverse=True)
+            if flat.size != idx.size:  # several threads store one element: they must agree
+                first = np.full(flat.size, -1)
+                np.minimum.at(first, inverse, np.arange(idx.size)) if False else None
+                seen = np.zeros(flat.size, dtype=vals.dtype)
+                seen[inverse] = vals.ravel()
+                if not np.array_equal(seen[inverse], vals.ravel(), equal_nan=True):
+                    raise SimtError(op, "two threads store different values to one element")
+            buf.data[idx] = vals
+        self.stats.count(f"st.global.b{n * itemsize * 8}")
+        return ()
+
+    # ------------------------------------------------------------------ mma.sync m16n8k16
+    @impl(simt.MmaOp)
+    def run_mma(self, interp: Interpreter, op: simt.MmaOp, args: PythonValues):
+        a, b, c = (np.asarray(_typed(x, t)) for x, t in zip(args, (o.type for o in op.operands)))
+        lanes = self.threads_per_warp
+        if lanes != 32:
+            raise SimtError(op, "mma.sync needs warps of 32 lanes")
+        out = np.empty((self.threads, 4), dtype=np.float32)
+        ra, ca, rb, cb, rc, cc = mma_fragment_coords()
+        for w in range(self.num_warps):
+            sl = slice(w * 32, (w + 1) * 32)
+            A = np.zeros((16, 16))
+            B = np.zeros((16, 8))
+            C = np.zeros((16, 8))
+            A[ra, ca] = a[sl].astype(np.float64)
+            B[rb, cb] = b[sl].astype(np.float64)
+            C[rc, cc] = c[sl].astype(np.float64)
+            D = (A @ B + C).astype(np.float32)
+            out[sl] = D[rc, cc]
+        self.stats.count("mma.sync.m16n8k16")
+        return (out,)
+
+
+def mma_fragment_coords() -> tuple[np.ndarray, ...]:
+    """(row, col) of every (lane, register) of the m16n8k16 fragments, as the PTX ISA gives them
+    for ``.f16``/``.bf16`` A and B and ``.f32`` C/D: arrays ``(32, 8)`` for A, ``(32, 4)`` for B
+    and C (``groupID = lane >> 2``, ``threadID_in_group = lane % 4``).
+
+    >>> ra, ca, rb, cb, rc, cc = mma_fragment_coords()
+    >>> [(int(ra[5, i]), int(ca[5, i])) for i in range(8)]
+    [(1, 2), (1, 3), (9, 2), (9, 3), (1, 10), (1, 11), (9, 10), (9, 11)]
+    >>> [(int(rc[5, i]), int(cc[5, i])) for i in range(4)]
+    [(1, 2), (1, 3), (9, 2), (9, 3)]
+    >>> [(int(rb[5, i]), int(cb[5, i])) for i in range(4)]
+    [(2, 1), (3, 1), (10, 1), (11, 1)]
+    """
+    lane = np.arange(32)[:, None]
+    group, tig = lane >> 2, lane % 4
+    i = np.arange(8)[None, :]
+    ra = group + 8 * ((i % 4) >= 2)
+    ca = tig * 2 + (i & 1) + 8 * (i >= 4)
+    j = np.arange(4)[None, :]
+    rb = tig * 2 + (j & 1) + 8 * (j >= 2)
+    cb = np.broadcast_to(group, (32, 4))
+    rc = group + 8 * (j >= 2)
+    cc = tig * 2 + (j & 1)
+    return ra, ca, rb, np.array(cb), rc, cc
+
+
+def _fmt(addr: int) -> str:
+    k = addr >> KERNEL_BUFFER_SHIFT
+    return f"buffer#{k}+{addr - (k << KERNEL_BUFFER_SHIFT)}"
+
+
+def _elementwise(op_type: type[Operation], fn: Any) -> Any:
+    def run(self: KernelFunctions, interp: Interpreter, op: Operation, args: PythonValues):
+        typed = [_typed(a, o.type) for a, o in zip(args, op.operands, strict=True)]
+        if isinstance(op, arith.SelectOp):
+            c, x, y = typed
+            c = np.asarray(c)
+            if c.ndim == 1 and np.ndim(x) == 2:
+                c = c[:, None]
+            raw = np.where(c, x, y)
+        else:
+            with np.errstate(all="ignore"):
+                raw = fn(op, *typed)
+        rtype = op.results[0].type
+        width = rtype.get_shape()[0] if isinstance(rtype, VectorType) else 1
+        self.stats.count(op.name.split(".", 1)[1], width)
+        return (_as_result(raw, rtype),)
+
+    run.__name__ = f"run_{op_type.name.replace('.', '_')}"
+    return impl(op_type)(run)
+
+
+for _cls, _fn in _ELEMENTWISE.items():
+    if _cls.name.startswith(("arith.", "math.")) and _cls is not arith.ConstantOp:
+        setattr(KernelFunctions, f"run_{_cls.name.replace('.', '_')}", _elementwise(_cls, _fn))
+KernelFunctions = register_impls(KernelFunctions)  # type: ignore[misc]
+
+
+@register_impls
+class UniformScfFunctions(ScfFunctions):
+    """``scf`` whose conditions and bounds are the same in every thread (checked)."""
+
+    @impl(scf.IfOp)
+    def run_if(self, interp: Interpreter, op: scf.IfOp, args: PythonValues):
+        cond = np.asarray(args[0])
+        if cond.ndim and not (cond == cond.flat[0]).all():
+            raise SimtError(op, "the condition differs between threads (divergent scf.if)")
+        region = op.true_region if bool(cond.flat[0]) else op.false_region
+        if not region.blocks:
+            return ()
+        return interp.run_ssacfg_region(region, (), "scf.if")
+
+    @impl_terminator(scf.YieldOp)
+    def run_yield(self, interp: Interpreter, op: scf.YieldOp, args: PythonValues):
+        from xdsl.interpreter import ReturnedValues
+
+        return ReturnedValues(args), ()
+
+
+_ = (AnyFloat, IntegerType, InterpreterFunctions)
+
+
+def make_kernel_interpreter(
+    module: ModuleOp,
+    num_warps: int,
+    threads_per_warp: int,
+    memory: GlobalMemory,
+    listeners: tuple[Any, ...] = (),
+) -> tuple[Interpreter, KernelFunctions]:
+    """An interpreter running lowered kernels of ``module`` for one CTA."""
+    interp = Interpreter(module, listeners=listeners)
+    functions = KernelFunctions(num_warps, threads_per_warp, memory)
+    interp.register_implementations(functions)
+    interp.register_implementations(UniformScfFunctions())
+    interp.register_implementations(FuncFunctions())
+    return interp, functions

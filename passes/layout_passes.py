@@ -1,0 +1,210 @@
+"""The layout assignment passes: ``llc-assign-anchors``, ``llc-propagate-layouts``,
+``llc-remove-conversions`` and their pipeline ``llc-optimize-layouts``.
+
+Options (``-p 'llc-optimize-layouts{num-warps=8 target="cuda:80" debug=true}'``):
+
+* ``num-warps``, ``threads-per-warp``, ``target``: override the module's ``tl.num-warps``,
+  ``tl.threads-per-warp`` and ``tl.target`` (defaults 4, 32 and ``cuda:90``); the passes write
+  the values they used back to the module;
+* ``mma-version``: 0 (from the target), 1 (FMA, no tensor cores), 2 (NVIDIA mma v2);
+  3 is refused with an error (see the README);
+* ``max-slice``: the largest producer slice ``llc-remove-conversions`` recomputes;
+* ``debug``: print each analysis stage to stderr.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from llc.dialects.tl import ConvertLayoutOp, encoding_of
+from llc.passes.layout_assignment import Hardware, LayoutAnalysis, materialize, walk_ops
+from llc.passes.remove_conversions import (
+    _dce,
+    fold_conversions,
+    remove_conversions,
+    stage_dot_operands,
+)
+
+__all__ = [
+    "AssignAnchorsPass",
+    "OptimizeLayoutsPass",
+    "PropagateLayoutsPass",
+    "RemoveConversionsPass",
+    "count_conversions",
+]
+
+
+def count_conversions(module: ModuleOp) -> int:
+    """The number of ``tl.convert_layout`` ops that change the layout."""
+    return sum(
+        1
+        for op in walk_ops(module)
+        if isinstance(op, ConvertLayoutOp) and op.src.type != op.result.type
+    )
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector during a pass.
+
+    A pass allocates many small objects; each full collection scans the whole heap, which holds
+    the module being compiled, so with the collector on the time per op grows with module size
+    (2x per op from 5k to 20k ops in ``bench/layout_passes.py``). Paused, it stays flat.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _emit(debug: bool, text: str) -> None:
+    if debug:
+        print(text, file=sys.stderr)
+
+
+def _drop_conversions(module: ModuleOp) -> None:
+    """Forget the conversions of fully laid-out IR: the analysis re-decides every layout."""
+    for op in list(walk_ops(module)):
+        if isinstance(op, ConvertLayoutOp):
+            op.result.replace_all_uses_with(op.src)
+            op.detach()
+            op.erase(safe_erase=False)
+
+
+def _fully_laid_out(module: ModuleOp) -> bool:
+    from xdsl.dialects.builtin import TensorType
+
+    for op in walk_ops(module):
+        for v in op.results:
+            if isinstance(v.type, TensorType) and encoding_of(v.type) is None:
+                return False
+    return True
+
+
+@dataclass(frozen=True)
+class _LayoutPass(ModulePass):
+    num_warps: int = 0
+    threads_per_warp: int = 0
+    target: str = ""
+    mma_version: int = 0
+    debug: bool = False
+
+    def hardware(self, op: ModuleOp) -> Hardware:
+        hw = Hardware.of(op, self.num_warps, self.threads_per_warp, self.target)
+        hw.write_to(op)
+        return hw
+
+    def analyse(self, op: ModuleOp, stages: list[str]) -> LayoutAnalysis:
+        hw = self.hardware(op)
+        store_layouts = {}
+        if _fully_laid_out(op) and "propagate" in stages:
+            # A store's layout is that of its operands, which conversions may feed.
+            for store in walk_ops(op):
+                if store.name == "tl.store" and (enc := encoding_of(store.operands[0].type)):
+                    store_layouts[store] = enc
+            _drop_conversions(op)
+        analysis = LayoutAnalysis(op, hw, mma_version=self.mma_version)
+        analysis.store_layouts = store_layouts
+        analysis.collect()
+        for stage in stages:
+            getattr(analysis, stage)()
+            _emit(self.debug, analysis.dump(stage))
+        return analysis
+
+
+@dataclass(frozen=True)
+class AssignAnchorsPass(_LayoutPass):
+    """Anchors get their layouts (coalesced loads/stores, mma dots); every other tensor the
+    default blocked layout of its shape; conversions connect the mismatches."""
+
+    name = "llc-assign-anchors"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with gc_paused():
+            analysis = self.analyse(op, ["anchors"])
+            layouts = {}
+            for v in analysis.classes.parent:
+                root = analysis.cls(v)
+                layouts[v] = (
+                    analysis.value_layouts.get(v)
+                    or analysis.fixed.get(root)
+                    or encoding_of(v.type)
+                    or analysis._default(v)
+                )
+            materialize(op, layouts, analysis.sink_layouts, analysis.hw)
+            fold_conversions(op)
+
+
+@dataclass(frozen=True)
+class PropagateLayoutsPass(_LayoutPass):
+    """Forward propagation from the anchors, cost-based conflict resolution, fill, rewrite."""
+
+    name = "llc-propagate-layouts"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with gc_paused():
+            analysis = self.analyse(op, ["anchors", "propagate", "resolve", "fill"])
+            materialize(op, analysis.assignment(), analysis.sink_layouts, analysis.hw)
+            fold_conversions(op)
+            _emit(self.debug, f"// llc-propagate-layouts: {count_conversions(op)} conversions")
+
+
+@dataclass(frozen=True)
+class RemoveConversionsPass(_LayoutPass):
+    """Backward rematerialization, hoisting, loop-carried conversions, dot operand staging."""
+
+    name = "llc-remove-conversions"
+    max_slice: int = 64
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with gc_paused():
+            self.hardware(op)
+            log: list[str] = []
+            remove_conversions(op, self.max_slice, log)
+            stage_dot_operands(op)
+            fold_conversions(op)
+            _dce(op)
+            _emit(self.debug, "\n".join(f"// {line}" for line in log))
+
+
+@dataclass(frozen=True)
+class OptimizeLayoutsPass(_LayoutPass):
+    """``llc-assign-anchors``, ``llc-propagate-layouts``, ``llc-remove-conversions``, then
+    canonicalization (which applies ``tl.convert_layout``'s folds), CSE and dead-code
+    elimination."""
+
+    name = "llc-optimize-layouts"
+    max_slice: int = 64
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with gc_paused():
+            from xdsl.transforms.canonicalize import CanonicalizePass
+            from xdsl.transforms.common_subexpression_elimination import (
+                CommonSubexpressionElimination,
+            )
+            from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+            options = dict(
+                num_warps=self.num_warps,
+                threads_per_warp=self.threads_per_warp,
+                target=self.target,
+                mma_version=self.mma_version,
+                debug=self.debug,
+            )
+            AssignAnchorsPass(**options).apply(ctx, op)
+            PropagateLayoutsPass(**options).apply(ctx, op)
+            RemoveConversionsPass(**options, max_slice=self.max_slice).apply(ctx, op)
+            CanonicalizePass().apply(ctx, op)
+            CommonSubexpressionElimination().apply(ctx, op)
+            DeadCodeElimination().apply(ctx, op)

@@ -1,0 +1,40 @@
+// The dot anchor follows the target: FMA without tensor cores, mfma on AMD (64-lane waves).
+// RUN: llc-opt %s -p 'llc-assign-anchors{target="cuda:70"}' | filecheck %s --check-prefix=FMA
+// RUN: llc-opt %s -p 'llc-assign-anchors{target="hip:gfx942"}' | filecheck %s --check-prefix=MFMA
+// RUN: llc-opt %s -p 'llc-assign-anchors{mma-version=1}' | filecheck %s --check-prefix=FMA
+// RUN: llc-opt %s -p 'llc-assign-anchors{num-warps=8}' | filecheck %s --check-prefix=WARPS8
+// RUN: not llc-opt %s -p 'llc-assign-anchors{mma-version=3}' 2>&1 | filecheck %s --check-prefix=V3
+
+// FMA-NOT: nvidia_mma
+// FMA: #[[ACC:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// FMA: = #tl.dot_op<{opIdx = 1, parent = #[[ACC]]}>
+// FMA: = #tl.dot_op<{opIdx = 0, parent = #[[ACC]]}>
+// FMA: %d = tl.dot {{.*}} -> tensor<64x64xf32, #[[ACC]]>
+
+// MFMA: #[[MFMA:mma[0-9]*]] = #tl.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+// MFMA: = #tl.dot_op<{opIdx = 1, parent = #[[MFMA]], kWidth = 4}>
+// MFMA: "tl.threads-per-warp" = 64 : i32
+// MFMA: %d = tl.dot {{.*}} -> tensor<64x64xf32, #[[MFMA]]>
+
+// Pass options override the module's attributes and are written back.
+// WARPS8: #tl.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+// WARPS8: "tl.num-warps" = 8 : i32
+
+// V3: error: 'tl.dot' op mma version 3 needs operand B in shared memory, which tl.dot cannot express; use mma-version=2
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
+  func.func @dot(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) -> tensor<64x64xf32> {
+    %zero = tl.constant 0.000000e+00 : tensor<64x64xf32>
+    %d = tl.dot %a, %b, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    func.return %d : tensor<64x64xf32>
+  }
+  func.func @copy(%src: !tl.ptr<f32>, %dst: !tl.ptr<f32>) {
+    %r = tl.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %sb = tl.splat %src : !tl.ptr<f32> -> tensor<1024x!tl.ptr<f32>>
+    %sp = tl.addptr %sb, %r : tensor<1024x!tl.ptr<f32>>, tensor<1024xi32>
+    %x = tl.load %sp : tensor<1024x!tl.ptr<f32>>
+    %db = tl.splat %dst : !tl.ptr<f32> -> tensor<1024x!tl.ptr<f32>>
+    %dp = tl.addptr %db, %r : tensor<1024x!tl.ptr<f32>>, tensor<1024xi32>
+    tl.store %dp, %x : tensor<1024x!tl.ptr<f32>>
+    func.return
+  }
+}
