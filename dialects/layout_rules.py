@@ -343,6 +343,16 @@ def _sink_backward(op: Operation, encs: list[Encoding]) -> list[Encoding]:
     return [ANY for _ in tensor_operands(op)]
 
 
+def _gather_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    # The result has the indices' shape and, as in Triton, their layout; the source is read
+    # whole, whatever its layout.
+    return [enc] if index == 1 else None
+
+
+def _gather_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    return [ANY, encs[0]] if encs else None
+
+
 _TRANSPARENT = LayoutRule("transparent", _same_forward, _same_backward)
 _FREE = LayoutRule("free", _free_forward, _free_backward)
 
@@ -365,6 +375,19 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     "tl.local_alloc": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
     "tl.local_store": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
     "tl.local_load": LayoutRule("source", _free_forward, _free_backward, rematerializable=False),
+    # Ops added for Triton's kernels (branch g): elementwise casts pass layouts through; atomics
+    # behave like loads (their values must not be recomputed); print/assert consume like stores.
+    "tl.bitcast": _TRANSPARENT,
+    "tl.fp_to_fp": _TRANSPARENT,
+    "tl.atomic_rmw": LayoutRule(
+        "transparent", _same_forward, _same_backward, rematerializable=False
+    ),
+    "tl.atomic_cas": LayoutRule(
+        "transparent", _same_forward, _same_backward, rematerializable=False
+    ),
+    "tl.print": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
+    "tl.assert": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
+    "tl.gather": LayoutRule("structural", _gather_forward, _gather_backward),
 }
 """Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
 

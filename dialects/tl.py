@@ -45,6 +45,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -77,6 +78,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -1664,6 +1666,656 @@ class LocalDeallocOp(TLOperation):
 
 
 # --------------------------------------------------------------------------------------
+# Ops real Triton kernels use beyond the tutorials: atomics, cat/join/split, casts,
+# histogram, gather, device print and assert (spelled as Triton 3.9 prints them)
+# --------------------------------------------------------------------------------------
+
+ATOMIC_RMW_KINDS = ("and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "xchg")
+"""``tl.atomic_rmw`` operations (Triton's ``RMWOp``)."""
+MEM_SEMANTICS = ("relaxed", "acquire", "release", "acq_rel")
+"""Memory orderings of the atomics (Triton's ``MemSemantic``)."""
+MEM_SCOPES = ("gpu", "cta", "sys")
+"""Scopes of the atomics (Triton's ``MemSyncScope``)."""
+
+
+def _check_keyword(op: TLOperation, what: str, value: str, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise op.fail(f"unknown {what} '{value}' (expected one of {', '.join(allowed)})")
+
+
+def _check_pointer_value(op: TLOperation, ptr: Attribute, value: Attribute, what: str) -> None:
+    pointer = element_type_of(ptr)
+    if not isinstance(pointer, PointerType):
+        raise op.fail(f"ptr must be a pointer or a tensor of pointers, got {ptr}")
+    if pointer.pointee != element_type_of(value):
+        raise op.fail(f"{what} type {value} does not match the pointee {pointer.pointee}")
+    if shape_of(ptr) != shape_of(value) or encoding_of(ptr) != encoding_of(value):
+        raise op.fail(f"{what} type {value} does not match the shape and layout of ptr {ptr}")
+
+
+def _parse_keywords(parser: Parser, count: int) -> list[str]:
+    words = []
+    for _ in range(count):
+        words.append(parser.parse_identifier())
+        parser.parse_punctuation(",")
+    return words
+
+
+def _parse_functional_operands(
+    parser: Parser, operands: Sequence[UnresolvedOperand]
+) -> tuple[list[SSAValue], Attribute]:
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    parser.parse_punctuation("->")
+    result = parser.parse_type()
+    if len(types) != len(operands):
+        parser.raise_error(f"expected {len(operands)} operand types, got {len(types)}")
+    values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
+    return values, result
+
+
+def _print_functional(printer: Printer, op: Operation) -> None:
+    printer.print_string(" : (")
+    printer.print_list([v.type for v in op.operands], printer.print_attribute)
+    printer.print_string(") -> ")
+    printer.print_attribute(op.results[0].type)
+
+
+@irdl_op_definition
+class AtomicRMWOp(TLOperation):
+    """Atomic read-modify-write; returns the old values.
+
+    ``%old = tl.atomic_rmw fadd, acq_rel, gpu, %ptr, %val, %mask : (tensor<128x!tl.ptr<f32>>,
+    tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>``. Kinds: :data:`ATOMIC_RMW_KINDS`
+    (``max``/``min`` signed, ``umax``/``umin`` unsigned, ``fadd`` for floats, ``xchg`` swaps).
+    Masked-off elements are not touched and return an undefined value (0 in the interpreter).
+    """
+
+    name = "tl.atomic_rmw"
+    ptr = operand_def()
+    val = operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    atomic_rmw_op = prop_def(StringAttr)
+    sem = prop_def(StringAttr)
+    scope = prop_def(StringAttr)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(
+        self,
+        kind: str,
+        ptr: SSAValue | Operation,
+        val: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        sem: str = "acq_rel",
+        scope: str = "gpu",
+    ):
+        val = SSAValue.get(val)
+        super().__init__(
+            operands=[ptr, val, [] if mask is None else [mask]],
+            result_types=[val.type],
+            properties={
+                "atomic_rmw_op": StringAttr(kind),
+                "sem": StringAttr(sem),
+                "scope": StringAttr(scope),
+            },
+        )
+
+    def verify_tl(self) -> None:
+        kind = self.atomic_rmw_op.data
+        _check_keyword(self, "operation", kind, ATOMIC_RMW_KINDS)
+        _check_keyword(self, "memory semantic", self.sem.data, MEM_SEMANTICS)
+        _check_keyword(self, "scope", self.scope.data, MEM_SCOPES)
+        _check_pointer_value(self, self.ptr.type, self.val.type, "value")
+        element = element_type_of(self.val.type)
+        if kind == "fadd" and not _is_float(element):
+            raise self.fail(f"fadd needs a float value, got {element}")
+        if kind in ("and", "or", "xor", "umax", "umin") and not _is_int(element):
+            raise self.fail(f"{kind} needs an integer value, got {element}")
+        if self.result.type != self.val.type:
+            raise self.fail(f"result type must be {self.val.type}, got {self.result.type}")
+        if self.mask is not None:
+            _same_shape_and_encoding(self, [("ptr", self.ptr.type), ("mask", self.mask.type)])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRMWOp:
+        kind, sem, scope = _parse_keywords(parser, 3)
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        if len(operands) not in (2, 3):
+            parser.raise_error(
+                f"tl.atomic_rmw takes ptr, value and an optional mask, got {len(operands)} operands"
+            )
+        values, _ = _parse_functional_operands(parser, operands)
+        op = cls(kind, values[0], values[1], values[2] if len(values) == 3 else None, sem, scope)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.atomic_rmw_op.data}, {self.sem.data}, {self.scope.data}, ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        _print_functional(printer, self)
+
+
+@irdl_op_definition
+class AtomicCASOp(TLOperation):
+    """Atomic compare-and-swap: where ``*ptr == cmp`` store ``val``; returns the old values.
+
+    ``%old = tl.atomic_cas acq_rel, gpu, %ptr, %cmp, %val : (tensor<128x!tl.ptr<i32>>,
+    tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>``.
+    """
+
+    name = "tl.atomic_cas"
+    ptr = operand_def()
+    cmp = operand_def()
+    val = operand_def()
+    result = result_def()
+    sem = prop_def(StringAttr)
+    scope = prop_def(StringAttr)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        cmp: SSAValue | Operation,
+        val: SSAValue | Operation,
+        sem: str = "acq_rel",
+        scope: str = "gpu",
+    ):
+        val = SSAValue.get(val)
+        super().__init__(
+            operands=[ptr, cmp, val],
+            result_types=[val.type],
+            properties={"sem": StringAttr(sem), "scope": StringAttr(scope)},
+        )
+
+    def verify_tl(self) -> None:
+        _check_keyword(self, "memory semantic", self.sem.data, MEM_SEMANTICS)
+        _check_keyword(self, "scope", self.scope.data, MEM_SCOPES)
+        _check_pointer_value(self, self.ptr.type, self.val.type, "value")
+        if self.cmp.type != self.val.type:
+            raise self.fail(f"cmp type {self.cmp.type} differs from value type {self.val.type}")
+        if self.result.type != self.val.type:
+            raise self.fail(f"result type must be {self.val.type}, got {self.result.type}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicCASOp:
+        sem, scope = _parse_keywords(parser, 2)
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        if len(operands) != 3:
+            parser.raise_error(f"tl.atomic_cas takes ptr, cmp and value, got {len(operands)}")
+        values, _ = _parse_functional_operands(parser, operands)
+        op = cls(*values, sem=sem, scope=scope)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.sem.data}, {self.scope.data}, ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        _print_functional(printer, self)
+
+
+@irdl_op_definition
+class CatOp(TLOperation):
+    """Concatenate two tensors along dim 0.
+
+    ``%c = tl.cat %a, %b : tensor<128xf32, #b> -> tensor<256xf32, #b1>``. Triton lets the
+    compiler reorder the elements of the result (``can_reorder``); llc's reference semantics is
+    the plain concatenation, a valid choice of order.
+    """
+
+    name = "tl.cat"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def verify_tl(self) -> None:
+        src, dst = shape_of(self.lhs.type), shape_of(self.result.type)
+        if not src or dst != (2 * src[0], *src[1:]):
+            raise self.fail(
+                f"result shape must be {[2 * src[0], *src[1:]] if src else '?'}, got {list(dst)}"
+            )
+        if element_type_of(self.result.type) != element_type_of(self.lhs.type):
+            raise self.fail("result element type differs from the operands'")
+
+
+@irdl_op_definition
+class JoinOp(TLOperation):
+    """Stack two tensors along a new minor dimension of size 2.
+
+    ``%j = tl.join %a, %b : tensor<128xf32> -> tensor<128x2xf32>`` (``j[..., 0] = a``,
+    ``j[..., 1] = b``).
+    """
+
+    name = "tl.join"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def verify_tl(self) -> None:
+        expected = (*shape_of(self.lhs.type), 2)
+        if shape_of(self.result.type) != expected:
+            raise self.fail(
+                f"result shape must be {list(expected)}, got {list(shape_of(self.result.type))}"
+            )
+        if element_type_of(self.result.type) != element_type_of(self.lhs.type):
+            raise self.fail("result element type differs from the operands'")
+
+
+@irdl_op_definition
+class SplitOp(TLOperation):
+    """Split a tensor whose minor dimension has size 2 into its two halves (inverse of join).
+
+    ``%a, %b = tl.split %j : tensor<128x2xf32> -> tensor<128xf32>``.
+    """
+
+    name = "tl.split"
+    src = operand_def(TensorType)
+    out_lhs = result_def()
+    out_rhs = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type, result_type])
+
+    def verify_tl(self) -> None:
+        shape = shape_of(self.src.type)
+        if not shape or shape[-1] != 2:
+            raise self.fail(f"the minor dimension must have size 2, got shape {list(shape)}")
+        for result in (self.out_lhs, self.out_rhs):
+            if shape_of(result.type) != shape[:-1]:
+                raise self.fail(
+                    f"results must have shape {list(shape[:-1])}, got {list(shape_of(result.type))}"
+                )
+            if element_type_of(result.type) != element_type_of(self.src.type):
+                raise self.fail("result element type differs from the operand's")
+        if self.out_lhs.type != self.out_rhs.type:
+            raise self.fail("both results must have the same type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SplitOp:
+        src = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls(parser.resolve_operand(src, src_type), result_type)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.out_lhs.type)
+
+
+def _bit_width(typ: Attribute) -> int | None:
+    if isinstance(typ, PointerType):
+        return 64
+    if isinstance(typ, IntegerType):
+        return typ.width.data
+    if isinstance(typ, AnyFloat):
+        return typ.bitwidth
+    return None
+
+
+@irdl_op_definition
+class BitcastOp(TLOperation):
+    """Reinterpret the bits of each element as another type of the same width (or a pointer
+    as a pointer to another type).
+
+    ``%i = tl.bitcast %x : tensor<128xf32> -> tensor<128xi32>``.
+    """
+
+    name = "tl.bitcast"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        src, dst = self.src.type, self.result.type
+        if shape_of(src) != shape_of(dst) or encoding_of(src) != encoding_of(dst):
+            raise self.fail(f"{src} and {dst} differ in shape or layout")
+        a, b = element_type_of(src), element_type_of(dst)
+        if isinstance(a, PointerType) != isinstance(b, PointerType):
+            raise self.fail(f"cannot bitcast between a pointer and a non-pointer ({a} -> {b})")
+        if _bit_width(a) is None or _bit_width(a) != _bit_width(b):
+            raise self.fail(f"element types {a} and {b} have different bit widths")
+
+
+FP_ROUNDINGS = ("rtne", "rtz")
+"""Rounding modes of ``tl.fp_to_fp`` (Triton's ``RoundingMode``)."""
+
+
+@irdl_op_definition
+class FpToFpOp(TLOperation):
+    """Convert between float types; narrowing needs a rounding mode.
+
+    ``%h = tl.fp_to_fp %x, rounding = rtne : tensor<128xf32> -> tensor<128xf16>``.
+    """
+
+    name = "tl.fp_to_fp"
+    src = operand_def()
+    result = result_def()
+    rounding = opt_prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, src: SSAValue | Operation, result_type: Attribute, rounding: str | None = None
+    ):
+        super().__init__(
+            operands=[src],
+            result_types=[result_type],
+            properties={} if rounding is None else {"rounding": StringAttr(rounding)},
+        )
+
+    def verify_tl(self) -> None:
+        src, dst = self.src.type, self.result.type
+        _same_shape_and_encoding(self, [("operand", src), ("result", dst)])
+        a, b = element_type_of(src), element_type_of(dst)
+        if not (_is_float(a) and _is_float(b)):
+            raise self.fail(f"operand and result must be floats, got {a} -> {b}")
+        if self.rounding is not None:
+            _check_keyword(self, "rounding mode", self.rounding.data, FP_ROUNDINGS)
+        elif b.bitwidth < a.bitwidth:
+            raise self.fail(f"narrowing {a} -> {b} needs a rounding mode (rounding = rtne)")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FpToFpOp:
+        src = parser.parse_unresolved_operand()
+        rounding = None
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("rounding")
+            parser.parse_punctuation("=")
+            rounding = parser.parse_identifier()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls(parser.resolve_operand(src, src_type), result_type, rounding)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        if self.rounding is not None:
+            printer.print_string(f", rounding = {self.rounding.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class HistogramOp(TLOperation):
+    """Count the values of an integer tensor into ``N`` bins: ``out[b] = #{i : src[i] == b}``.
+
+    ``%h = tl.histogram %x : tensor<128xi32> -> tensor<8xi32>``. Values outside ``[0, N)``
+    are not counted.
+    """
+
+    name = "tl.histogram"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def verify_tl(self) -> None:
+        if len(shape_of(self.src.type)) != 1 or len(shape_of(self.result.type)) != 1:
+            raise self.fail("operand and result must be 1-D tensors")
+        for what, typ in (("operand", self.src.type), ("result", self.result.type)):
+            if not _is_int(element_type_of(typ)):
+                raise self.fail(f"{what} must have an integer element type, got {typ}")
+
+
+@irdl_op_definition
+class GatherOp(TLOperation):
+    """``out[..., i_axis, ...] = src[..., idx[..., i_axis, ...], ...]`` along ``axis``.
+
+    ``%g = tl.gather %src[%idx] {axis = 0 : i32} : (tensor<128xf32>, tensor<64xi32>) ->
+    tensor<64xf32>``; the result has the shape of the indices.
+    """
+
+    name = "tl.gather"
+    src = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
+
+    def verify_tl(self) -> None:
+        src, idx = shape_of(self.src.type), shape_of(self.indices.type)
+        axis = self.axis.value.data
+        if len(src) != len(idx) or not 0 <= axis < len(src):
+            raise self.fail(f"axis {axis} and ranks of src {list(src)} / indices {list(idx)}")
+        if any(s != i for d, (s, i) in enumerate(zip(src, idx, strict=True)) if d != axis):
+            raise self.fail(f"src {list(src)} and indices {list(idx)} differ off the axis")
+        if shape_of(self.result.type) != idx:
+            raise self.fail(f"result must have the indices' shape {list(idx)}")
+        if not _is_int(element_type_of(self.indices.type)):
+            raise self.fail("indices must be integers")
+        if element_type_of(self.result.type) != element_type_of(self.src.type):
+            raise self.fail("result element type differs from src")
+
+
+@irdl_op_definition
+class PrintOp(TLOperation):
+    """Device print: ``tl.print " x: " {hex = false, isSigned = array<i32: 0>} : %x :
+    tensor<128xf32>`` prints the prefix and every element of each argument."""
+
+    name = "tl.print"
+    args = var_operand_def()
+    prefix = prop_def(StringAttr)
+    traits = traits_def(MemoryWriteEffect())
+
+    def __init__(self, prefix: str, args: Sequence[SSAValue | Operation] = ()):
+        super().__init__(operands=[list(args)], properties={"prefix": StringAttr(prefix)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintOp:
+        prefix = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict()
+        values: list[SSAValue] = []
+        if parser.parse_optional_punctuation(":") is not None:
+            operands = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if len(types) != len(operands):
+                parser.raise_error(f"expected {len(operands)} types, got {len(types)}")
+            values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
+        op = cls(prefix, values)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.prefix.data)
+        printer.print_op_attributes(self.attributes)
+        if self.args:
+            printer.print_string(" : ")
+            printer.print_list(self.args, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([a.type for a in self.args], printer.print_attribute)
+
+
+@irdl_op_definition
+class AssertOp(TLOperation):
+    """Device assert: ``tl.assert %c, "message" : tensor<128xi1>`` fails (the kernel stops)
+    where an element of ``%c`` is false."""
+
+    name = "tl.assert"
+    condition = operand_def()
+    message = prop_def(StringAttr)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
+
+    def __init__(self, condition: SSAValue | Operation, message: str):
+        super().__init__(operands=[condition], properties={"message": StringAttr(message)})
+
+    def verify_tl(self) -> None:
+        if element_type_of(self.condition.type) != IntegerType(1):
+            raise self.fail(f"condition must be i1 or a tensor of i1, got {self.condition.type}")
+
+
+@irdl_op_definition
+class MemDescIndexOp(TLOperation):
+    """One buffer of a multi-buffered allocation (Triton 3.9's ``ttg.memdesc_index``, which
+    replaced ``ttg.memdesc_subview``): ``%b = tl.memdesc_index %m[%i] :
+    !tl.memdesc<2x64x64xf16, #s> -> !tl.memdesc<64x64xf16, #s>`` is buffer ``%i`` (an ``i32``)
+    along the leading dimension; it aliases ``%m``.
+    """
+
+    name = "tl.memdesc_index"
+    src = operand_def(MemDescType)
+    index = operand_def(i32)
+    result = result_def(MemDescType)
+    traits = traits_def(Pure())
+    assembly_format = "$src `[` $index `]` attr-dict `:` type($src) `->` type($result)"
+
+    def verify_tl(self) -> None:
+        src, dst = self.src.type, self.result.type
+        if src.get_shape()[1:] != dst.get_shape() or src.element_type != dst.element_type:
+            raise self.fail(f"result {dst} must be one leading slice of {src}")
+
+
+# --------------------------------------------------------------------------------------
+# Hopper warp-group MMA (Triton's ttng.warp_group_dot / _wait, ttng.fence_async_shared)
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class WarpGroupDotOp(TLOperation):
+    """Hopper's asynchronous warp-group matrix product ``d = a @ b + acc`` (``wgmma``).
+
+    ``%d = tl.warp_group_dot %a, %b, %acc {isAsync = true} : !tl.memdesc<64x32xf16, #s> *
+    !tl.memdesc<32x64xf16, #s1> -> tensor<64x64xf32, #mma>``. ``a`` is a shared buffer or a
+    tensor in a ``#tl.dot_op`` layout, ``b`` a shared buffer. Triton's options
+    (``inputPrecision``, ``maxNumImpreciseAcc``, ``isAsync``) are kept as attributes. The value
+    is defined once the matching :class:`WarpGroupDotWaitOp` returns it; the interpreter computes
+    it eagerly.
+    """
+
+    name = "tl.warp_group_dot"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    a = operand_def()
+    b = operand_def()
+    acc = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
+
+    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, acc: SSAValue | Operation):
+        acc = SSAValue.get(acc)
+        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+
+    def verify_tl(self) -> None:
+        for what, typ in (("a", self.a.type), ("b", self.b.type)):
+            if not isinstance(typ, TensorType | MemDescType):
+                raise self.fail(f"operand {what} must be a tensor or a !tl.memdesc, got {typ}")
+        if not isinstance(self.b.type, MemDescType):
+            raise self.fail(f"operand b must be a !tl.memdesc, got {self.b.type}")
+        (m, k), (k2, n) = shape_of(self.a.type), shape_of(self.b.type)
+        if k != k2 or shape_of(self.result.type) != (m, n):
+            raise self.fail(
+                f"shapes do not multiply: {m}x{k} * {k2}x{n} -> "
+                f"{'x'.join(map(str, shape_of(self.result.type)))}"
+            )
+        if element_type_of(self.a.type) != element_type_of(self.b.type):
+            raise self.fail("a and b element types differ")
+
+
+@irdl_op_definition
+class WarpGroupDotWaitOp(TLOperation):
+    """Wait for asynchronous warp-group products: returns its operands, which are then ready.
+
+    ``%r:2 = tl.warp_group_dot_wait %d, %a {pendings = 0 : i32} : tensor<64x64xf32, #mma>,
+    !tl.memdesc<64x32xf16, #s>`` (``pendings``: how many products may still be in flight).
+    """
+
+    name = "tl.warp_group_dot_wait"
+    inputs = var_operand_def()
+    outputs = var_result_def()
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, inputs: Sequence[SSAValue | Operation], pendings: int = 0):
+        values = [SSAValue.get(v) for v in inputs]
+        super().__init__(
+            operands=[values],
+            result_types=[[v.type for v in values]],
+            attributes={"pendings": IntegerAttr(pendings, i32)},
+        )
+
+    def verify_tl(self) -> None:
+        if [v.type for v in self.inputs] != [r.type for r in self.outputs]:
+            raise self.fail("results must have the types of the operands")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WarpGroupDotWaitOp:
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(unresolved):
+            parser.raise_error(f"expected {len(unresolved)} types, got {len(types)}")
+        op = cls([parser.resolve_operand(u, t) for u, t in zip(unresolved, types, strict=True)])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+
+
+@irdl_op_definition
+class FenceAsyncSharedOp(TLOperation):
+    """Order earlier shared-memory writes before later asynchronous (``wgmma``/TMA) reads.
+
+    ``tl.fence_async_shared {bCluster = false}``; nothing to compute in the interpreter.
+    """
+
+    name = "tl.fence_async_shared"
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__(attributes={"bCluster": BoolAttr(False, IntegerType(1))})
+
+
+# --------------------------------------------------------------------------------------
 # Classification helpers for passes
 # --------------------------------------------------------------------------------------
 
@@ -1765,6 +2417,21 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     LocalLoadOp,
     LocalStoreOp,
     LocalDeallocOp,
+    WarpGroupDotOp,
+    WarpGroupDotWaitOp,
+    FenceAsyncSharedOp,
+    MemDescIndexOp,
+    AtomicRMWOp,
+    AtomicCASOp,
+    CatOp,
+    JoinOp,
+    SplitOp,
+    BitcastOp,
+    FpToFpOp,
+    HistogramOp,
+    GatherOp,
+    PrintOp,
+    AssertOp,
 )
 """Every op of the tl dialect."""
 

@@ -991,6 +991,277 @@ class TLFunctions(InterpreterFunctions):
         _live_memory(op, args[0]).freed = True
         return ()
 
+    @impl(tl.MemDescIndexOp)
+    def run_memdesc_index(
+        self, interpreter: Interpreter, op: tl.MemDescIndexOp, args: PythonValues
+    ) -> PythonValues:
+        mem, index = _live_memory(op, args[0]), int(args[1])
+        if not 0 <= index < mem.data.shape[0]:
+            raise TLInterpretationError(
+                op, f"buffer index {index} is out of range [0, {mem.data.shape[0]})"
+            )
+        return (SharedMemory(mem.data[index]),)  # a numpy view: writes reach the allocation
+
+    @impl(tl.WarpGroupDotOp)
+    def run_warp_group_dot(
+        self, interpreter: Interpreter, op: tl.WarpGroupDotOp, args: PythonValues
+    ) -> PythonValues:
+        a, b = (
+            _live_memory(op, x).data if isinstance(x, SharedMemory) else np.asarray(x)
+            for x in args[:2]
+        )
+        acc = np.asarray(args[2])
+        wide = np.float64 if _is_float(op.result.type) else np.int64
+        with np.errstate(all="ignore"):
+            out = np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide)
+        return (_result(op, out),)
+
+    @impl(tl.WarpGroupDotWaitOp)
+    def run_warp_group_dot_wait(
+        self, interpreter: Interpreter, op: tl.WarpGroupDotWaitOp, args: PythonValues
+    ) -> PythonValues:
+        # The product is computed eagerly by run_warp_group_dot: waiting returns the values.
+        return tuple(args)
+
+    @impl(tl.FenceAsyncSharedOp)
+    def run_fence_async_shared(
+        self, interpreter: Interpreter, op: tl.FenceAsyncSharedOp, args: PythonValues
+    ) -> PythonValues:
+        return ()
+
+
+# --------------------------------------------------------------------------------------
+# Atomics, cat/join/split, casts, histogram, gather, print, assert
+# --------------------------------------------------------------------------------------
+
+
+def _to_bits(op: Operation, value: Any, typ: Attribute) -> np.ndarray:
+    """The bit patterns (unsigned ints) of the elements of ``value`` of element type ``typ``."""
+    element = element_type_of(typ)
+    arr = np.asarray(value)
+    if isinstance(element, BFloat16Type):
+        return (arr.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        return arr.astype(np.uint8)
+    if isinstance(element, PointerType):
+        raise TLInterpretationError(op, "cannot take the bits of a pointer value")
+    dtype = numpy_dtype(element)
+    return arr.astype(dtype).view(_unsigned(dtype))
+
+
+def _from_bits(bits: np.ndarray, typ: Attribute) -> np.ndarray:
+    element = element_type_of(typ)
+    if isinstance(element, BFloat16Type):
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+    dtype = numpy_dtype(element)
+    if dtype == np.bool_:
+        return bits != 0
+    return bits.astype(_unsigned(dtype)).view(dtype)
+
+
+def _retyped_buffer(buffer: Buffer, dtype: np.dtype) -> Buffer:
+    """``buffer`` seen with another element type of the same size (shares the memory)."""
+    view = Buffer.__new__(Buffer)
+    view.name, view.data, view.shape = buffer.name, buffer.data.view(dtype), buffer.shape
+    return view
+
+
+def _round_toward_zero(exact: np.ndarray, rounded: np.ndarray) -> np.ndarray:
+    """``rounded`` (nearest, in a narrower float dtype) moved one step toward zero where
+    rounding went away from zero."""
+    wide = rounded.astype(np.float64)
+    away = np.isfinite(exact) & (np.abs(wide) > np.abs(exact))
+    stepped = np.nextafter(rounded, np.zeros_like(rounded))
+    # An exact value beyond the largest finite number rounds to it, not to infinity.
+    return np.where(away, stepped, rounded)
+
+
+_RMW_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "add": lambda old, val: old + val,
+    "fadd": lambda old, val: old + val,
+    "and": lambda old, val: old & val,
+    "or": lambda old, val: old | val,
+    "xor": lambda old, val: old ^ val,
+    "max": lambda old, val: max(old, val),
+    "min": lambda old, val: min(old, val),
+    "xchg": lambda old, val: val,
+}
+
+
+def _unsigned_rmw(kind: str) -> Callable[[Any, Any], Any]:
+    pick = max if kind == "umax" else min
+
+    def apply(old: Any, val: Any) -> Any:
+        width = old.dtype.itemsize * 8
+        as_unsigned = (int(old) % (1 << width), int(val) % (1 << width))
+        return val if pick(as_unsigned) == as_unsigned[1] else old
+
+    return apply
+
+
+def _atomic(
+    op: Operation,
+    ptr: Any,
+    mask: Any,
+    update: Callable[[Any, Any, int], Any],
+    result_type: Attribute,
+) -> Any:
+    """Apply ``update(old, element index) -> new`` to every active element, one at a time in
+    element order (a valid serialization of the atomics); the old values (0 where inactive)."""
+    if not isinstance(ptr, Pointer | PointerTensor):
+        raise TLInterpretationError(op, f"expected a pointer value, got {type(ptr).__name__}")
+    _check_pointee(op, ptr.buffer, op.operands[0].type)
+    offsets, active = _active_offsets(op, ptr, mask, "update")
+    flat_offsets, flat_active = offsets.reshape(-1), np.asarray(active).reshape(-1)
+    data = ptr.buffer.data
+    old = np.zeros(flat_offsets.shape, data.dtype)
+    with np.errstate(all="ignore"):
+        for i in np.flatnonzero(flat_active):
+            off = flat_offsets[i]
+            old[i] = data[off]
+            data[off] = update(data[off], i)
+    return _result(op, old.reshape(offsets.shape), 0) if offsets.shape else _result(op, old[0])
+
+
+def _elements(value: Any, size: int, dtype: np.dtype) -> np.ndarray:
+    return np.broadcast_to(np.asarray(value, dtype), (size,)).reshape(-1) if size else np.zeros(0)
+
+
+@register_impls
+class TLExtraFunctions(InterpreterFunctions):
+    """Interpreter semantics of the ops real Triton kernels use beyond the tutorials."""
+
+    @impl(tl.AtomicRMWOp)
+    def run_atomic_rmw(
+        self, interpreter: Interpreter, op: tl.AtomicRMWOp, args: PythonValues
+    ) -> PythonValues:
+        ptr, val = args[0], args[1]
+        mask = args[2] if op.mask is not None else None
+        kind = op.atomic_rmw_op.data
+        fn = _unsigned_rmw(kind) if kind in ("umax", "umin") else _RMW_FUNCTIONS[kind]
+        size = int(np.prod(shape_of(op.ptr.type), dtype=np.int64))
+        vals = (
+            _elements(val, max(size, 1), ptr.buffer.data.dtype)
+            if isinstance(ptr, Pointer | PointerTensor)
+            else np.asarray(val)
+        )
+        dtype = ptr.buffer.data.dtype if isinstance(ptr, Pointer | PointerTensor) else None
+        return (
+            _atomic(op, ptr, mask, lambda old, i: dtype.type(fn(old, vals[i])), op.result.type),
+        )
+
+    @impl(tl.AtomicCASOp)
+    def run_atomic_cas(
+        self, interpreter: Interpreter, op: tl.AtomicCASOp, args: PythonValues
+    ) -> PythonValues:
+        ptr, cmp, val = args
+        if not isinstance(ptr, Pointer | PointerTensor):
+            raise TLInterpretationError(op, f"expected a pointer value, got {type(ptr).__name__}")
+        size = max(int(np.prod(shape_of(op.ptr.type), dtype=np.int64)), 1)
+        dtype = ptr.buffer.data.dtype
+        cmps, vals = _elements(cmp, size, dtype), _elements(val, size, dtype)
+        return (
+            _atomic(
+                op, ptr, None, lambda old, i: vals[i] if old == cmps[i] else old, op.result.type
+            ),
+        )
+
+    @impl(tl.CatOp)
+    def run_cat(self, interpreter: Interpreter, op: tl.CatOp, args: PythonValues) -> PythonValues:
+        return (_result(op, np.concatenate([np.asarray(a) for a in args], axis=0)),)
+
+    @impl(tl.JoinOp)
+    def run_join(self, interpreter: Interpreter, op: tl.JoinOp, args: PythonValues) -> PythonValues:
+        return (_result(op, np.stack([np.asarray(a) for a in args], axis=-1)),)
+
+    @impl(tl.SplitOp)
+    def run_split(
+        self, interpreter: Interpreter, op: tl.SplitOp, args: PythonValues
+    ) -> PythonValues:
+        arr = np.asarray(args[0])
+        return (_result(op, arr[..., 0], 0), _result(op, arr[..., 1], 1))
+
+    @impl(tl.BitcastOp)
+    def run_bitcast(
+        self, interpreter: Interpreter, op: tl.BitcastOp, args: PythonValues
+    ) -> PythonValues:
+        value = args[0]
+        dst = element_type_of(op.result.type)
+        if isinstance(dst, PointerType):
+            dtype = numpy_dtype(dst.pointee)
+            if isinstance(value, Pointer):
+                return (Pointer(_retyped_buffer(value.buffer, dtype), value.offset),)
+            if isinstance(value, PointerTensor):
+                return (PointerTensor(_retyped_buffer(value.buffer, dtype), value.offsets),)
+            raise TLInterpretationError(op, f"expected a pointer, got {type(value).__name__}")
+        bits = _to_bits(op, value, op.src.type)
+        return (_result(op, _from_bits(bits, op.result.type)),)
+
+    @impl(tl.FpToFpOp)
+    def run_fp_to_fp(
+        self, interpreter: Interpreter, op: tl.FpToFpOp, args: PythonValues
+    ) -> PythonValues:
+        exact = np.asarray(args[0], np.float64)
+        nearest = _result(op, exact)
+        if op.rounding is None or op.rounding.data == "rtne":
+            return (nearest,)
+        dst = element_type_of(op.result.type)
+        if isinstance(dst, BFloat16Type):  # truncate the low 16 bits of the float32
+            truncated = exact.astype(np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
+            return (_result(op, np.where(np.isnan(exact), exact, truncated.view(np.float32))),)
+        return (_result(op, _round_toward_zero(exact, np.asarray(nearest))),)
+
+    @impl(tl.HistogramOp)
+    def run_histogram(
+        self, interpreter: Interpreter, op: tl.HistogramOp, args: PythonValues
+    ) -> PythonValues:
+        values = np.asarray(args[0]).astype(np.int64)
+        bins = shape_of(op.result.type)[0]
+        inside = values[(values >= 0) & (values < bins)]
+        return (_result(op, np.bincount(inside, minlength=bins)[:bins]),)
+
+    @impl(tl.GatherOp)
+    def run_gather(
+        self, interpreter: Interpreter, op: tl.GatherOp, args: PythonValues
+    ) -> PythonValues:
+        src, idx = np.asarray(args[0]), np.asarray(args[1]).astype(np.int64)
+        axis = op.axis.value.data
+        size = src.shape[axis]
+        bad = (idx < 0) | (idx >= size)
+        if bad.any():
+            first = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise TLInterpretationError(
+                op, f"index {int(idx[first])} at {list(first)} is out of range [0, {size})"
+            )
+        return (_result(op, np.take_along_axis(src, idx, axis)),)
+
+    @impl(tl.PrintOp)
+    def run_print(
+        self, interpreter: Interpreter, op: tl.PrintOp, args: PythonValues
+    ) -> PythonValues:
+        for value in args:
+            shown = np.asarray(value)
+            if op.attributes.get("hex") == IntegerAttr(1, IntegerType(1)):
+                shown = np.vectorize(hex)(_to_bits(op, value, op.args[0].type))
+            print(
+                f"{op.prefix.data}{np.array2string(shown, threshold=1 << 20)}",
+                file=interpreter.file,
+            )
+        if not args:
+            print(op.prefix.data, file=interpreter.file)
+        return ()
+
+    @impl(tl.AssertOp)
+    def run_assert(
+        self, interpreter: Interpreter, op: tl.AssertOp, args: PythonValues
+    ) -> PythonValues:
+        cond = np.asarray(args[0])
+        if not cond.all():
+            where = [int(i) for i in np.argwhere(~cond)[0]] if cond.shape else []
+            at = f" (first failing element {where})" if where else ""
+            raise TLInterpretationError(op, f"assertion failed: {op.message.data}{at}")
+        return ()
+
 
 def _live_memory(op: Operation, mem: Any) -> SharedMemory:
     if not isinstance(mem, SharedMemory):
@@ -1026,6 +1297,7 @@ def make_interpreter(module: ModuleOp, *, tracker: OpTracker | None = None) -> I
     interpreter = Interpreter(module, listeners=listeners)
     interpreter.register_implementations(ElementwiseFunctions())
     interpreter.register_implementations(TLFunctions())
+    interpreter.register_implementations(TLExtraFunctions())
     interpreter.register_implementations(ScfFunctions())
     interpreter.register_implementations(FuncFunctions())
     return interpreter

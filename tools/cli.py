@@ -136,6 +136,12 @@ def layout_arg_parser() -> ArgumentParser:
         f"at most {MAX_ELEMENTS_LIMIT})",
     )
     parser.add_argument("--json", action="store_true", help="print the bases as JSON")
+    parser.add_argument(
+        "--alias",
+        metavar="NAME",
+        help="LAYOUT is a whole TTGIR dump: use its layout alias NAME (#blocked1 or blocked1); "
+        "without --alias the aliases are listed",
+    )
     parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
     parser.add_argument(
         "--dtype",
@@ -218,6 +224,17 @@ class _ListPassesAction(argparse.Action):
         parser.exit()
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: a power of two ``>= 1`` (warps and threads per warp)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1 or value & (value - 1):
+        raise argparse.ArgumentTypeError(f"must be a power of two, got {value}")
+    return value
+
+
 def opt_arg_parser() -> ArgumentParser:
     """The command line of ``llc-opt``: xdsl-opt's flags (xDSL 0.74), plus llc's.
 
@@ -232,7 +249,28 @@ def opt_arg_parser() -> ArgumentParser:
     )
     parser.add_argument("input_file", nargs="?", help="path to input file ('-' or none: stdin)")
     parser.add_argument(
-        "-f", "--frontend", choices=["mlir"], help="frontend for the input (only mlir)"
+        "-f",
+        "--frontend",
+        choices=["mlir", "triton"],
+        help="frontend for the input: mlir (llc's dialects) or triton (TTIR/TTGIR); default: "
+        "triton for .ttgir/.ttir files and MLIR text with tt/ttg ops, else mlir",
+    )
+    parser.add_argument(
+        "--num-warps",
+        type=_positive_int,
+        default=4,
+        help='Triton input without "ttg.num-warps" (TTIR): warps per CTA (default 4)',
+    )
+    parser.add_argument(
+        "--threads-per-warp",
+        type=_positive_int,
+        default=32,
+        help='Triton input without "ttg.threads-per-warp": threads per warp (default 32)',
+    )
+    parser.add_argument(
+        "--gpu-target",
+        default="cuda:90",
+        help="Triton input without ttg.target: the GPU target (default cuda:90)",
     )
     parser.add_argument("--disable-verify", action="store_true")
     parser.add_argument(

@@ -206,7 +206,7 @@ def _original_pos(pos: int, shifts: list[tuple[int, int]]) -> int:
     return pos + removed
 
 
-def _parse_triton(text: str, name: str) -> LoadedLayout:
+def _parse_triton(text: str, name: str, collect: dict[str, Any] | None = None) -> LoadedLayout:
     from xdsl.context import Context
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
@@ -238,6 +238,8 @@ def _parse_triton(text: str, name: str) -> LoadedLayout:
                 last_alias = parser.attribute_aliases[alias]
                 if not isinstance(last_alias, LayoutEncodingAttr):
                     parser.raise_error(f"alias '{alias}' is not a layout attribute", start)
+                if collect is not None:
+                    collect[alias] = last_alias
                 continue
             if attr is not None:
                 parser.raise_error("unexpected text after the layout (give one layout)")
@@ -308,14 +310,68 @@ def parse_layout_text(text: str, name: str = "<layout>") -> LoadedLayout:
     )
 
 
-def load_layout(arg: str, name: str = "<layout>") -> LoadedLayout:
-    """Read (``@file``, ``-``) and parse a LAYOUT argument.
+def load_layout(arg: str, name: str = "<layout>", alias: str | None = None) -> LoadedLayout:
+    """Read (``@file``, ``-``) and parse a LAYOUT argument; from a whole TTGIR dump, the
+    layout alias ``alias`` (``#blocked1`` or ``blocked1``).
 
     >>> load_layout("Swizzle<3,4,3>").text
     'Swizzle<3,4,3>'
     """
     text, source = _read_arg(arg, name)
+    if alias is not None or is_ttgir_dump(text):
+        aliases = dump_aliases(text, source)
+        if alias is None:
+            raise LocatedError(f"{source}: a TTGIR dump needs --alias NAME")
+        key = alias if alias.startswith("#") else f"#{alias}"
+        if key not in aliases:
+            found = ", ".join(aliases) or "none"
+            raise LocatedError(
+                f"--alias {alias}: no such layout alias in {source} (found: {found})"
+            )
+        attr = aliases[key]
+        return LoadedLayout("triton", attr.layout, str(attr))
     return parse_layout_text(text, source)
+
+
+_DUMP_RE = re.compile(r"^[ \t]*(?:builtin\.)?module\b|^[ \t]*tt\.func\b", re.MULTILINE)
+_LAYOUT_ALIAS_LINE_RE = re.compile(
+    r"^[ \t]*#[A-Za-z_][\w$.\-]*[ \t]*=[ \t]*#(?:ttg|triton_gpu|tl)\."
+    r"(?!shared_memory\b|tensor_memory\b)"
+)
+
+
+def is_ttgir_dump(text: str) -> bool:
+    """Whether ``text`` is a whole module (a TTGIR dump) rather than layout text.
+
+    >>> is_ttgir_dump("#b = #ttg.blocked<{...}>\\nmodule {\\n}"), is_ttgir_dump("#ttg.linear<{}>")
+    (True, False)
+    """
+    return _DUMP_RE.search(text) is not None
+
+
+def dump_aliases(text: str, name: str = "<layout>") -> dict[str, Any]:
+    """The layout aliases defined by a TTGIR dump, in order: ``{"#blocked": attr, ...}``.
+
+    Only the top-level layout alias lines are read (``#loc`` lines, memory spaces and the module
+    body are skipped; they stay in place as blanks so that errors keep their line and column).
+    """
+    kept = [
+        line if _LAYOUT_ALIAS_LINE_RE.match(line) else " " * len(line) for line in text.split("\n")
+    ]
+    aliases: dict[str, Any] = {}
+    if any(line.strip() for line in kept):
+        _parse_triton("\n".join(kept), name, collect=aliases)
+    return aliases
+
+
+def list_aliases(text: str, name: str) -> str:
+    """What ``llc-layout DUMP`` prints without ``--alias``: one line per layout alias."""
+    aliases = dump_aliases(text, name)
+    if not aliases:
+        return f"{name}: no layout aliases\n"
+    lines = [f"{name}: {len(aliases)} layout aliases (pick one with --alias NAME):"]
+    lines += [f"{alias} = {str(attr).replace('#tl.', '#ttg.')}" for alias, attr in aliases.items()]
+    return "\n".join(lines) + "\n"
 
 
 # ------------------------------------------------------------------------------ to LinearLayout
@@ -691,7 +747,7 @@ def _build_role(
 
 
 def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
-    src_loaded = load_layout(args.layout, "<layout>")
+    src_loaded = load_layout(args.layout, "<layout>", args.alias)
     dst_loaded = load_layout(args.to, "<to>")
     for flag, loaded in (("LAYOUT", src_loaded), ("--to", dst_loaded)):
         if not loaded.is_distributed:
@@ -862,10 +918,17 @@ def run(args: argparse.Namespace) -> None:
     if args.num_warps is not None and args.num_warps < 1:
         raise LocatedError(f"--num-warps {args.num_warps} must be positive")
     shape = parse_shape(args.shape) if args.shape is not None else None
+    if args.alias is None:
+        text, source = _read_arg(args.layout, "<layout>")
+        if is_ttgir_dump(text):
+            sys.stdout.write(list_aliases(text, source))
+            return
     if args.to is not None:
         sys.stdout.write(_conversion(args, shape))
         return
-    built = build(load_layout(args.layout), shape, args.num_warps, args.threads_per_warp)
+    built = build(
+        load_layout(args.layout, alias=args.alias), shape, args.num_warps, args.threads_per_warp
+    )
     if args.json:
         # stdout stays exactly the JSON document.
         for note in built.notes:

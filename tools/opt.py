@@ -221,7 +221,21 @@ class LLCOptMain(xDSLOptMain):
             return super().output_resulting_program(prog)
         return self._print_module(prog) + "\n\n"
 
+    def _is_triton_input(self, text: str, name: str) -> bool:
+        if self.args.frontend is not None:
+            return self.args.frontend == "triton"
+        from llc.dialects.ttgir import is_triton_file
+
+        return is_triton_file(name, text)
+
     def _parse(self, text: str, name: str, line_offset: int) -> ModuleOp:
+        if self._is_triton_input(text, name):
+            from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+
+            defaults = HardwareDefaults(
+                self.args.num_warps, self.args.threads_per_warp, self.args.gpu_target
+            )
+            return parse_triton_module(text, name, defaults, line_offset=line_offset)
         return parse_module(
             self.ctx,
             text,
@@ -232,7 +246,7 @@ class LLCOptMain(xDSLOptMain):
 
     def run(self) -> None:
         """Process each input chunk; errors become located diagnostics (see module doc)."""
-        if self.args.frontend not in (None, "mlir"):
+        if self.args.frontend not in (None, "mlir", "triton"):
             super().run()
             return
         text, name = read_input(self.args.input_file)

@@ -315,7 +315,12 @@ def run(args: argparse.Namespace) -> int:
     """Run ``llc-run`` on arguments parsed by :func:`llc.tools.cli.run_arg_parser`."""
     ctx = make_context()
     text, name = read_input(args.input_file)
-    module = parse_module(ctx, text, name)
+    from llc.dialects.ttgir import is_triton_file, parse_triton_module
+
+    if is_triton_file(name, text):  # TTIR/TTGIR, as llc-opt reads it
+        module = parse_triton_module(text, name)
+    else:
+        module = parse_module(ctx, text, name)
     try:
         module.verify()
         tl.verify_module(module)

@@ -1,0 +1,307 @@
+"""Regenerate the Triton fixtures of llc: TTIR and TTGIR dumps of Triton's tutorial kernels.
+
+Needs the optional ``bench`` extra (``pip install -e '.[bench]'``, Triton 3.9). No GPU is needed:
+``triton.compile`` runs the whole pipeline for a :class:`GPUTarget` given by hand.
+
+    python bench/dump_triton.py            # examples/triton/<kernel>.sm<NN>.{ttir,ttgir}
+    python bench/dump_triton.py --out DIR --ptx   # elsewhere, with the PTX
+
+Every kernel is a plain version of the one in Triton's tutorials (vector add, fused softmax,
+matmul, layer norm forward, flash attention forward) plus a tiled transpose and ``extra_ops`` (the
+ops beyond the tutorials), at one fixed configuration. ``KERNELS`` maps a kernel name to ``(jit function, signature, constexprs,
+num_warps)`` so that ``bench/vs_triton.py`` compiles the same kernels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "examples" / "triton"
+ARCHS = (80, 90)
+
+
+@triton.jit
+def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def softmax(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    out = num / tl.sum(num, axis=0)
+    tl.store(out_ptr + row * out_stride + cols, out, mask=mask)
+
+
+@triton.jit
+def matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    c = acc.to(tl.float16)
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :]
+    tl.store(c_ptrs, c, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def layer_norm(x_ptr, y_ptr, w_ptr, b_ptr, stride, n, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / n
+    xc = tl.where(mask, x - mean, 0.0)
+    var = tl.sum(xc * xc, axis=0) / n
+    rstd = 1 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + cols, mask=mask)
+    b = tl.load(b_ptr + cols, mask=mask)
+    y = xc * rstd * w + b
+    tl.store(y_ptr + row * stride + cols, y, mask=mask)
+
+
+@triton.jit
+def transpose(in_ptr, out_ptr, stride_in, stride_out, BM: tl.constexpr, BN: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    x = tl.load(in_ptr + rm[:, None] * stride_in + rn[None, :])
+    tl.store(out_ptr + rn[:, None] * stride_out + rm[None, :], tl.trans(x))
+
+
+@triton.jit
+def flash_attention(
+    q_ptr,
+    k_ptr,
+    v_ptr,
+    o_ptr,
+    stride,
+    n_ctx,
+    sm_scale,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    D: tl.constexpr,
+):
+    start_m = tl.program_id(0)
+    rm = start_m * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * stride + rd[None, :])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start_n in range(0, n_ctx, BN):
+        k = tl.load(k_ptr + (start_n + rn)[None, :] * stride + rd[:, None])
+        qk = tl.dot(q, k) * sm_scale
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.exp(qk - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + (start_n + rn)[:, None] * stride + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    tl.store(o_ptr + rm[:, None] * stride + rd[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def _max_by_branch(a, b):
+    if a > b:
+        r = a
+    else:
+        r = b
+    return r
+
+
+@triton.jit
+def extra_ops(x_ptr, i_ptr, o_ptr, h_ptr, BLOCK: tl.constexpr):
+    """Not a tutorial: the ops real kernels use beyond them (atomics, cat, bitcast, histogram,
+    gather, fp8 casts, device print and assert, a reduce whose combine function branches)."""
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    idx = tl.load(i_ptr + offs) & (BLOCK - 1)
+    tl.atomic_add(o_ptr + offs, x)
+    tl.atomic_max(o_ptr + offs, x, mask=offs < 3)
+    old = tl.atomic_cas(i_ptr + offs, idx, idx + 1)
+    c = tl.cat(x, x, can_reorder=True)
+    bits = x.to(tl.int32, bitcast=True)
+    h = tl.histogram(idx, 8)
+    g = tl.gather(x, idx, 0)
+    back = x.to(tl.float8e5).to(tl.float32)
+    tl.device_print("x", x)
+    tl.device_assert(x == x, "nan")
+    s = tl.reduce(x, 0, _max_by_branch)
+    y = g + back + s + old.to(tl.float32) + bits.to(tl.float32)
+    tl.store(o_ptr + offs, y)
+    tl.store(h_ptr + tl.arange(0, 8), h)
+    tl.store(o_ptr + tl.arange(0, 2 * BLOCK), c)
+
+
+KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
+    "vector_add": (
+        vector_add,
+        {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+        {"BLOCK": 1024},
+        4,
+    ),
+    "softmax": (
+        softmax,
+        {
+            "out_ptr": "*fp32",
+            "in_ptr": "*fp32",
+            "in_stride": "i32",
+            "out_stride": "i32",
+            "n_cols": "i32",
+        },
+        {"BLOCK": 1024},
+        4,
+    ),
+    "matmul": (
+        matmul,
+        {
+            "a_ptr": "*fp16",
+            "b_ptr": "*fp16",
+            "c_ptr": "*fp16",
+            "M": "i32",
+            "N": "i32",
+            "K": "i32",
+            "stride_am": "i32",
+            "stride_bk": "i32",
+            "stride_cm": "i32",
+        },
+        {"BM": 64, "BN": 64, "BK": 32},
+        4,
+    ),
+    "layer_norm": (
+        layer_norm,
+        {
+            "x_ptr": "*fp16",
+            "y_ptr": "*fp32",
+            "w_ptr": "*fp32",
+            "b_ptr": "*fp32",
+            "stride": "i32",
+            "n": "i32",
+            "eps": "fp32",
+        },
+        {"BLOCK": 512},
+        4,
+    ),
+    "transpose": (
+        transpose,
+        {"in_ptr": "*fp32", "out_ptr": "*fp32", "stride_in": "i32", "stride_out": "i32"},
+        {"BM": 64, "BN": 64},
+        4,
+    ),
+    "flash_attention": (
+        flash_attention,
+        {
+            "q_ptr": "*fp16",
+            "k_ptr": "*fp16",
+            "v_ptr": "*fp16",
+            "o_ptr": "*fp16",
+            "stride": "i32",
+            "n_ctx": "i32",
+            "sm_scale": "fp32",
+        },
+        {"BM": 64, "BN": 64, "D": 64},
+        4,
+    ),
+    "extra_ops": (
+        extra_ops,
+        {"x_ptr": "*fp32", "i_ptr": "*i32", "o_ptr": "*fp32", "h_ptr": "*i32"},
+        {"BLOCK": 128},
+        4,
+    ),
+}
+
+DEBUG_KERNELS = frozenset({"extra_ops"})
+"""Compiled with ``debug=True``, so that Triton keeps ``tl.device_assert``."""
+
+
+def compile_kernel(
+    name: str, arch: int, constexprs: dict[str, int] | None = None, num_warps: int | None = None
+) -> Any:
+    """``triton.compile`` one of :data:`KERNELS` for ``sm_<arch>`` (no GPU needed)."""
+    fn, signature, default_constexprs, default_warps = KERNELS[name]
+    consts = dict(default_constexprs if constexprs is None else constexprs)
+    full_signature = dict(signature) | dict.fromkeys(consts, "constexpr")
+    source = ASTSource(fn=fn, signature=full_signature, constexprs=consts)
+    options = {
+        "num_warps": num_warps or default_warps,
+        "num_stages": 1,
+        "debug": name in DEBUG_KERNELS,
+    }
+    return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)
+
+
+_LOC_LINE_RE = re.compile(r'loc\("[^"]*/([^"/]+)":')
+
+
+def portable(text: str) -> str:
+    """Make a dump independent of where this file lives: ``loc("/abs/dir/f.py":1:2)`` keeps
+    only the file name."""
+    return _LOC_LINE_RE.sub(r'loc("\1":', text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
+    parser.add_argument("--ptx", action="store_true", help="also write the PTX")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in KERNELS:
+        for arch in ARCHS:
+            compiled = compile_kernel(name, arch)
+            for stage in ("ttir", "ttgir") + (("ptx",) if args.ptx else ()):
+                path = args.out / f"{name}.sm{arch}.{stage}"
+                path.write_text(portable(compiled.asm[stage]))
+                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    print(f"triton {triton.__version__}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

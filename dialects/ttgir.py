@@ -1,0 +1,447 @@
+"""Read Triton's TTIR/TTGIR into llc's dialects.
+
+Triton prints its IR with the ``tt``/``ttg`` dialects; llc's ``tl`` dialect spells the same ops
+and layouts the same way inside the op (``tl.make_range {end = 1024 : i32, start = 0 : i32}``,
+``#tl.blocked<{sizePerThread = ...}>``). Importing is therefore done while parsing: a
+:class:`TritonContext` answers xDSL's parser with llc's op, attribute and type classes for Triton's
+names (``tt.load`` -> ``tl.load``, ``tt.func`` -> ``func.func``, ``#ttg.blocked`` ->
+``#tl.blocked``, ``!tt.ptr`` -> ``!tl.ptr``, tensor ``arith.cmpi`` -> ``tl.cmpi``, ...), and a few
+shims parse the ops whose Triton syntax differs (``tt.dot``'s ``inputPrecision``, the memory space
+of ``!ttg.memdesc``). The parsed module holds only llc's ops, so every pass and the interpreter
+work on it. Module attributes are renamed (``"ttg.num-warps"`` -> ``"tl.num-warps"``); TTIR, which
+has none, gets them from the caller (defaults: 4 warps, 32 threads per warp, ``cuda:90``).
+
+An op outside :data:`OP_NAMES` is a parse error located on the op that names it.
+
+>>> module = parse_triton_module('''
+... module {
+...   tt.func public @f(%p: !tt.ptr<f32>) {
+...     %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+...     tt.return
+...   }
+... }''')
+>>> print(module.body.block.first_op.body.block.first_op)
+%r = tl.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+>>> module.attributes["tl.num-warps"]
+IntegerAttr(value=IntAttr(data=4), type=IntegerType(32))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, math, scf
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    Builtin,
+    DenseIntOrFPElementsAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser, Parser
+
+from llc.dialects import tl
+from llc.dialects.diagnostics import parse_module
+from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
+from llc.dialects.xdsl_private import peek_token, resume_from
+
+__all__ = [
+    "ATTR_NAMES",
+    "DEFAULT_NUM_WARPS",
+    "DEFAULT_TARGET",
+    "DEFAULT_THREADS_PER_WARP",
+    "MODULE_ATTR_NAMES",
+    "OP_NAMES",
+    "TYPE_NAMES",
+    "TritonContext",
+    "is_triton_file",
+    "parse_triton_module",
+]
+
+DEFAULT_NUM_WARPS = 4
+DEFAULT_THREADS_PER_WARP = 32
+DEFAULT_TARGET = "cuda:90"
+
+_TT_TO_TL = (
+    "get_program_id",
+    "get_num_programs",
+    "make_range",
+    "splat",
+    "broadcast",
+    "expand_dims",
+    "reshape",
+    "trans",
+    "addptr",
+    "load",
+    "store",
+    "reduce",
+    "reduce.return",
+    "atomic_rmw",
+    "atomic_cas",
+    "cat",
+    "join",
+    "split",
+    "bitcast",
+    "fp_to_fp",
+    "histogram",
+    "gather",
+    "print",
+    "assert",
+)
+_TTG_TO_TL = (
+    "convert_layout",
+    "local_alloc",
+    "local_load",
+    "local_store",
+    "local_dealloc",
+    "memdesc_index",
+)
+_TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
+# arith ops whose xDSL versions take no tensors (scalar i1 results, scalar conditions, scalar
+# casts): llc's tl versions take both.
+_ARITH_TO_TL = (
+    "cmpi",
+    "cmpf",
+    "select",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "extsi",
+    "extui",
+    "trunci",
+)
+
+OP_NAMES: dict[str, str] = {
+    "tt.func": "func.func",
+    "tt.return": "func.return",
+    "tt.call": "func.call",
+    **{f"tt.{n}": f"tl.{n}" for n in _TT_TO_TL},
+    **{f"ttg.{n}": f"tl.{n}" for n in _TTG_TO_TL},
+    **{f"arith.{n}": f"tl.{n}" for n in _ARITH_TO_TL},
+    **{f"ttng.{n}": f"tl.{n}" for n in _TTNG_TO_TL},
+}
+"""Triton op name -> llc op name (``tt.dot`` has a shim: :class:`_TritonDot`)."""
+
+ATTR_NAMES: dict[str, str] = {f"ttg.{attr.kind}": attr.name for attr in LAYOUT_ATTRIBUTES}
+"""``#ttg.<kind>`` -> ``#tl.<kind>`` for every layout attribute llc knows."""
+
+TYPE_NAMES: dict[str, str] = {"tt.ptr": "tl.ptr"}
+"""Triton type name -> llc type name (``!ttg.memdesc`` has a shim: :class:`_TritonMemDesc`)."""
+
+MODULE_ATTR_NAMES: dict[str, str] = {
+    "ttg.num-warps": tl.NUM_WARPS_ATTR,
+    "ttg.threads-per-warp": tl.THREADS_PER_WARP_ATTR,
+    "ttg.target": tl.TARGET_ATTR,
+}
+"""TTGIR module attribute -> llc module attribute."""
+
+_DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "triton_gpu.")
+
+
+@irdl_attr_definition
+class _TritonMemDesc(ParametrizedAttribute, TypeAttribute):
+    """Parses ``!ttg.memdesc<64x32xf16, #shared, #smem[, mutable]>`` into ``!tl.memdesc``.
+
+    llc models one shared memory, so the memory space and mutability are dropped; the TTGIR
+    printer puts them back (``#smem``, and ``mutable`` on buffers allocated without a value).
+    """
+
+    name = "ttg.memdesc"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+            encoding: Attribute = NoneAttr()
+            extra: list[Attribute | str] = []
+            while parser.parse_optional_punctuation(",") is not None:
+                if parser.parse_optional_keyword("mutable") is not None:
+                    extra.append("mutable")
+                    continue
+                attr = parser.parse_attribute()
+                if isinstance(encoding, tl.NoneAttr) and _is_shared_layout(attr):
+                    encoding = attr
+                else:
+                    extra.append(attr)
+        return (ArrayAttr(IntAttr(d) for d in dims), element, encoding)
+
+    @classmethod
+    def new(cls, params: Sequence[Attribute]) -> tl.MemDescType:  # type: ignore[override]
+        shape, element, encoding = params
+        return tl.MemDescType.new((shape, element, encoding))
+
+
+def _is_shared_layout(attr: Attribute) -> bool:
+    return attr.name.startswith("tl.") and not attr.name.endswith("shared_memory")
+
+
+class _TritonDot:
+    """Parses ``tt.dot %a, %b, %c[, inputPrecision = tf32][, maxNumImpreciseAcc = 0] : ...``
+    into ``tl.dot``; the options are kept as attributes so that the TTGIR printer restores them."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "tt"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        operands = [parser.parse_unresolved_operand()]
+        options: dict[str, Attribute] = {}
+        while parser.parse_optional_punctuation(",") is not None:
+            name = parser.parse_optional_identifier()
+            if name is None:
+                operands.append(parser.parse_unresolved_operand())
+                continue
+            parser.parse_punctuation("=")
+            if (word := parser.parse_optional_identifier()) is not None:
+                options[name] = StringAttr(word)
+            else:
+                options[name] = IntegerAttr(parser.parse_integer(), i32)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        a_type = parser.parse_type()
+        parser.parse_punctuation("*")
+        b_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        c_type = parser.parse_type()
+        if len(operands) != 3:
+            parser.raise_error(f"tt.dot takes 3 operands, got {len(operands)}")
+        a, b, c = (
+            parser.resolve_operand(o, t)
+            for o, t in zip(operands, (a_type, b_type, c_type), strict=True)
+        )
+        op = tl.DotOp(a, b, c)
+        op.attributes |= {f"tt.{k}": v for k, v in options.items()} | attrs
+        return op
+
+
+class _TritonConstant:
+    """Parses ``arith.constant``, reading ``dense<0xFF800000> : tensor<...xf32>`` as the float
+    with those bits (MLIR's spelling of -inf; xDSL 0.74 reads the hex as an integer value)."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "arith"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        start = parser.pos
+        if parser.parse_optional_keyword("dense") is not None:
+            parser.parse_punctuation("<")
+            token = peek_token(parser).text
+            if token[:2] in ("0x", "0X"):
+                bits = parser.parse_integer()
+                parser.parse_punctuation(">")
+                parser.parse_punctuation(":")
+                typ = parser.parse_type()
+                element = tl.element_type_of(typ)
+                if isinstance(typ, TensorType) and isinstance(element, AnyFloat):
+                    raw = bits.to_bytes(element.compile_time_size, "little")
+                    value = next(element.iter_unpack(raw))
+                    dense = DenseIntOrFPElementsAttr.from_list(typ, [value] * typ.element_count())
+                    op = arith.ConstantOp(dense, typ)
+                    op.attributes |= parser.parse_optional_attr_dict()
+                    return op
+            resume_from(parser, start)
+        return arith.ConstantOp.parse(parser)
+
+
+class _TritonSelect:
+    """Parses ``arith.select``: with one type (a scalar ``i1`` condition) as xDSL's
+    ``arith.select``, with two (``tensor<..xi1>, tensor<..>``) as ``tl.select``."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "arith"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(operands) != 3 or len(types) not in (1, 2):
+            parser.raise_error("arith.select takes %cond, %a, %b : [cond type,] type")
+        cond_type = types[0] if len(types) == 2 else IntegerType(1)
+        cond = parser.resolve_operand(operands[0], cond_type)
+        a, b = (parser.resolve_operand(o, types[-1]) for o in operands[1:])
+        op: Operation = tl.SelectOp(cond, a, b) if len(types) == 2 else arith.SelectOp(cond, a, b)
+        op.attributes |= attrs
+        return op
+
+
+def _unsupported(name: str) -> type:
+    class _Unsupported:
+        @classmethod
+        def dialect_name(cls) -> str:
+            return name.split(".")[0]
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            # The op name is already consumed: point the error at it.
+            start = parser.lexer.input.content.rfind(name, 0, parser.pos)
+            parser.raise_error(
+                f"llc cannot import the Triton op '{name}' (supported: "
+                f"{', '.join(sorted(n for n in OP_NAMES if not n.startswith('arith.')))}, "
+                "tt.dot, and the arith, math and scf dialects)",
+                start if start >= 0 else None,
+                start + len(name) if start >= 0 else None,
+            )
+
+        @classmethod
+        def create(cls, *args: object, **kwargs: object) -> Operation:
+            raise ValueError(f"llc cannot import the Triton op '{name}'")
+
+    return _Unsupported
+
+
+_SHIMS: dict[str, type] = {
+    "tt.dot": _TritonDot,
+    "arith.constant": _TritonConstant,
+    "arith.select": _TritonSelect,
+}
+
+
+class TritonContext(Context):
+    """An xDSL context that resolves Triton's op, attribute and type names to llc's classes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        for dialect in (Builtin, func.Func, arith.Arith, math.Math, scf.Scf, tl.TL):
+            self.load_dialect(dialect)
+        self._triton_extra: list[Dialect] = []
+
+    def get_optional_op(self, name: str, *, dialect_stack: Sequence[str] = ()):  # type: ignore[override]
+        if name in _SHIMS:
+            return _SHIMS[name]  # type: ignore[return-value]
+        mapped = OP_NAMES.get(name)
+        if mapped is not None:
+            return super().get_optional_op(mapped)
+        if name.startswith(_DIALECT_PREFIXES) or name.startswith("tl."):
+            return _unsupported(name)  # type: ignore[return-value]
+        return super().get_optional_op(name, dialect_stack=dialect_stack)
+
+    def get_optional_attr(self, name: str) -> type[Attribute] | None:
+        if name == "ttg.shared_memory":
+            return _SharedMemorySpace
+        return super().get_optional_attr(ATTR_NAMES.get(name, name))
+
+    def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
+        if name == "ttg.memdesc":
+            return _TritonMemDesc
+        return super().get_optional_type(TYPE_NAMES.get(name, name))
+
+
+@irdl_attr_definition
+class _SharedMemorySpace(ParametrizedAttribute):
+    """``#ttg.shared_memory``: a memory space, dropped by :class:`_TritonMemDesc`."""
+
+    name = "ttg.shared_memory"
+
+
+_LOC_START_RE = re.compile(r"(?:^[ \t]*#loc[\w$.\-]*[ \t]*=[ \t]*)?\bloc\(", re.MULTILINE)
+
+
+def blank_locations(text: str) -> str:
+    """``text`` with every ``loc(...)`` and ``#loc = loc(...)`` definition replaced by spaces.
+
+    Triton prints its location aliases after the module (forward references xDSL's parser
+    rejects) and they point into the Python source; blanking them keeps every other character
+    where it was, so llc's diagnostics name the line and column of the TTGIR file itself.
+
+    >>> blank_locations('%0 = tt.foo loc(#loc1)\\n#loc1 = loc("a.py"(#loc))\\n')
+    '%0 = tt.foo           \\n                         \\n'
+    """
+    out = list(text)
+    for match in _LOC_START_RE.finditer(text):
+        if match.start() < len(out) and out[match.start()] == "\0":
+            continue
+        depth, i, quoted = 1, match.end(), False
+        while i < len(text) and depth:
+            ch = text[i]
+            if quoted:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    quoted = False
+            elif ch == '"':
+                quoted = True
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            i += 1
+        for j in range(match.start(), i):
+            if out[j] != "\n":
+                out[j] = " "
+    return "".join(out)
+
+
+_TRITON_OP_RE = re.compile(r'^[ \t]*(?:%[^=\n]*=[ \t]*)?"?(?:tt|ttg|ttng)\.[a-z_]', re.MULTILINE)
+TRITON_SUFFIXES = (".ttgir", ".ttir")
+"""Files read as Triton IR whatever their contents."""
+
+
+def is_triton_file(name: str, text: str) -> bool:
+    """Whether ``llc-opt`` reads ``name`` as Triton IR: a ``.ttgir``/``.ttir`` file, or text
+    with a ``tt``/``ttg``/``ttng`` op.
+
+    >>> is_triton_file("k.mlir", "  tt.func @f() {"), is_triton_file("k.mlir", "func.func @f()")
+    (True, False)
+    >>> is_triton_file("k.ttir", "")
+    True
+    """
+    return name.endswith(TRITON_SUFFIXES) or _TRITON_OP_RE.search(text) is not None
+
+
+@dataclass(frozen=True)
+class HardwareDefaults:
+    """What a module without TTGIR's module attributes (TTIR) gets."""
+
+    num_warps: int = DEFAULT_NUM_WARPS
+    threads_per_warp: int = DEFAULT_THREADS_PER_WARP
+    target: str = DEFAULT_TARGET
+
+
+def parse_triton_module(
+    text: str,
+    name: str = "<unknown>",
+    defaults: HardwareDefaults = HardwareDefaults(),
+    *,
+    line_offset: int = 0,
+) -> ModuleOp:
+    """Parse Triton TTIR/TTGIR text into a module of llc's dialects (see the module doc).
+
+    Raises xDSL's ``ParseError`` (located) for bad input or an unsupported op.
+    """
+    module = parse_module(TritonContext(), blank_locations(text), name, line_offset=line_offset)
+    rename_module_attributes(module, defaults)
+    return module
+
+
+def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> None:
+    """TTGIR's ``"ttg.num-warps"`` etc. become llc's names; missing ones take ``defaults``."""
+    attrs = module.attributes
+    for triton_name, llc_name in MODULE_ATTR_NAMES.items():
+        if triton_name in attrs:
+            attrs[llc_name] = attrs.pop(triton_name)
+    attrs.setdefault(tl.NUM_WARPS_ATTR, IntegerAttr(defaults.num_warps, i32))
+    attrs.setdefault(tl.THREADS_PER_WARP_ATTR, IntegerAttr(defaults.threads_per_warp, i32))
+    attrs.setdefault(tl.TARGET_ATTR, StringAttr(defaults.target))
+    _ = (TensorType, UnitAttr)

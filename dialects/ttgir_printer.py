@@ -1,0 +1,219 @@
+"""Print llc's IR as Triton TTGIR (``llc-opt -t ttgir``), the inverse of :mod:`llc.dialects.ttgir`.
+
+:class:`TTGIRPrinter` is llc's alias printer with Triton's names: ``tl.load`` prints as
+``tt.load``, ``func.func`` as ``tt.func``, ``tl.cmpi`` as ``arith.cmpi``, ``#tl.blocked`` as
+``#ttg.blocked``, ``!tl.ptr`` as ``!tt.ptr``, ``!tl.memdesc<...>`` as
+``!ttg.memdesc<..., #smem[, mutable]>`` (``mutable`` for buffers allocated without a value), the
+module attributes as ``"ttg.num-warps"`` etc. ``tl.dot`` gets Triton's ``inputPrecision``
+clause back and ``tl.reduce`` is printed in the generic form that Triton's parser reads. Every
+op name llc prints is in :data:`EXPORT_NAMES`; an op without a Triton counterpart is a located
+error. The result parses with Triton 3.9's ``ir.parse_mlir_module`` and compiles with
+``triton.compile`` (``test/unit/test_ttgir.py``).
+
+>>> from llc.dialects.ttgir import parse_triton_module
+>>> module = parse_triton_module('''
+... module {
+...   tt.func @f(%p: !tt.ptr<f32>) {
+...     %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+...     tt.return
+...   }
+... }''')
+>>> print(module_to_ttgir(module), end="")  # doctest: +ELLIPSIS
+module attributes {"ttg.num-warps" = 4 : i32, ..., "ttg.num-ctas" = 1 : i32} {
+  tt.func @f(%p: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    tt.return
+  }
+}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from io import StringIO
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.target import Target
+
+from llc.dialects import tl
+from llc.dialects.diagnostics import error_at
+from llc.dialects.layout_attrs import LayoutEncodingAttr
+from llc.dialects.printer import LLCPrinter
+from llc.dialects.ttgir import MODULE_ATTR_NAMES, OP_NAMES
+
+__all__ = ["EXPORT_NAMES", "TTGIRPrinter", "TTGIRTarget", "module_to_ttgir"]
+
+EXPORT_NAMES: dict[str, str] = {llc: triton for triton, llc in OP_NAMES.items()} | {
+    "tl.dot": "tt.dot",
+    "tl.constant": "arith.constant",
+}
+"""llc op name -> Triton op name (ops of arith/math/scf keep their names)."""
+
+_KEEP_PREFIXES = ("arith.", "math.", "scf.", "builtin.")
+_SMEM_ALIAS = "#smem"
+_DOT_OPTIONS = ("inputPrecision", "maxNumImpreciseAcc")
+
+
+@dataclass(eq=False, repr=False)
+class TTGIRPrinter(LLCPrinter):
+    """:class:`~llc.dialects.printer.LLCPrinter` printing Triton's names (see the module doc)."""
+
+    _mutable: set[Attribute] = field(default_factory=set, init=False)
+    _pending_name: tuple[str, str] | None = field(default=None, init=False)
+
+    def print_alias_definitions(self, root: Operation) -> None:
+        # Buffers allocated without a value are written later: Triton types them mutable,
+        # and so are the buffers indexed out of them.
+        self._mutable = set()
+        for op in root.walk():
+            if (isinstance(op, tl.LocalAllocOp) and op.src is None) or (
+                isinstance(op, tl.MemDescIndexOp) and op.src.type in self._mutable
+            ):
+                self._mutable.add(op.result.type)
+        if any(isinstance(r.type, tl.MemDescType) for op in root.walk() for r in op.results) or any(
+            isinstance(a.type, tl.MemDescType)
+            for op in root.walk()
+            for region in op.regions
+            for block in region.blocks
+            for a in block.args
+        ):
+            self.print_string(f"{_SMEM_ALIAS} = #ttg.shared_memory\n", indent=0)
+        self._aliases_printed = True
+        attrs = self._collect(root)
+        self._assign_names(attrs)
+        for attr in attrs:
+            name = self._aliases[attr]
+            self.print_string(f"{name} = ")
+            self._print_layout(attr)
+            self.print_string("\n", indent=0)
+            self._aliases_by_id[id(attr)] = name
+
+    # -- names -------------------------------------------------------------------------------
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if self._pending_name is not None:
+            llc_name, triton_name = self._pending_name
+            if text in (llc_name, f'"{llc_name}"'):
+                self._pending_name = None
+                text = text.replace(llc_name, triton_name)
+        super().print_string(text, indent=indent)
+
+    def print_op(self, op: Operation) -> None:
+        if self.print_aliases and not self._aliases_printed:
+            self.print_alias_definitions(op)
+        name = triton_op_name(op)
+        if isinstance(op, tl.DotOp):
+            self._print_dot(op)
+            return
+        self._pending_name = (op.name, name) if name != op.name else None
+        # Triton prints (and parses) tt.reduce only in the generic form; the ops of its
+        # combine region are printed in their custom forms again (the generic form of a tl op
+        # would show llc's properties, e.g. a string predicate).
+        generic = isinstance(op, tl.ReduceOp)
+        saved = self.print_generic_format
+        self.print_generic_format = generic
+        try:
+            super().print_op(op)
+        finally:
+            self.print_generic_format = saved
+
+    def _print_dot(self, op: tl.DotOp) -> None:
+        self._print_results(op)
+        self.print_string("tt.dot ")
+        self.print_list(op.operands, self.print_operand)
+        rest = dict(op.attributes)
+        for option in _DOT_OPTIONS:
+            value = rest.pop(f"tt.{option}", None)
+            if isinstance(value, StringAttr):
+                self.print_string(f", {option} = {value.data}")
+            elif isinstance(value, IntegerAttr):
+                self.print_string(f", {option} = {value.value.data}")
+        self.print_op_attributes(rest)
+        self.print_string(" : ")
+        self.print_attribute(op.a.type)
+        self.print_string(" * ")
+        self.print_attribute(op.b.type)
+        self.print_string(" -> ")
+        self.print_attribute(op.result.type)
+
+    # -- attributes and types ----------------------------------------------------------------
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, tl.PointerType):
+            self.print_string("!tt.ptr<")
+            self.print_attribute(attribute.pointee)
+            self.print_string(">")
+            return
+        if isinstance(attribute, tl.MemDescType):
+            self.print_string("!ttg.memdesc<")
+            for d in attribute.get_shape():
+                self.print_string(f"{d}x")
+            self.print_attribute(attribute.element_type)
+            if not isinstance(attribute.encoding, tl.NoneAttr):
+                self.print_string(", ")
+                self.print_attribute(attribute.encoding)
+            self.print_string(f", {_SMEM_ALIAS}")
+            if attribute in self._mutable:
+                self.print_string(", mutable")
+            self.print_string(">")
+            return
+        if isinstance(attribute, LayoutEncodingAttr):
+            name = self._aliases_by_id.get(id(attribute)) or self._aliases.get(attribute)
+            if name is not None:
+                self.print_string(name)
+            else:
+                self._print_layout(attribute)
+            return
+        super().print_attribute(attribute)
+
+    def _print_layout(self, attribute: Attribute) -> None:
+        assert isinstance(attribute, LayoutEncodingAttr)
+        self.print_string(f"#ttg.{attribute.kind}")
+        attribute.print_parameter(self)
+
+
+def triton_op_name(op: Operation) -> str:
+    """The Triton name of ``op``; raises a located error for an op Triton has no name for.
+
+    >>> triton_op_name(tl.FenceAsyncSharedOp())
+    'ttng.fence_async_shared'
+    """
+    if op.name in EXPORT_NAMES:
+        return EXPORT_NAMES[op.name]
+    if op.name.startswith(_KEEP_PREFIXES):
+        return op.name
+    raise error_at(op, f"-t ttgir: {op.name} has no Triton counterpart")
+
+
+def to_triton_module(module: ModuleOp) -> ModuleOp:
+    """A copy of ``module`` with TTGIR's module attributes (``"ttg.num-warps"``, ...,
+    ``"ttg.num-ctas" = 1`` when absent)."""
+    copy = module.clone()
+    attrs = copy.attributes
+    for triton_name, llc_name in MODULE_ATTR_NAMES.items():
+        if llc_name in attrs:
+            attrs[triton_name] = attrs.pop(llc_name)
+    attrs.setdefault("ttg.num-ctas", IntegerAttr(1, i32))
+    return copy
+
+
+def module_to_ttgir(module: ModuleOp) -> str:
+    """``module`` printed as TTGIR text (ends with a newline)."""
+    stream = StringIO()
+    printer = TTGIRPrinter(stream=stream)
+    printer.print_op(to_triton_module(module))
+    stream.write("\n")
+    return stream.getvalue().replace("builtin.module", "module", 1)
+
+
+@dataclass(frozen=True)
+class TTGIRTarget(Target):
+    """``llc-opt -t ttgir``: print the module as Triton TTGIR."""
+
+    name = "ttgir"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        output.write(module_to_ttgir(module))

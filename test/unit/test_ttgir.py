@@ -1,0 +1,335 @@
+# ruff: noqa: E501  (the kernels are MLIR text, one op per line)
+"""Triton interoperability: TTIR/TTGIR import (llc.dialects.ttgir), export (-t ttgir), the new
+tl ops' semantics, and (when Triton 3.9 is installed) round trips through Triton's own parser
+and compiler.
+
+The fixtures under examples/triton/ are Triton 3.9 dumps (``python bench/dump_triton.py``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.utils.exceptions import ParseError
+
+from llc.dialects import tl
+from llc.dialects.printer import module_to_string
+from llc.dialects.tl_interpreter import Buffer, Pointer, run_function
+from llc.dialects.ttgir import (
+    HardwareDefaults,
+    blank_locations,
+    is_triton_file,
+    parse_triton_module,
+)
+from llc.dialects.ttgir_printer import module_to_ttgir
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "examples" / "triton"
+TTGIR = sorted(FIXTURES.glob("*.ttgir"))
+TTIR = sorted(FIXTURES.glob("*.ttir"))
+KERNELS = ("vector_add", "softmax", "matmul", "layer_norm", "transpose", "flash_attention")
+
+HAS_TRITON = importlib.util.find_spec("triton") is not None
+needs_triton = pytest.mark.skipif(
+    not HAS_TRITON, reason="Triton is not installed (pip install -e '.[bench]' for Triton 3.9)"
+)
+
+
+def _import(path: Path, **defaults: object) -> tl.Operation:
+    module = parse_triton_module(path.read_text(), str(path), HardwareDefaults(**defaults))
+    module.verify()
+    tl.verify_module(module)
+    return module
+
+
+def _arch(path: Path) -> int:
+    return 80 if ".sm80." in path.name else 90
+
+
+def test_every_kernel_has_fixtures_for_both_architectures() -> None:
+    for kernel in KERNELS:
+        for arch in (80, 90):
+            for stage in ("ttir", "ttgir"):
+                assert (FIXTURES / f"{kernel}.sm{arch}.{stage}").is_file()
+
+
+@pytest.mark.parametrize("path", TTGIR + TTIR, ids=lambda p: p.name)
+def test_fixture_imports_into_llc_dialects(path: Path) -> None:
+    module = _import(path)
+    names = {op.name for op in module.walk()}
+    assert not any(n.startswith(("tt.", "ttg.", "ttng.")) for n in names), names
+    assert "func.func" in names
+    assert module.attributes[tl.NUM_WARPS_ATTR] == tl.IntegerAttr(4, tl.i32)
+    if path.suffix == ".ttgir":
+        assert module.attributes[tl.TARGET_ATTR] == tl.StringAttr(f"cuda:{_arch(path)}")
+        assert any(tl.encoding_of(r.type) is not None for op in module.walk() for r in op.results)
+    else:  # TTIR: no layouts, the defaults fill in the hardware
+        assert all(tl.encoding_of(r.type) is None for op in module.walk() for r in op.results)
+        assert module.attributes[tl.TARGET_ATTR] == tl.StringAttr("cuda:90")
+
+
+@pytest.mark.parametrize("path", TTGIR + TTIR, ids=lambda p: p.name)
+def test_export_reimports_to_the_same_module(path: Path) -> None:
+    module = _import(path)
+    text = module_to_ttgir(module)
+    assert "tl." not in text.replace("ttl.", "")  # only Triton's names are left
+    again = parse_triton_module(text, "exported.ttgir")
+    if "ttg.num-ctas" not in module.attributes:  # TTIR: the export adds Triton's default
+        assert again.attributes.pop("ttg.num-ctas") == tl.IntegerAttr(1, tl.i32)
+    assert module_to_string(again) == module_to_string(module)
+
+
+def test_ttir_defaults_come_from_the_caller() -> None:
+    module = _import(FIXTURES / "softmax.sm80.ttir", num_warps=8, target="cuda:80")
+    assert module.attributes[tl.NUM_WARPS_ATTR] == tl.IntegerAttr(8, tl.i32)
+    assert module.attributes[tl.TARGET_ATTR] == tl.StringAttr("cuda:80")
+    # A TTGIR module keeps its own attributes whatever the defaults say.
+    module = _import(FIXTURES / "softmax.sm80.ttgir", num_warps=8)
+    assert module.attributes[tl.NUM_WARPS_ATTR] == tl.IntegerAttr(4, tl.i32)
+
+
+def test_unsupported_op_is_a_located_error_naming_it() -> None:
+    text = "module {\n  tt.func @f() {\n    tt.experimental_thing\n    tt.return\n  }\n}\n"
+    with pytest.raises(ParseError) as info:
+        parse_triton_module(text, "k.ttgir")
+    message = str(info.value)
+    assert "k.ttgir:3:5" in message
+    assert "'tt.experimental_thing'" in message
+
+
+def test_blank_locations_keeps_every_position() -> None:
+    text = (FIXTURES / "matmul.sm90.ttgir").read_text()
+    blanked = blank_locations(text)
+    assert len(blanked) == len(text)
+    assert blanked.count("\n") == text.count("\n")
+    assert "loc(" not in blanked
+
+
+def test_triton_file_detection() -> None:
+    assert is_triton_file("x.ttgir", "") and is_triton_file("x.ttir", "")
+    assert is_triton_file("x.mlir", '    %0 = "tt.reduce"(%x) ({')
+    assert not is_triton_file("x.mlir", (ROOT / "examples" / "softmax.mlir").read_text())
+
+
+# ----------------------------------------------------------------------------- interpreter
+
+
+def _buffer(name: str, data: np.ndarray) -> Pointer:
+    return Pointer(Buffer(name, data), 0)
+
+
+def test_imported_softmax_runs_like_numpy() -> None:
+    module = _import(FIXTURES / "softmax.sm80.ttgir")
+    x = np.random.default_rng(0).standard_normal((3, 1000)).astype(np.float32)
+    out = _buffer("out", np.zeros(3000, np.float32))
+    args = [out, _buffer("x", x), np.int32(1000), np.int32(1000), np.int32(1000)]
+    run_function(module, "softmax", args, grid=(3,))
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out.buffer.data.reshape(3, 1000), e / e.sum(1, keepdims=True), 1e-5)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_imported_matmul_runs_like_numpy(arch: int) -> None:
+    """sm_90 goes through tl.warp_group_dot / _wait and tl.fence_async_shared."""
+    module = _import(FIXTURES / f"matmul.sm{arch}.ttgir")
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((64, 40)).astype(np.float16)
+    b = rng.standard_normal((40, 64)).astype(np.float16)
+    c = _buffer("c", np.zeros(64 * 64, np.float16))
+    ints = [np.int32(v) for v in (64, 64, 40, 40, 64, 64)]
+    run_function(module, "matmul", [_buffer("a", a), _buffer("b", b), c, *ints])
+    expected = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(c.buffer.data.reshape(64, 64), expected, atol=0.05, rtol=1e-2)
+
+
+def _run_ttir(body: str, args: list[object], entry: str = "k") -> list[tuple[object, ...]]:
+    module = parse_triton_module(body, "ops.ttir")
+    module.verify()
+    return run_function(module, entry, args)
+
+
+def test_atomic_rmw_and_cas_semantics() -> None:
+    text = """
+    module {
+      tt.func @k(%p: !tt.ptr<i32>, %q: !tt.ptr<f32>) -> (tensor<4xi32>, tensor<4xf32>, tensor<4xi32>) {
+        %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+        %z = arith.constant dense<0> : tensor<4xi32>
+        %ps = tt.splat %p : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+        %pz = tt.addptr %ps, %z : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+        %m = arith.constant dense<[true, true, false, true]> : tensor<4xi1>
+        %old = tt.atomic_rmw add, acq_rel, gpu, %pz, %r, %m : (tensor<4x!tt.ptr<i32>>, tensor<4xi32>, tensor<4xi1>) -> tensor<4xi32>
+        %qs = tt.splat %q : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+        %qr = tt.addptr %qs, %r : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+        %v = arith.constant dense<2.5> : tensor<4xf32>
+        %fold = tt.atomic_rmw fadd, relaxed, cta, %qr, %v : (tensor<4x!tt.ptr<f32>>, tensor<4xf32>) -> tensor<4xf32>
+        %pr = tt.addptr %ps, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+        %cmp = arith.constant dense<[4, 7, 7, 7]> : tensor<4xi32>
+        %new = arith.constant dense<9> : tensor<4xi32>
+        %cas = tt.atomic_cas acq_rel, gpu, %pr, %cmp, %new : (tensor<4x!tt.ptr<i32>>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+        tt.return %old, %fold, %cas : tensor<4xi32>, tensor<4xf32>, tensor<4xi32>
+      }
+    }"""
+    p = _buffer("p", np.array([0, 7, 8, 9], np.int32))
+    q = _buffer("q", np.arange(4, dtype=np.float32))
+    ((old, fold, cas),) = _run_ttir(text, [p, q])
+    # Serialized in element order: p[0] += 0, += 1, (masked), += 3 -> 4.
+    assert old.tolist() == [0, 0, 0, 1]
+    assert fold.tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert q.buffer.data.tolist() == [2.5, 3.5, 4.5, 5.5]
+    # cas saw p = [4, 7, 8, 9]: swaps where equal to cmp.
+    assert cas.tolist() == [4, 7, 8, 9]
+    assert p.buffer.data.tolist() == [9, 9, 8, 9]
+
+
+def test_shape_ops_and_casts_semantics() -> None:
+    text = """
+    module {
+      tt.func @k(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<8xf32>, tensor<4xf32>, tensor<4xi32>, tensor<2xi32>, tensor<4xf32>, tensor<4xf16>, tensor<4xf16>) {
+        %c = tt.cat %x, %x : tensor<4xf32> -> tensor<8xf32>
+        %j = tt.join %x, %x : tensor<4xf32> -> tensor<4x2xf32>
+        %a, %b = tt.split %j : tensor<4x2xf32> -> tensor<4xf32>
+        %s = arith.subf %b, %a : tensor<4xf32>
+        %bits = tt.bitcast %x : tensor<4xf32> -> tensor<4xi32>
+        %h = tt.histogram %i : tensor<4xi32> -> tensor<2xi32>
+        %g = tt.gather %x[%i] {axis = 0 : i32} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+        %rn = tt.fp_to_fp %x, rounding = rtne : tensor<4xf32> -> tensor<4xf16>
+        %rz = tt.fp_to_fp %x, rounding = rtz : tensor<4xf32> -> tensor<4xf16>
+        tt.return %c, %s, %bits, %h, %g, %rn, %rz : tensor<8xf32>, tensor<4xf32>, tensor<4xi32>, tensor<2xi32>, tensor<4xf32>, tensor<4xf16>, tensor<4xf16>
+      }
+    }"""
+    x = np.array([1.0, -2.0, 1.0009765625 + 2**-11 * 1.5, 0.5], np.float32)
+    i = np.array([2, 0, 2, 1], np.int32)
+    ((cat, s, bits, hist, gather, rn, rz),) = _run_ttir(text, [x, i])
+    assert cat.tolist() == [*x.tolist(), *x.tolist()]
+    assert s.tolist() == [0.0] * 4
+    assert bits.tolist() == x.view(np.int32).tolist()
+    assert hist.tolist() == [1, 1]  # the two 2s fall outside the 2 bins
+    assert gather.tolist() == x[[2, 0, 2, 1]].tolist()
+    # 1 + 1.75 ulp(f16): nearest rounds up to 1 + 2 ulp, toward zero down to 1 + ulp.
+    assert rn[2] > rz[2] and rz[2] == np.float16(1.0009765625)
+
+
+def test_gather_out_of_range_is_an_interpreter_error() -> None:
+    text = """
+    module {
+      tt.func @k(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {
+        %g = tt.gather %x[%i] {axis = 0 : i32} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+        tt.return %g : tensor<4xf32>
+      }
+    }"""
+    x = np.arange(4, dtype=np.float32)
+    ((g,),) = _run_ttir(text, [x, np.array([3, 2, 1, 0], np.int32)])
+    assert g.tolist() == [3.0, 2.0, 1.0, 0.0]
+    with pytest.raises(Exception, match=r"tl.gather: index 5 at \[1\] is out of range"):
+        _run_ttir(text, [x, np.array([0, 5, 1, 0], np.int32)])
+
+
+def test_print_and_assert_semantics(capsys: pytest.CaptureFixture[str]) -> None:
+    text = """
+    module {
+      tt.func @k(%x: tensor<4xi32>, %lim: tensor<4xi32>) {
+        tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x : tensor<4xi32>
+        %ok = arith.cmpi slt, %x, %lim : tensor<4xi32>
+        tt.assert %ok, "x too large" : tensor<4xi1>
+        tt.return
+      }
+    }"""
+    x = np.array([1, 2, 3, 4], np.int32)
+    _run_ttir(text, [x, np.full(4, 10, np.int32)])
+    assert " x: [1 2 3 4]" in capsys.readouterr().out
+    with pytest.raises(Exception, match=r"assertion failed: x too large \(first failing element"):
+        _run_ttir(text, [x, np.full(4, 3, np.int32)])
+
+
+def test_reduce_region_with_scf_if_imports_and_runs() -> None:
+    text = """
+    module {
+      tt.func @k(%x: tensor<8xf32>) -> f32 {
+        %m = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+        ^bb0(%a: f32, %b: f32):
+          %gt = arith.cmpf ogt, %a, %b : f32
+          %r = scf.if %gt -> (f32) {
+            scf.yield %a : f32
+          } else {
+            scf.yield %b : f32
+          }
+          tt.reduce.return %r : f32
+        }) : (tensor<8xf32>) -> f32
+        tt.return %m : f32
+      }
+    }"""
+    x = np.array([3, -1, 7.5, 2, 0, 7, -9, 1], np.float32)
+    ((m,),) = _run_ttir(text, [x])
+    assert m == np.float32(7.5)
+    module = parse_triton_module(text, "r.ttir")
+    assert "scf.if" in module_to_ttgir(module) and '"tt.reduce"' in module_to_ttgir(module)
+
+
+# ----------------------------------------------------------------------------- with Triton
+
+
+def _triton_compile(path: Path, arch: int) -> dict[str, str]:
+    """Compile ``path`` with Triton in a fresh process (Triton's global MLIR state stays out of
+    the test process); returns {"ptx": ...}."""
+    script = (
+        "import sys, triton\n"
+        "from triton.backends.compiler import GPUTarget\n"
+        "k = triton.compile(sys.argv[1], target=GPUTarget('cuda', int(sys.argv[2]), 32))\n"
+        "sys.stdout.write(k.asm['ptx'])\n"
+    )
+    env = dict(os.environ, TRITON_DEFAULT_FP_FUSION="1")
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(path), str(arch)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return {"ptx": result.stdout}
+
+
+@needs_triton
+@pytest.mark.parametrize("path", TTGIR, ids=lambda p: p.name)
+def test_exported_ttgir_compiles_in_triton(path: Path, tmp_path: Path) -> None:
+    exported = tmp_path / path.name
+    exported.write_text(module_to_ttgir(_import(path)))
+    ptx = _triton_compile(exported, _arch(path))["ptx"]
+    assert f".target sm_{_arch(path)}" in ptx
+
+
+def _convert_count(text: str) -> int:
+    return sum(1 for line in text.splitlines() if "ttg.convert_layout" in line)
+
+
+# llc's passes (branch e) leave one conversion more than Triton here; see bench/RESULTS.md.
+_MORE_CONVERSIONS_THAN_TRITON = {"layer_norm", "flash_attention"}
+
+
+@needs_triton
+@pytest.mark.parametrize("path", TTIR, ids=lambda p: p.name)
+def test_ttir_through_llc_optimize_layouts_compiles_in_triton(
+    path: Path, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    from llc.passes.layout_passes import OptimizeLayoutsPass
+    from llc.tools.opt import LLCOptMain
+
+    module = _import(path, target=f"cuda:{_arch(path)}")
+    OptimizeLayoutsPass().apply(LLCOptMain(["-"]).ctx, module)
+    module.verify()
+    exported = tmp_path / path.with_suffix(".ttgir").name
+    text = module_to_ttgir(module)
+    exported.write_text(text)
+    ptx = _triton_compile(exported, _arch(path))["ptx"]
+    assert f".target sm_{_arch(path)}" in ptx
+    kernel = path.name.split(".")[0]
+    triton_count = _convert_count((FIXTURES / path.with_suffix(".ttgir").name).read_text())
+    if kernel in _MORE_CONVERSIONS_THAN_TRITON:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="llc leaves one more cvt"))
+    assert _convert_count(text) <= triton_count
