@@ -146,7 +146,21 @@ def layout_arg_parser() -> ArgumentParser:
     parser.add_argument(
         "--dtype",
         default="f32",
-        help="element type of the --to cost estimate (f16, bf16, f32, i8, ...; default f32)",
+        help="element type of the --to cost estimate and of --vectorize (f16, bf16, f32, i8, ...; "
+        "default f32)",
+    )
+    parser.add_argument(
+        "--vectorize",
+        action="store_true",
+        help="print the widest per-thread access along the contiguous dim: the contiguous "
+        "register run, the register permutation that makes it largest and the access width",
+    )
+    parser.add_argument(
+        "--contig-dim",
+        type=int,
+        metavar="D",
+        help="the contiguous (fastest-varying in memory) tensor dim for --vectorize "
+        "(default: the last)",
     )
     parser.add_argument("--version", action=_VersionAction)
     return parser

@@ -911,6 +911,61 @@ def _cost_lines(
     return lines
 
 
+def _vectorize_text(built: BuiltLayout, args: argparse.Namespace) -> str:
+    """The ``--vectorize`` report (:mod:`llc.vectorize` decides, this only prints)."""
+    from llc.vectorize import largest_vectorization
+
+    ll = built.ll
+    if not ll.has_in_dim("register"):
+        raise LocatedError("--vectorize needs a distributed layout (one with registers)")
+    contig = getattr(args, "contig_dim", None)
+    rank = ll.num_out_dims
+    if contig is not None and not 0 <= contig < rank:
+        raise LocatedError(f"--contig-dim {contig} is out of range for a rank-{rank} layout")
+    dim = None if contig is None else ll.get_out_dim_names()[contig]
+    try:
+        v = largest_vectorization(ll, args.dtype, dim)
+    except LayoutError as err:
+        raise LocatedError(f"--dtype {args.dtype}: {err}") from None
+    if args.json:
+        doc = {
+            "contig_dim": v.contig_dim,
+            "bitwidth": v.bitwidth,
+            "registers": v.registers,
+            "distinct_registers": v.distinct_registers,
+            "identity_run": v.identity_run,
+            "run": v.run,
+            "permutation": list(v.permutation),
+            "register_bases": [list(b) for b in layout_json(v.layout)["in_dims"]["register"]],
+            "vector": v.vector,
+            "width_bits": v.width_bits,
+            "identity_width_bits": v.identity_width_bits,
+            "accesses": v.accesses,
+        }
+        return json.dumps(doc) + "\n"
+    reg_bases = layout_json(v.layout)["in_dims"]["register"]
+    identity = v.permutation == tuple(range(len(v.permutation)))
+    perm = (
+        "identity (registers already in the best order)" if identity else str(list(v.permutation))
+    )
+    return (
+        "\n".join(
+            [
+                f"vectorization along {v.contig_dim} ({args.dtype}, {v.bitwidth}-bit elements, "
+                f"{v.distinct_registers} distinct of {v.registers} registers per thread):",
+                f"  contiguous run in register order: {_count(v.identity_run, 'element')} -> "
+                f"{v.identity_width_bits}-bit accesses",
+                f"  largest contiguous run: {_count(v.run, 'element')}",
+                f"  register permutation (new -> old register): {perm}",
+                f"  permuted register bases: {reg_bases}",
+                f"  access width: {v.width_bits} bits ({v.vector} x {args.dtype}), "
+                f"{v.accesses} {'access' if v.accesses == 1 else 'accesses'} per thread",
+            ]
+        )
+        + "\n"
+    )
+
+
 # ------------------------------------------------------------------------------ CLI
 def run(args: argparse.Namespace) -> None:
     """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
@@ -929,6 +984,9 @@ def run(args: argparse.Namespace) -> None:
     built = build(
         load_layout(args.layout, alias=args.alias), shape, args.num_warps, args.threads_per_warp
     )
+    if getattr(args, "vectorize", False):
+        sys.stdout.write("".join(f"{n}\n" for n in built.notes) + _vectorize_text(built, args))
+        return
     if args.json:
         # stdout stays exactly the JSON document.
         for note in built.notes:
