@@ -2123,6 +2123,10 @@ class GatherOp(TLOperation):
             raise self.fail("indices must be integers")
         if element_type_of(self.result.type) != element_type_of(self.src.type):
             raise self.fail("result element type differs from src")
+        idx_enc, res_enc = encoding_of(self.indices.type), encoding_of(self.result.type)
+        if idx_enc is not None and res_enc is not None and idx_enc != res_enc:
+            # Each thread produces the results of the indices it holds (Triton's rule).
+            raise self.fail("result encoding must be the indices' encoding")
 
 
 @irdl_op_definition

@@ -156,6 +156,16 @@ def layout_arg_parser() -> ArgumentParser:
         "register run, the register permutation that makes it largest and the access width",
     )
     parser.add_argument(
+        "--gather",
+        metavar="IDX",
+        help="plan tl.gather of a LAYOUT source by indices in layout IDX along --axis: shuffles "
+        "when the axis stays within a warp, else shared memory",
+    )
+    parser.add_argument("--axis", type=int, default=0, help="the --gather axis (default 0)")
+    parser.add_argument(
+        "--index-shape", metavar="S", help="shape of the --gather indices (default: --shape)"
+    )
+    parser.add_argument(
         "--contig-dim",
         type=int,
         metavar="D",

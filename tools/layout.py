@@ -966,6 +966,27 @@ def _vectorize_text(built: BuiltLayout, args: argparse.Namespace) -> str:
     )
 
 
+def _gather_text(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
+    """The ``--gather`` report (:mod:`llc.gather` decides, this only prints)."""
+    from llc.gather import plan_gather
+
+    src = build(
+        load_layout(args.layout, alias=args.alias), shape, args.num_warps, args.threads_per_warp
+    )
+    index_shape = parse_shape(args.index_shape) if args.index_shape is not None else shape
+    idx = build(
+        load_layout(args.gather, "<gather>"), index_shape, args.num_warps, args.threads_per_warp
+    )
+    if not src.ll.has_in_dim("register") or not idx.ll.has_in_dim("register"):
+        raise LocatedError("--gather needs distributed layouts for the source and the indices")
+    try:
+        plan = plan_gather(src.ll, idx.ll, args.axis, args.dtype)
+    except LayoutError as err:
+        raise LocatedError(f"--gather: {err}") from None
+    notes = "".join(f"{n}\n" for n in [*src.notes, *idx.notes])
+    return notes + plan.report() + "\n"
+
+
 # ------------------------------------------------------------------------------ CLI
 def run(args: argparse.Namespace) -> None:
     """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
@@ -980,6 +1001,9 @@ def run(args: argparse.Namespace) -> None:
             return
     if args.to is not None:
         sys.stdout.write(_conversion(args, shape))
+        return
+    if getattr(args, "gather", None) is not None:
+        sys.stdout.write(_gather_text(args, shape))
         return
     built = build(
         load_layout(args.layout, alias=args.alias), shape, args.num_warps, args.threads_per_warp
