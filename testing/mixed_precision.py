@@ -93,7 +93,8 @@ def _module_text(case: Case) -> str:
 module attributes {{"tl.num-warps" = {case.warps} : i32}} {{
   func.func @k(%a: tensor<{m}x{k}x{ta}, #a>, %b: tensor<{k}x{n}x{tb}, #b>,
                %c: tensor<{m}x{n}x{tc}, #mma>) -> tensor<{m}x{n}x{tc}, #mma> {{
-    %d = tl.dot %a, %b, %c : tensor<{m}x{k}x{ta}, #a> * tensor<{k}x{n}x{tb}, #b> -> tensor<{m}x{n}x{tc}, #mma>
+    %d = tl.dot %a, %b, %c : tensor<{m}x{k}x{ta}, #a> * tensor<{k}x{n}x{tb}, #b>
+         -> tensor<{m}x{n}x{tc}, #mma>
     func.return %d : tensor<{m}x{n}x{tc}, #mma>
   }}
 }}

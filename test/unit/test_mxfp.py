@@ -76,9 +76,9 @@ def test_pack_unpack_round_trip() -> None:
 def _holder_table(ll: LinearLayout) -> dict[tuple[int, ...], set[tuple[int, int, int]]]:
     holders: dict[tuple[int, ...], set[tuple[int, int, int]]] = {}
     sizes = [ll.get_in_dim_size(n) for n in ("register", "lane", "warp")]
-    for r, l, w in itertools.product(*(range(s) for s in sizes)):
-        out = ll.apply({"register": r, "lane": l, "warp": w, "block": 0})
-        holders.setdefault(tuple(out.values()), set()).add((r, l, w))
+    for r, lane, w in itertools.product(*(range(s) for s in sizes)):
+        out = ll.apply({"register": r, "lane": lane, "warp": w, "block": 0})
+        holders.setdefault(tuple(out.values()), set()).add((r, lane, w))
     return holders
 
 
@@ -96,12 +96,12 @@ def test_unpacked_layout_keeps_each_byte_in_its_thread(spt, tpw, wpc, order, sha
     unpacked = unpacked_layout(packed, axis)
     assert unpacked.get_in_dim_size("register") == 2 * packed.get_in_dim_size("register")
     assert unpacked.get_out_dim_size(f"dim{axis}") == 2 * shape[axis]
-    for r, l, w in itertools.product(
+    for r, lane, w in itertools.product(
         range(packed.get_in_dim_size("register")), range(32), range(4)
     ):
-        byte = packed.apply({"register": r, "lane": l, "warp": w, "block": 0})
+        byte = packed.apply({"register": r, "lane": lane, "warp": w, "block": 0})
         for h in (0, 1):
-            elem = unpacked.apply({"register": 2 * r + h, "lane": l, "warp": w, "block": 0})
+            elem = unpacked.apply({"register": 2 * r + h, "lane": lane, "warp": w, "block": 0})
             want = dict(byte)
             want[f"dim{axis}"] = 2 * byte[f"dim{axis}"] + h
             assert elem == want
@@ -124,13 +124,20 @@ def _run(text: str, *args: np.ndarray) -> np.ndarray:
 def test_fp4_to_fp_matches_the_reference() -> None:
     rng = np.random.default_rng(5)
     packed = rng.integers(-128, 128, size=(16, 32)).astype(np.int8)
-    text = """
-#p = #tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
-#u = #tl.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[0, 32], [8, 0]], block = []}>
-func.func @k(%x: tensor<16x32xi8, #p>) -> tensor<16x64xbf16, #u> {
-  %y = tl.fp4_to_fp %x {axis = 1 : i32} : (tensor<16x32xi8, #p>) -> tensor<16x64xbf16, #u>
-  func.return %y : tensor<16x64xbf16, #u>
-}"""
+    p = (
+        "#tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], "
+        "order = [1, 0]}>"
+    )
+    u = (
+        "#tl.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [1, 0], "
+        "[2, 0], [4, 0]], warp = [[0, 32], [8, 0]], block = []}>"
+    )
+    src, dst = f"tensor<16x32xi8, {p}>", f"tensor<16x64xbf16, {u}>"
+    text = f"""
+func.func @k(%x: {src}) -> {dst} {{
+  %y = tl.fp4_to_fp %x {{axis = 1 : i32}} : ({src}) -> {dst}
+  func.return %y : {dst}
+}}"""
     got = _run(text, packed)
     bytes_ = packed.astype(np.int64) & 255
     want = np.array(
@@ -151,11 +158,14 @@ def test_dot_scaled_matches_the_ocp_reference(seed: int) -> None:
     a_codes, a_scales = mx_quantize(a, 1)
     b_codes, b_scales = mx_quantize(b, 0)
     acc = rng.standard_normal((m, n)).astype(np.float32)
+    ta, tas = f"tensor<{m}x{k // 2}xi8>", f"tensor<{m}x{k // 32}xi8>"
+    tb, tbs = f"tensor<{k // 2}x{n}xi8>", f"tensor<{n}x{k // 32}xi8>"
+    tc = f"tensor<{m}x{n}xf32>"
     text = f"""
-func.func @k(%a: tensor<{m}x{k // 2}xi8>, %as: tensor<{m}x{k // 32}xi8>, %b: tensor<{k // 2}x{n}xi8>,
-             %bs: tensor<{n}x{k // 32}xi8>, %c: tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
-  %d = tl.dot_scaled %a, %as, %b, %bs, %c {{lhs = "e2m1", rhs = "e2m1"}} : (tensor<{m}x{k // 2}xi8>, tensor<{m}x{k // 32}xi8>, tensor<{k // 2}x{n}xi8>, tensor<{n}x{k // 32}xi8>, tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  func.return %d : tensor<{m}x{n}xf32>
+func.func @k(%a: {ta}, %as: {tas}, %b: {tb}, %bs: {tbs}, %c: {tc}) -> {tc} {{
+  %d = tl.dot_scaled %a, %as, %b, %bs, %c {{lhs = "e2m1", rhs = "e2m1"}}
+       : ({ta}, {tas}, {tb}, {tbs}, {tc}) -> {tc}
+  func.return %d : {tc}
 }}"""
     got = _run(
         text,
