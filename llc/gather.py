@@ -37,9 +37,9 @@ import numpy as np
 from llc.cost import dtype_bitwidth
 from llc.errors import LayoutError
 from llc.linear_layout import LinearLayout
-from llc.lowering import warp_wavefronts
+from llc.lowering import SimtProgram, warp_wavefronts
 
-__all__ = ["GatherPlan", "GatherRun", "execute_gather", "plan_gather"]
+__all__ = ["GatherPlan", "GatherRun", "execute_gather", "gather_program", "plan_gather"]
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,8 @@ class _Hardware:
         for i, value in enumerate(self.reg + self.lane):
             _insert3(value, 1 << i, 0, pivots)
         for bit in range(self.total_bits):
-            _insert3(1 << bit, 0, 1, pivots)
+            # One flag bit per extension vector: a sum of two of them is still outside.
+            _insert3(1 << bit, 0, 1 << bit, pivots)
         solution, outside = [], []
         for bit in range(self.total_bits):
             combo, ext = _solve3(1 << bit, pivots)
@@ -373,3 +374,116 @@ def execute_gather(
     return GatherRun(
         result.reshape(idx_values.shape), shuffles, selects, load_wavefronts, store_wavefronts
     )
+
+
+def gather_program(plan: GatherPlan, src: LinearLayout, idx: LinearLayout) -> SimtProgram:
+    """The per-thread SIMT program of ``plan``: value 0 is the thread's source registers
+    (``vector<R_src x T>``), :attr:`SimtProgram.arguments` ``[0]`` its indices
+    (``vector<R_dst x i32>``, in the index layout), the output its result registers.
+
+    Shuffle strategy: for each result register, the source ``(register, lane)`` is the inverse
+    layout applied to the coordinate, an F2-linear function of the thread id bits and of the
+    index bits (each a precomputed column), then one ``shfl.sync.idx`` per candidate source
+    register and a select on the computed register. Shared strategy: every thread stores its
+    registers at their row-major offsets, a barrier, and loads at the indexed offsets.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> src = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout((32, 16))
+    >>> gather_program(plan_gather(src, src, 1, "f32"), src, src).counts()["shfl"]
+    16
+    """
+    s_shape = tuple(src.get_out_dim_size(o) for o in src.get_out_dim_names())
+    d_shape = tuple(idx.get_out_dim_size(o) for o in idx.get_out_dim_names())
+    s, d = _Hardware(src, s_shape), _Hardware(idx, d_shape)
+    axis = plan.axis
+    program = SimtProgram(plan.src_registers, plan.bitwidth)
+    indices = program.argument(plan.dst_registers, "i32")
+    shift_s = s.axis_shift(axis)
+
+    def repack(flat_dst: int) -> int:
+        """An index-tensor coordinate without its axis part, re-packed at the source's offsets."""
+        shift_d = d.axis_shift(axis)
+        low = flat_dst & ((1 << shift_d) - 1)
+        high = flat_dst >> (shift_d + d.bits[axis])
+        return low | (high << (shift_s + s.bits[axis]))
+
+    def index_linear(value: int, columns: list[int]) -> int:
+        acc = None
+        for bit, column in enumerate(columns):
+            if not column:
+                continue
+            x = value if bit == 0 else program.binary("shrui", value, program.const(bit))
+            x = program.binary("andi", x, program.const(1))
+            if column & (column - 1) == 0:
+                if column > 1:
+                    x = program.binary("shli", x, program.const(column.bit_length() - 1))
+            else:
+                x = program.binary("muli", x, program.const(column))
+            acc = x if acc is None else program.binary("xori", acc, x)
+        return program.const(0) if acc is None else acc
+
+    thread_cols = [repack(v) for v in d.lane + d.warp]  # coordinate part from thread id bits
+    lanes = 1 << s.lane_bits
+    outputs = []
+    if plan.strategy == "shuffle":
+        warp_cols = [0] * s.lane_bits + s.warp
+        inverse = [int(s.inverse[c ^ w]) for c, w in zip(thread_cols, warp_cols, strict=True)]
+        axis_cols = [int(s.inverse[1 << (shift_s + j)]) for j in range(s.bits[axis])]
+        thread_part = program.linear(inverse)
+        for r in range(plan.dst_registers):
+            reg_coord = 0
+            for bit, column in enumerate(d.reg):
+                if r >> bit & 1:
+                    reg_coord ^= column
+            i_value = program.to_index(program.vperm(indices, indices, [r]))
+            hw = program.binary("xori", thread_part, index_linear(i_value, axis_cols))
+            hw = program.xor_const(hw, int(s.inverse[repack(reg_coord)]))
+            src_lane = program.binary("shrui", hw, program.const(s.reg_bits))
+            src_reg = program.binary("andi", hw, program.const((1 << s.reg_bits) - 1))
+            out = None
+            for reg in plan.candidates[r]:
+                value = program.vperm(0, 0, [reg])
+                if plan.bitwidth == 64:
+                    words = program.bitcast(value, 2, "i32")
+                    halves = [
+                        program.shfl("idx", program.vperm(words, words, [h]), src_lane, lanes - 1)
+                        for h in (0, 1)
+                    ]
+                    got = program.bitcast(program.concat(halves), 1, "T")
+                else:
+                    got = program.shfl("idx", value, src_lane, lanes - 1)
+                if out is None:
+                    out = got
+                else:
+                    cond = program.cmpne(program.xor_const(src_reg, reg))
+                    out = program.select(cond, out, got)
+            assert out is not None
+            outputs.append(out)
+    else:
+        item = plan.bitwidth // 8
+        log_item = item.bit_length() - 1
+        smem = program.alloc(plan.shared_bytes_alternative, item)
+        src_thread = program.linear(s.lane + s.warp)
+        for reg in range(plan.src_registers):
+            coord = 0
+            for bit, column in enumerate(s.reg):
+                if reg >> bit & 1:
+                    coord ^= column
+            addr = program.xor_const(src_thread, coord)
+            if log_item:
+                addr = program.binary("shli", addr, program.const(log_item))
+            program.store(smem, addr, program.vperm(0, 0, [reg]))
+        program.barrier()
+        dst_thread = program.linear(thread_cols)
+        for r in range(plan.dst_registers):
+            reg_coord = 0
+            for bit, column in enumerate(d.reg):
+                if r >> bit & 1:
+                    reg_coord ^= column
+            i_value = program.to_index(program.vperm(indices, indices, [r]))
+            offset = program.binary("shli", i_value, program.const(shift_s)) if shift_s else i_value
+            coord = program.xor_const(program.binary("xori", dst_thread, offset), repack(reg_coord))
+            addr = program.binary("shli", coord, program.const(log_item)) if log_item else coord
+            outputs.append(program.load(smem, addr, 1))
+    program.output = program.concat(outputs)
+    return program
