@@ -194,3 +194,35 @@ func.func @k(%a: {ta}, %as: {tas}, %b: {tb}, %bs: {tbs}, %c: {tc}) -> {tc} {{
     # OCP's scale keeps |x| / scale < 8; rounding (half step <= 1) or saturation at 6 errs by
     # at most 2 x scale.
     assert np.all(np.abs(a - a_ref) <= 2 * np.repeat(2.0 ** (a_scales - 127.0), 32, axis=1))
+
+
+def test_layout_rule_of_fp4_to_fp_round_trips() -> None:
+    """Layout assignment: forward gives the verifier's unpacked layout, backward undoes it, and
+    a result layout whose lowest register is not the nibble has no packed layout."""
+    from pathlib import Path
+
+    from llc.dialects.layout_rules import rule_for
+    from llc.testing.semantics import parse
+
+    text = (Path(__file__).parents[1] / "lit/ops/Inputs/mxfp.mlir").read_text()
+    module = parse(text)
+    op = next(o for o in module.walk() if o.name == "tl.fp4_to_fp")
+    rule = rule_for(op)
+    assert rule is not None
+    src = op.operands[0].type.encoding
+    (forward,) = rule.forward(op, 0, src)
+    result = op.results[0].type.encoding
+    assert forward.to_linear_layout([16, 64]) == result.to_linear_layout([16, 64])
+    (backward,) = rule.backward(op, [forward])
+    assert backward.to_linear_layout([16, 32]) == src.to_linear_layout([16, 32])
+    # #p itself (4 per thread along dim1) is the unpacked layout of 2 bytes per thread.
+    (packed,) = rule.backward(op, [src])
+    (again,) = rule.forward(op, 0, packed)
+    assert again.to_linear_layout([16, 64]) == src.to_linear_layout([16, 64])
+    # Registers along dim0 first: no packed layout has them as nibbles.
+    other = parse(
+        "func.func @f(%x: tensor<16x64xf32, #tl.blocked<{sizePerThread = [2, 2], threadsPerWarp"
+        " = [8, 4], warpsPerCTA = [2, 2], order = [0, 1]}>>) { func.return }"
+    )
+    arg = next(o for o in other.walk() if o.name == "func.func").args[0]
+    assert rule.backward(op, [arg.type.encoding]) is None
