@@ -20,7 +20,16 @@ import numpy as np
 
 from llc.linear_layout import LinearLayout
 
-__all__ = ["FLOATS", "INTS", "Case", "CaseResult", "cases", "layouts_of", "run_case"]
+__all__ = [
+    "FLOATS",
+    "INTS",
+    "Case",
+    "CaseResult",
+    "cases",
+    "kernel_text",
+    "layouts_of",
+    "run_case",
+]
 
 INTS = ("i8", "i16", "i32", "i64")
 FLOATS = ("f8", "f16", "f32", "f64")
@@ -149,3 +158,46 @@ def layouts_of(case: Case) -> tuple[LinearLayout, LinearLayout]:
     a = DotOperandLayout(0, parent, k_width(case.a_type)).to_linear_layout((m, k))
     b = DotOperandLayout(1, parent, k_width(case.b_type)).to_linear_layout((k, n))
     return a, b
+
+
+def kernel_text(int_type: str, float_type: str, target: str = "cuda:70") -> str:
+    """A layout-free one-warp kernel ``c = a @ b`` (16x16x16, row-major buffers) with an integer
+    ``a`` and a float ``b``, for ``llc-compile`` (``cuda:70`` lowers the dot with FMAs)."""
+    ft = _MLIR.get(float_type, float_type)
+    acc = "f64" if float_type == "f64" else "f32"
+    t2 = "tensor<16x16x{}>"
+    ptr = "tensor<16x16x!tl.ptr<{}>>"
+    lines = [
+        f'module attributes {{"tl.num-warps" = 1 : i32, "tl.threads-per-warp" = 32 : i32, '
+        f'"tl.target" = "{target}"}} {{',
+        f"  func.func @k(%a_ptr: !tl.ptr<{int_type}>, %b_ptr: !tl.ptr<{ft}>, "
+        f"%c_ptr: !tl.ptr<{acc}>) {{",
+        "    %r = tl.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>",
+        "    %row = tl.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>",
+        "    %rowb = tl.broadcast %row : tensor<16x1xi32> -> tensor<16x16xi32>",
+        "    %col = tl.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>",
+        "    %colb = tl.broadcast %col : tensor<1x16xi32> -> tensor<16x16xi32>",
+        "    %c16 = arith.constant 16 : i32",
+        "    %s16 = tl.splat %c16 : i32 -> tensor<16x16xi32>",
+        "    %ro = arith.muli %rowb, %s16 : tensor<16x16xi32>",
+        "    %off = arith.addi %ro, %colb : tensor<16x16xi32>",
+    ]
+    for name, elem in (("a", int_type), ("b", ft)):
+        lines += [
+            f"    %{name}b = tl.splat %{name}_ptr : !tl.ptr<{elem}> -> {ptr.format(elem)}",
+            f"    %{name}p = tl.addptr %{name}b, %off : {ptr.format(elem)}, tensor<16x16xi32>",
+            f"    %{name} = tl.load %{name}p : {ptr.format(elem)}",
+        ]
+    lines += [
+        f"    %z = arith.constant 0.0 : {acc}",
+        f"    %acc = tl.splat %z : {acc} -> {t2.format(acc)}",
+        f"    %d = tl.dot %a, %b, %acc : {t2.format(int_type)} * {t2.format(ft)} -> "
+        f"{t2.format(acc)}",
+        f"    %cb = tl.splat %c_ptr : !tl.ptr<{acc}> -> {ptr.format(acc)}",
+        f"    %cp = tl.addptr %cb, %off : {ptr.format(acc)}, tensor<16x16xi32>",
+        f"    tl.store %cp, %d : {ptr.format(acc)}",
+        "    func.return",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
