@@ -43,7 +43,7 @@ PASSES: dict[str, str] = {
 }
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
-TARGETS: dict[str, str] = {}
+TARGETS: dict[str, str] = {"ptx": "llc.passes.ptx:PtxTarget"}
 """Target name (as used in ``-t``) -> ``"module:TargetClass"``."""
 
 
