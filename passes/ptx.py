@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import IO, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, gpu, math, scf, vector
+from xdsl.dialects import arith, func, scf, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
@@ -50,8 +50,10 @@ from xdsl.utils.target import Target
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
 
-__all__ = ["PtxTarget", "emit_ptx", "ptx_arch"]
+__all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
 
+STATIC_SHARED_LIMIT = 48 * 1024
+DYNAMIC_SHARED = "__llc_dynamic_smem"
 PTX_VERSION = {"sm_80": "8.0", "sm_90": "8.0", "sm_90a": "8.0"}
 
 
@@ -127,9 +129,11 @@ def _int_suffix(t: Attribute, signed: bool = True) -> str:
 
 
 def _float_suffix(t: Attribute) -> str:
-    return {16: ".f16", 32: ".f32", 64: ".f64"}[_bits(t)] if not isinstance(
-        t, BFloat16Type
-    ) else ".bf16"
+    return (
+        {16: ".f16", 32: ".f32", 64: ".f64"}[_bits(t)]
+        if not isinstance(t, BFloat16Type)
+        else ".bf16"
+    )
 
 
 # -- instruction tables -----------------------------------------------------------------------
@@ -225,7 +229,8 @@ class _Function:
     regs: dict[SSAValue, list[str]] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)
-    shared: list[str] = field(default_factory=list)
+    shared: list[tuple[str, int, int]] = field(default_factory=list)
+    """(symbol, bytes, alignment) of each ``simt.shared_alloc``."""
     labels: int = 0
     threads_per_warp: int = 32
 
@@ -407,9 +412,7 @@ def _constant(f: _Function, op: Operation) -> None:
             f.regs[op.result] = [r] * _count(typ)
         else:
             f.regs[op.result] = [_constant_reg(f, v, t) for v in values]
-    elif isinstance(attr, IntegerAttr):
-        f.regs[op.result] = [_constant_reg(f, attr.value.data, t)]
-    elif isinstance(attr, FloatAttr):
+    elif isinstance(attr, IntegerAttr | FloatAttr):
         f.regs[op.result] = [_constant_reg(f, attr.value.data, t)]
     else:
         raise error_at(op, f"-t ptx: constant {attr} is not supported")
@@ -613,7 +616,7 @@ def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute
             s = "s" if kind == "fptosi" else "u"
             f.emit(f"cvt.rzi.{s}{max(8, db)}{_float_suffix(src)} {d}, {x};")
         elif kind in ("extf", "truncf"):
-            if isinstance(src, BFloat16Type) and isinstance(dst, Float16Type) or (
+            if (isinstance(src, BFloat16Type) and isinstance(dst, Float16Type)) or (
                 isinstance(src, Float16Type) and isinstance(dst, BFloat16Type)
             ):
                 t = f.new_of(".f32", "%f")
@@ -766,7 +769,7 @@ def _shared_alloc(f: _Function, op: Operation) -> None:
     t = op.results[0].type
     assert isinstance(t, simt.SharedMemoryType)
     name = f"__llc_smem{len(f.shared)}"
-    f.shared.append(f".shared .align {max(16, t.alignment.data)} .b8 {name}[{t.size.data}];")
+    f.shared.append((name, t.size.data, max(16, t.alignment.data)))
     d = f.new_of(".b64", "%rd")
     f.emit(f"mov.u64 {d}, {name};")
     f.regs[op.results[0]] = [d]
@@ -1017,11 +1020,24 @@ def _function(fn: func.FuncOp, arch: str, lanes: int) -> str:
     for op in fn.body.block.ops:
         _emit_op(f, op)
     out = [f".visible .entry {name}(", ",\n".join(params), ")", "{"]
-    out += ["\t" + s for s in f.shared]
+    total = sum(size for _, size, _ in f.shared)
+    lines = f.lines
+    if total > STATIC_SHARED_LIMIT:
+        # Static shared variables are limited to 48 KiB: above that the buffers are slices of
+        # the dynamic shared memory, whose size the launch gives (see ``shared_bytes``).
+        out.append(f"\t// llc.dynamic_shared_bytes = {total}")
+        offset, renames = 0, {}
+        for sym, size, align in f.shared:
+            offset = -(-offset // align) * align
+            renames[sym] = f"{DYNAMIC_SHARED}+{offset}" if offset else DYNAMIC_SHARED
+            offset += size
+        lines = [_rename_shared(line, renames) for line in lines]
+    else:
+        out += [f"\t.shared .align {a} .b8 {sym}[{size}];" for sym, size, a in f.shared]
     for prefix, n in f.counters.items():
         out.append(f"\t.reg {f.kinds[prefix]} {prefix}<{n}>;")
     out.append("")
-    out += f.lines
+    out += lines
     out.append("}")
     return "\n".join(out)
 
@@ -1034,15 +1050,43 @@ def emit_ptx(module: ModuleOp, arch: str = "") -> str:
     if lanes != 32:
         raise error_at(module, f"-t ptx: NVIDIA warps have 32 lanes, the module has {lanes}")
     parts = [f".version {PTX_VERSION.get(arch, '8.0')}", f".target {arch}", ".address_size 64", ""]
+    body: list[str] = []
     for op in module.body.block.ops:
         if isinstance(op, func.FuncOp):
             if op.is_declaration:
                 continue
-            parts.append(_function(op, arch, lanes))
-            parts.append("")
+            body.append(_function(op, arch, lanes))
+            body.append("")
         else:
             _emit_op(_Function(arch=arch), op)
-    return "\n".join(parts).rstrip() + "\n"
+    if any("// llc.dynamic_shared_bytes" in text for text in body):
+        parts.append(f".extern .shared .align 16 .b8 {DYNAMIC_SHARED}[];")
+        parts.append("")
+    return "\n".join(parts + body).rstrip() + "\n"
+
+
+def shared_bytes(ptx: str, entry: str) -> int:
+    """The dynamic shared memory an entry of :func:`emit_ptx`'s output needs at launch (0 when
+    its buffers are static).
+
+    >>> shared_bytes(".visible .entry k()\n{\n\t// llc.dynamic_shared_bytes = 65536\n}", "k")
+    65536
+    """
+    import re
+
+    start = ptx.find(f".entry {entry}(")
+    if start < 0:
+        raise KeyError(entry)
+    end = ptx.find("\n}", start)
+    found = re.search(r"llc\.dynamic_shared_bytes = (\d+)", ptx[start:end])
+    return int(found.group(1)) if found else 0
+
+
+def _rename_shared(line: str, renames: dict[str, str]) -> str:
+    for sym, new in renames.items():
+        if sym in line:
+            line = line.replace(f"{sym};", f"{new};")
+    return line
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,18 @@ def layout_arg_parser() -> ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the bases as JSON")
     parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
     parser.add_argument(
+        "--emit",
+        choices=["ptx"],
+        help="with --to: print a kernel (PTX) loading a row-major tensor in LAYOUT, converting "
+        "it and storing it in DST (one CTA; params: input, output)",
+    )
+    parser.add_argument(
+        "--arch",
+        choices=["sm_80", "sm_90"],
+        default="sm_90",
+        help="--emit ptx: the PTX target (default sm_90)",
+    )
+    parser.add_argument(
         "--dtype",
         default="f32",
         help="element type of the --to cost estimate (f16, bf16, f32, i8, ...; default f32)",
