@@ -192,6 +192,12 @@ def run_arg_parser() -> ArgumentParser:
         help="write every buffer back to its .npy file (others to ./<param>.npy)",
     )
     parser.add_argument("--print-buffers", action="store_true", help="print every buffer")
+    parser.add_argument(
+        "--gpu",
+        action="store_true",
+        help="lowered kernels: also run the PTX (-t ptx) on the GPU (cuda-python, extra 'gpu'), "
+        "compare every buffer with the interpreter's and time the kernel with CUDA events",
+    )
     parser.add_argument("--full", action="store_true", help="print arrays without eliding")
     parser.add_argument(
         "--stats",
