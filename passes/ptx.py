@@ -970,7 +970,8 @@ def _emit_op(f: _Function, op: Operation) -> None:
     if handler is None:
         raise error_at(
             op,
-            f"-t ptx: '{op.name}' is not lowered: run llc-compile (or llc-lower-to-simt) first",
+            "-t ptx: the first op left that is not lowered (PTX has no instruction for it): "
+            "run llc-compile (or llc-lower-to-simt) first",
         )
     handler(f, op)
 
