@@ -491,8 +491,9 @@ def _math_unary(f: _Function, op: Operation) -> None:
     def one(d: str, a: list[str]) -> None:
         x = _via_f32(f, t, a)[0]
         r = d if _bits(t) == 32 else f.new_of(".f32", "%f")
+        scratch = f.new_of(".f32", "%f")  # one per element: the sequence's lines share it
         for line in _MATH_UNARY[op.name]:
-            f.emit(line.format(d=r, a=x, t=f.new_of(".f32", "%f")))
+            f.emit(line.format(d=r, a=x, t=scratch))
         if r != d:
             _from_f32(f, t, r, d)
 
