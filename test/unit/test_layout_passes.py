@@ -30,7 +30,8 @@ from llc.passes.layout_passes import (
     RemoveConversionsPass,
     count_conversions,
 )
-from llc.tools.run import _run, make_context
+from llc.tools.cli import run_arg_parser
+from llc.tools.run import make_context, run
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location(
@@ -84,7 +85,7 @@ def _run_kernel(name: str, text: str, work: Path) -> dict[str, np.ndarray]:
     argv = [str(kernel), "--entry", check_example.ENTRIES[name], "--grid", case.grid]
     argv += ["--out", str(out), "--args", *case.args]
     with redirect_stdout(io.StringIO()):
-        assert _run(argv) == 0
+        assert run(run_arg_parser().parse_args(argv)) == 0
     return {k: np.load(out / f"{k}.npy") for k in case.expected}
 
 

@@ -4,6 +4,7 @@
 // RUN: llc-opt %s -t ptx | filecheck %s
 // RUN: llc-opt %s -t 'ptx{arch=sm_80}' | filecheck %s --check-prefix=SM80
 // RUN: llc-opt %s -t ptx > %t.ptx && python3 -c "import sys; from llc.testing.ptxas import assemble; print(repr(assemble(open(sys.argv[1]).read(), 'sm_90')))" %t.ptx | filecheck %s --check-prefix=PTXAS
+// RUN: llc-opt %s -t 'ptx{arch=sm_80}' > %t80.ptx && python3 -c "import sys; from llc.testing.ptxas import assemble; print(repr(assemble(open(sys.argv[1]).read(), 'sm_80')))" %t80.ptx | filecheck %s --check-prefix=PTXAS
 builtin.module attributes {"tl.num-warps" = 1 : i32, "tl.threads-per-warp" = 32 : i32, tl.target = "cuda:90"} {
   func.func @k(%p: !tl.ptr<f16>, %n: i32, %flag: i1) attributes {llc.num_warps = 1 : i32, llc.threads_per_warp = 32 : i32} {
     %lane = "gpu.lane_id"() : () -> index
