@@ -1071,7 +1071,8 @@ def shared_bytes(ptx: str, entry: str) -> int:
     """The dynamic shared memory an entry of :func:`emit_ptx`'s output needs at launch (0 when
     its buffers are static).
 
-    >>> shared_bytes(".visible .entry k()\n{\n\t// llc.dynamic_shared_bytes = 65536\n}", "k")
+    >>> text = "\\n".join([".visible .entry k()", "{", "// llc.dynamic_shared_bytes = 65536", "}"])
+    >>> shared_bytes(text, "k")
     65536
     """
     import re
