@@ -788,6 +788,12 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
             )
     src = _build_role("LAYOUT", src_loaded, shape, warps, threads, warps_source, threads_source)
     dst = _build_role("DST (--to)", dst_loaded, shape, warps, threads, warps_source, threads_source)
+    if getattr(args, "emit", None) == "ptx":
+        from llc.passes.conversion_kernel import conversion_ptx
+
+        return conversion_ptx(
+            src_loaded.text, dst_loaded.text, list(src.padded), args.dtype, warps, args.arch
+        )
     report = analyze_conversion(src.ll, dst.ll)
     lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"))
     if args.json:
@@ -999,6 +1005,8 @@ def run(args: argparse.Namespace) -> None:
         if is_ttgir_dump(text):
             sys.stdout.write(list_aliases(text, source))
             return
+    if getattr(args, "emit", None) and args.to is None:
+        raise LocatedError(f"--emit {args.emit} needs --to DST (it emits a conversion kernel)")
     if args.to is not None:
         sys.stdout.write(_conversion(args, shape))
         return
