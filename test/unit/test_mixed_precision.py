@@ -65,8 +65,9 @@ def test_pair_lowered_to_simt_matches_the_tensor_run(
     int_type: str, float_type: str, tmp_path
 ) -> None:
     """llc-compile lowers the mixed dot (FMA path: the integer registers are converted with
-    sitofp after their load) and the SIMT kernel interpreter gives the tensor-level result
-    bit for bit (small integers and halves: every product and sum is exact)."""
+    sitofp after their load), its PTX assembles with ptxas (when installed), and the SIMT kernel
+    interpreter gives the tensor-level result bit for bit (small integers and halves: every
+    product and sum is exact)."""
     import numpy as np
 
     from llc.testing.mixed_precision import kernel_text
@@ -78,8 +79,16 @@ def test_pair_lowered_to_simt_matches_the_tensor_run(
     src = tmp_path / "k.mlir"
     src.write_text(text)
     lowered = tmp_path / "k.simt.mlir"
-    lowered.write_text(str(apply_pipeline(parse(text), "llc-compile")))
+    module = apply_pipeline(parse(text), "llc-compile")
+    lowered.write_text(str(module))
     assert "sitofp" in lowered.read_text() and "math.fma" in lowered.read_text()
+    from llc.passes.ptx import emit_ptx
+    from llc.testing.ptxas import assemble, find_ptxas
+
+    ptx = emit_ptx(module, "sm_80")
+    assert "cvt.rn.f" in ptx  # the integer operand's conversion in registers
+    if find_ptxas() is not None:
+        assert assemble(ptx, "sm_80") == ""
     rng = np.random.default_rng(7)
     np.save(tmp_path / "a.npy", rng.integers(-8, 8, 256).astype(f"int{int_type[1:]}"))
     fdt = {"f16": np.float16, "f32": np.float32, "f64": np.float64}[float_type]
