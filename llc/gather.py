@@ -39,7 +39,14 @@ from llc.errors import LayoutError
 from llc.linear_layout import LinearLayout
 from llc.lowering import SimtProgram, warp_wavefronts
 
-__all__ = ["GatherPlan", "GatherRun", "execute_gather", "gather_program", "plan_gather"]
+__all__ = [
+    "GatherPlan",
+    "GatherRun",
+    "execute_gather",
+    "gather_program",
+    "plan_gather",
+    "thread_elements",
+]
 
 
 @dataclass(frozen=True)
@@ -162,6 +169,17 @@ class _Hardware:
 
     def axis_shift(self, axis: int) -> int:
         return sum(self.bits[axis + 1 :])
+
+
+def thread_elements(ll: LinearLayout, shape: tuple[int, ...]) -> np.ndarray:
+    """``[warp, lane, register]`` -> the row-major flat index of the element the layout puts there.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> ll = BlockedLayout([1, 2], [4, 8], [1, 1], [1, 0]).to_linear_layout((4, 16))
+    >>> thread_elements(ll, (4, 16))[0, 1].tolist()
+    [2, 3]
+    """
+    return _Hardware(ll, tuple(shape)).element
 
 
 def _span_table(columns: list[int]) -> np.ndarray:

@@ -17,7 +17,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, StringAttr, VectorType
 from xdsl.ir import Block, Region
 
-from llc.gather import GatherPlan, _Hardware, gather_program
+from llc.gather import GatherPlan, gather_program, thread_elements
 from llc.linear_layout import LinearLayout
 from llc.passes.lower_conversions import materialize
 
@@ -73,18 +73,18 @@ def check_gather(
     function = gather_function("gather", plan, src, idx)
     module = ModuleOp([function])
     module.verify()
-    s = _Hardware(src, tuple(src_values.shape))
-    d = _Hardware(idx, tuple(idx_values.shape))
+    s_elements = thread_elements(src, tuple(src_values.shape))
+    d_elements = thread_elements(idx, tuple(idx_values.shape))
     dtype = raw_dtype(plan.bitwidth)
     threads = plan.num_warps * plan.threads_per_warp
-    regs = np.ascontiguousarray(src_values.reshape(-1)[s.element].reshape(threads, -1)).astype(
+    regs = np.ascontiguousarray(src_values.reshape(-1)[s_elements].reshape(threads, -1)).astype(
         dtype
     )
-    my_idx = idx_values.reshape(-1)[d.element].reshape(threads, -1).astype(np.int32)
+    my_idx = idx_values.reshape(-1)[d_elements].reshape(threads, -1).astype(np.int32)
     interp, functions = make_simt_interpreter(module, plan.num_warps, plan.threads_per_warp)
     (out,) = interp.call_op("gather", (regs, my_idx))
     expected_tensor = np.take_along_axis(src_values, idx_values, plan.axis)
-    expected = expected_tensor.reshape(-1)[d.element].reshape(threads, -1).astype(dtype)
+    expected = expected_tensor.reshape(-1)[d_elements].reshape(threads, -1).astype(dtype)
     stats = functions.stats
     wrong = np.asarray(out) != expected
     if wrong.any():
