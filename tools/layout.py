@@ -91,10 +91,17 @@ _MEMORY_SPACE_ALIAS_RE = re.compile(
 
 
 # ------------------------------------------------------------------------------ input text
+_STDIN_TEXT: str | None = None
+
+
 def _read_arg(arg: str, name: str) -> tuple[str, str]:
     """The text of a LAYOUT argument and the name used in diagnostics."""
     if arg == "-":
-        return sys.stdin.read(), "<stdin>"
+        # Read once: the dump check and the layout parse both ask for the text.
+        global _STDIN_TEXT
+        if _STDIN_TEXT is None:
+            _STDIN_TEXT = sys.stdin.read()
+        return _STDIN_TEXT, "<stdin>"
     if arg.startswith("@"):
         path = arg[1:]
         if not path:
