@@ -26,6 +26,25 @@ KINDS = {
 }
 
 
+_SHARED_ACCESS = re.compile(r"\b(ld|st)\.shared((?:\.v[248])?)\.[a-z]*?(8|16|32|64)\b")
+
+
+def ptx_counts(ptx: str) -> dict[str, int]:
+    """Static counts of the instructions that move data between threads in ``ptx``: ``shfl``,
+    ``bar.sync``, ``ldmatrix``/``stmatrix``, and ``ld.shared``/``st.shared`` both in total and by
+    bits per thread (``st.shared.128`` is a ``.v4.b32``/``.v2.b64`` store).
+
+    >>> ptx_counts("st.shared.v4.b32 [%r1], {%r2, %r3, %r4, %r5};")["st.shared.128"]
+    1
+    """
+    counts = {kind: len(re.findall(pattern, ptx)) for kind, pattern in KINDS.items()}
+    for op, vec, bits in _SHARED_ACCESS.findall(ptx):
+        width = int(bits) * (int(vec[2:]) if vec else 1)
+        key = f"{op}.shared.{width}"
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
 def main() -> None:
     warnings.simplefilter("ignore")
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -44,8 +63,7 @@ def main() -> None:
                 kernel = triton.compile(path, target=GPUTarget("cuda", 90, 32))
                 ptx = kernel.asm["ptx"]
                 entry["shared"] = int(kernel.metadata.shared)
-                for kind, pattern in KINDS.items():
-                    entry[kind] = len(re.findall(pattern, ptx))
+                entry.update(ptx_counts(ptx))
             except Exception as err:
                 entry["error"] = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
             results.append(entry)

@@ -353,6 +353,51 @@ def _gather_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | No
     return [ANY, encs[0]] if encs else None
 
 
+def _fp4_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    # Unpacking doubles the register bits along the axis (llc.mxfp.unpacked_layout).
+    from llc.mxfp import unpacked_layout
+
+    shape = list(shape_of(op.operands[0].type))
+    if any(s & (s - 1) for s in shape):
+        return None
+    try:
+        ll = enc.to_linear_layout(shape)  # type: ignore[attr-defined]
+        return [_linear_attr(unpacked_layout(ll, op.axis.value.data))]  # type: ignore[attr-defined]
+    except (LayoutError, AttributeError):
+        return None
+
+
+def _fp4_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    # The packed layout exists when the result's lowest register bit is the nibble bit (+1 along
+    # the axis) and no other basis has an odd axis coordinate: drop that bit, halve the axis.
+    from llc.linear_layout import LinearLayout
+
+    axis = op.axis.value.data  # type: ignore[attr-defined]
+    shape = list(shape_of(op.results[0].type))
+    if any(s & (s - 1) for s in shape):
+        return None
+    try:
+        ll = encs[0].to_linear_layout(shape)  # type: ignore[attr-defined]
+    except (LayoutError, AttributeError):
+        return None
+    unit = [1 if d == axis else 0 for d in range(len(shape))]
+    regs = ll.bases[0][1] if ll.bases and ll.bases[0][0] == "register" else []
+    if not regs or regs[0] != unit:
+        return None
+    bases = []
+    for name, vectors in ll.bases:
+        kept = vectors[1:] if name == "register" else vectors
+        if any(v[axis] & 1 for v in kept):
+            return None
+        bases.append((name, [[c >> 1 if d == axis else c for d, c in enumerate(v)] for v in kept]))
+    sizes = [s // 2 if d == axis else s for d, s in enumerate(shape)]
+    try:
+        packed = LinearLayout.from_bases(bases, ll.get_out_dim_names(), sizes)
+    except LayoutError:
+        return None
+    return [_linear_attr(packed)]
+
+
 _TRANSPARENT = LayoutRule("transparent", _same_forward, _same_backward)
 _FREE = LayoutRule("free", _free_forward, _free_backward)
 
@@ -388,6 +433,9 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     "tl.print": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
     "tl.assert": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
     "tl.gather": LayoutRule("structural", _gather_forward, _gather_backward),
+    # MXFP (issue 14): fp4 unpacking is a layout change by LinearLayout algebra; a scaled dot
+    # pins its operands like calls do (no rule: its layouts are chosen by hand for now).
+    "tl.fp4_to_fp": LayoutRule("structural", _fp4_forward, _fp4_backward),
 }
 """Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
 

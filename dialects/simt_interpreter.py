@@ -188,6 +188,17 @@ class SimtFunctions(InterpreterFunctions):
             self.stats.count("select")
         return (np.where(cond, a, b),)
 
+    @impl(vector.ExtractOp)
+    def run_extract(self, interp: Interpreter, op: vector.ExtractOp, args: PythonValues):
+        position = list(op.static_position.get_values())
+        if len(position) != 1 or position[0] < 0:
+            raise SimtError(op, "only a static extract of one element is supported")
+        return (np.asarray(args[0])[:, position[0]],)
+
+    @impl(arith.IndexCastOp)
+    def run_index_cast(self, interp: Interpreter, op: arith.IndexCastOp, args: PythonValues):
+        return (np.asarray(args[0]).astype(np.int64),)
+
     # --------------------------------------------------------------- register moves
     @impl(vector.ShuffleOp)
     def run_vperm(self, interp: Interpreter, op: vector.ShuffleOp, args: PythonValues):

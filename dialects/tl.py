@@ -1480,7 +1480,21 @@ class DotOp(TLOperation):
         if ba != bb or ba != bc:
             raise self.fail(f"batch dimensions differ: {ba}, {bb}, {bc}")
         if a.element_type != b.element_type:
-            raise self.fail(f"a and b element types differ: {a.element_type} vs {b.element_type}")
+            # Mixed precision (seed 001, case 1): an integer operand with a float operand; the
+            # integer one is converted to the float type in registers after its load.
+            kinds = sorted((_is_int(a.element_type), _is_int(b.element_type)))
+            if kinds != [False, True] or not (
+                _is_float(a.element_type) or _is_float(b.element_type)
+            ):
+                raise self.fail(
+                    f"a and b element types differ: {a.element_type} vs {b.element_type} "
+                    "(mixed precision needs one integer and one float operand)"
+                )
+            if not _is_float(c.element_type):
+                raise self.fail(
+                    f"a mixed-precision dot ({a.element_type} x {b.element_type}) accumulates "
+                    f"in a float type, got {c.element_type}"
+                )
         encs = [encoding_of(t) for t in (a, b, c)]
         if all(e is None for e in encs):
             return
@@ -2138,6 +2152,136 @@ class GatherOp(TLOperation):
             raise self.fail("indices must be integers")
         if element_type_of(self.result.type) != element_type_of(self.src.type):
             raise self.fail("result element type differs from src")
+        idx_enc, res_enc = encoding_of(self.indices.type), encoding_of(self.result.type)
+        if idx_enc is not None and res_enc is not None and idx_enc != res_enc:
+            # Each thread produces the results of the indices it holds (Triton's rule).
+            raise self.fail("result encoding must be the indices' encoding")
+
+
+@irdl_op_definition
+class Fp4ToFpOp(TLOperation):
+    """Unpack fp4 (e2m1) values stored two per byte along ``axis``: ``tl.fp4_to_fp %x {axis = 1
+    : i32} : (tensor<16x32xi8, #L>) -> tensor<16x64xbf16, #U>``. Byte ``j`` holds elements ``2j``
+    (low nibble) and ``2j + 1`` (high nibble); the result doubles the axis. With layouts, ``#U``
+    must be the unpacked layout of ``#L`` (:func:`llc.mxfp.unpacked_layout`: each thread's byte
+    becomes two consecutive elements of that thread).
+    """
+
+    name = "tl.fp4_to_fp"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` functional-type(operands, results)"
+
+    def verify_tl(self) -> None:
+        src, dst = shape_of(self.src.type), shape_of(self.result.type)
+        axis = self.axis.value.data
+        if element_type_of(self.src.type) != IntegerType(8):
+            raise self.fail(
+                f"operand must be i8 (two e2m1 per byte), got {element_type_of(self.src.type)}"
+            )
+        if not _is_float(element_type_of(self.result.type)):
+            raise self.fail(f"result must be a float type, got {element_type_of(self.result.type)}")
+        if len(src) != len(dst) or not 0 <= axis < len(src):
+            raise self.fail(f"axis {axis} and ranks of operand {list(src)} / result {list(dst)}")
+        want = [2 * n if d == axis else n for d, n in enumerate(src)]
+        if list(dst) != want:
+            raise self.fail(f"result shape must be {want} (axis {axis} doubled), got {list(dst)}")
+        src_enc, dst_enc = encoding_of(self.src.type), encoding_of(self.result.type)
+        if (src_enc is None) != (dst_enc is None):
+            raise self.fail("operand and result must both have encodings or neither")
+        src_layout, dst_layout = layout_of(src_enc), layout_of(dst_enc)
+        if src_layout is None or dst_layout is None:
+            return
+        from llc.errors import LayoutError
+        from llc.mxfp import unpacked_layout
+
+        try:
+            expected = unpacked_layout(src_layout.to_linear_layout(src), axis)  # type: ignore[attr-defined]
+            got = dst_layout.to_linear_layout(dst)  # type: ignore[attr-defined]
+        except LayoutError as err:
+            raise self.fail(f"cannot build the layouts: {err}") from None
+        if got != expected:
+            raise self.fail(
+                "result encoding must be the unpacked layout of the operand's (each byte's two "
+                f"values in the same thread, consecutive along axis {axis}); expected register "
+                f"bases {expected.bases[0][1]}, lane bases {expected.bases[1][1]}"
+            )
+
+
+DOT_SCALED_FORMATS = ("e2m1", "e4m3", "e5m2", "bf16", "fp16")
+
+
+@irdl_op_definition
+class DotScaledOp(TLOperation):
+    """Matrix product of MX (microscaled) operands: ``d = (a * 2^as) @ (b * 2^bs) + acc``.
+
+    ``tl.dot_scaled %a, %as, %b, %bs, %acc {lhs = "e2m1", rhs = "e2m1"} : (tensor<MxK/2xi8>,
+    tensor<MxK/32xi8>, tensor<K/2xNxi8>, tensor<NxK/32xi8>, tensor<MxNxf32>) -> tensor<MxNxf32>``.
+    e2m1 operands are packed two per byte along K (A: dim 1, B: dim 0); e4m3/e5m2 operands are
+    one code per i8; bf16/fp16 operands are plain floats. Scales are e8m0 codes (as i8), one per
+    32 elements along K: A's are ``M x K/32``, B's ``N x K/32`` (Triton's layout of them).
+    """
+
+    name = "tl.dot_scaled"
+    a = operand_def(TensorType)
+    a_scale = operand_def(TensorType)
+    b = operand_def(TensorType)
+    b_scale = operand_def(TensorType)
+    acc = operand_def(TensorType)
+    result = result_def(TensorType)
+    lhs = prop_def(StringAttr)
+    rhs = prop_def(StringAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$a `,` $a_scale `,` $b `,` $b_scale `,` $acc attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def k_of(self, which: str) -> int:
+        """The K extent of operand ``a`` or ``b`` in elements (packed fp4 counts twice)."""
+        shape = shape_of((self.a if which == "a" else self.b).type)
+        fmt = (self.lhs if which == "a" else self.rhs).data
+        k = shape[1] if which == "a" else shape[0]
+        return 2 * k if fmt == "e2m1" else k
+
+    def verify_tl(self) -> None:
+        for side, fmt_attr, value in (("lhs", self.lhs, self.a), ("rhs", self.rhs, self.b)):
+            fmt = fmt_attr.data
+            if fmt not in DOT_SCALED_FORMATS:
+                raise self.fail(f"{side} format '{fmt}' is not one of {list(DOT_SCALED_FORMATS)}")
+            elem = element_type_of(value.type)
+            if fmt in ("e2m1", "e4m3", "e5m2") and elem != IntegerType(8):
+                raise self.fail(f"{side} format {fmt} needs i8 storage, got {elem}")
+            if fmt in ("bf16", "fp16") and not _is_float(elem):
+                raise self.fail(f"{side} format {fmt} needs a float operand, got {elem}")
+        a, b = shape_of(self.a.type), shape_of(self.b.type)
+        out = shape_of(self.result.type)
+        if len(a) != 2 or len(b) != 2 or len(out) != 2:
+            raise self.fail("operands and result must be rank 2")
+        ka, kb = self.k_of("a"), self.k_of("b")
+        if ka != kb:
+            raise self.fail(f"K mismatch: a has K = {ka}, b has K = {kb} (e2m1 counts 2 per byte)")
+        if ka % 32:
+            raise self.fail(f"K = {ka} must be a multiple of 32 (one scale per 32 elements)")
+        m, n = a[0], b[1]
+        if out != (m, n) or shape_of(self.acc.type) != out:
+            raise self.fail(f"result and accumulator must be {m}x{n}, got {list(out)}")
+        if not _is_float(element_type_of(self.result.type)):
+            raise self.fail("result must be a float type")
+        for name, value, rows in (("a_scale", self.a_scale, m), ("b_scale", self.b_scale, n)):
+            if element_type_of(value.type) != IntegerType(8):
+                raise self.fail(
+                    f"{name} must be i8 (e8m0 codes), got {element_type_of(value.type)}"
+                )
+            if shape_of(value.type) != (rows, ka // 32):
+                raise self.fail(
+                    f"{name} must be {rows}x{ka // 32} (one scale per 32 along K), got "
+                    f"{list(shape_of(value.type))}"
+                )
 
 
 @irdl_op_definition
@@ -2445,6 +2589,8 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     FpToFpOp,
     HistogramOp,
     GatherOp,
+    Fp4ToFpOp,
+    DotScaledOp,
     PrintOp,
     AssertOp,
 )

@@ -43,6 +43,8 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -188,7 +190,8 @@ def numpy_dtype(typ: Attribute) -> np.dtype:
     typ = element_type_of(typ)
     if isinstance(typ, Float16Type):
         return np.dtype(np.float16)
-    if isinstance(typ, Float32Type | BFloat16Type):
+    if isinstance(typ, Float32Type | BFloat16Type | Float8E4M3FNType | Float8E5M2Type):
+        # Narrow floats live in float32, rounded to their format (see to_value).
         return np.dtype(np.float32)
     if isinstance(typ, Float64Type):
         return np.dtype(np.float64)
@@ -239,6 +242,11 @@ def to_value(value: Any, typ: Attribute) -> Any:
                 arr = arr.astype(dtype)
     if isinstance(element, BFloat16Type):
         arr = round_bf16(arr)
+    elif isinstance(element, Float8E4M3FNType | Float8E5M2Type):
+        from llc.mxfp import quantize
+
+        fmt = "e4m3fn" if isinstance(element, Float8E4M3FNType) else "e5m2"
+        arr = quantize(arr, fmt).astype(np.float32)
     if isinstance(typ, TensorType):
         shape = typ.get_shape()
         if arr.shape != shape:
@@ -255,6 +263,20 @@ def _result(op: Operation, value: Any, index: int = 0) -> Any:
 
 def _is_float(typ: Attribute) -> bool:
     return isinstance(element_type_of(typ), AnyFloat)
+
+
+def _mx_operand(value: np.ndarray, scale: np.ndarray, fmt: str, k_axis: int) -> np.ndarray:
+    """An MX operand of ``tl.dot_scaled`` as float64: elements times ``2^(scale - 127)``."""
+    from llc.mxfp import MX_BLOCK, decode, decode_e8m0, unpack_fp4
+
+    if fmt == "e2m1":
+        elements = decode(unpack_fp4(value, k_axis), "e2m1")
+    elif fmt in ("e4m3", "e5m2"):
+        elements = decode(value.astype(np.int64) & 255, "e4m3fn" if fmt == "e4m3" else "e5m2")
+    else:
+        elements = value.astype(np.float64)
+    scales = decode_e8m0(scale.astype(np.int64) & 255)
+    return elements * np.repeat(scales, MX_BLOCK, axis=k_axis)
 
 
 # --------------------------------------------------------------------------------------
@@ -959,6 +981,11 @@ class TLFunctions(InterpreterFunctions):
     @impl(tl.DotOp)
     def run_dot(self, interpreter: Interpreter, op: tl.DotOp, args: PythonValues) -> PythonValues:
         a, b, acc = (np.asarray(x) for x in args)
+        # Mixed precision: the integer operand is converted (rounded) to the float operand's type.
+        if not _is_float(op.a.type) and _is_float(op.b.type):
+            a = to_value(a, op.b.type.element_type)
+        elif _is_float(op.a.type) and not _is_float(op.b.type):
+            b = to_value(b, op.a.type.element_type)
         wide = np.float64 if _is_float(op.result.type) else np.int64
         with np.errstate(all="ignore"):
             out = np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide)
@@ -1253,6 +1280,25 @@ class TLExtraFunctions(InterpreterFunctions):
                 op, f"index {int(idx[first])} at {list(first)} is out of range [0, {size})"
             )
         return (_result(op, np.take_along_axis(src, idx, axis)),)
+
+    @impl(tl.Fp4ToFpOp)
+    def run_fp4_to_fp(
+        self, interpreter: Interpreter, op: tl.Fp4ToFpOp, args: PythonValues
+    ) -> PythonValues:
+        from llc.mxfp import decode, unpack_fp4
+
+        return (_result(op, decode(unpack_fp4(np.asarray(args[0]), op.axis.value.data), "e2m1")),)
+
+    @impl(tl.DotScaledOp)
+    def run_dot_scaled(
+        self, interpreter: Interpreter, op: tl.DotScaledOp, args: PythonValues
+    ) -> PythonValues:
+        a, a_scale, b, b_scale, acc = (np.asarray(x) for x in args)
+        a_val = _mx_operand(a, a_scale, op.lhs.data, k_axis=1)
+        b_val = _mx_operand(b, b_scale.T, op.rhs.data, k_axis=0)
+        with np.errstate(all="ignore"):
+            out = a_val @ b_val + acc.astype(np.float64)
+        return (_result(op, out),)
 
     @impl(tl.PrintOp)
     def run_print(

@@ -43,7 +43,10 @@ PASSES: dict[str, str] = {
 }
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
-TARGETS: dict[str, str] = {"ttgir": "llc.dialects.ttgir_printer:TTGIRTarget"}
+TARGETS: dict[str, str] = {
+    "ttgir": "llc.dialects.ttgir_printer:TTGIRTarget",
+    "ptx": "llc.passes.ptx:PtxTarget",
+}
 """Target name (as used in ``-t``) -> ``"module:TargetClass"``."""
 
 

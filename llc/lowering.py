@@ -152,6 +152,12 @@ class SimtProgram:
     _types: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     _consts: dict[int, int] = field(default_factory=dict)
     _specials: dict[str, int] = field(default_factory=dict)
+    _arguments: list[int] = field(default_factory=list)
+
+    @property
+    def arguments(self) -> list[int]:
+        """The values of the inputs after value 0 (see :meth:`argument`)."""
+        return list(self._arguments)
 
     def __post_init__(self) -> None:
         self._types[0] = ("vec", self.in_registers, "T")
@@ -210,6 +216,20 @@ class SimtProgram:
     def shfl(self, mode: str, value: int, b: int, c: int) -> int:
         """``shfl.sync.<mode>`` of ``value`` (32 bits or less) with lane operand ``b``."""
         return self._emit("shfl", self.type_of(value), (value, b), mode=mode, c=c, mask=FULL_MASK)
+
+    def argument(self, n: int, elem: str) -> int:
+        """A further input ``vector<n x elem>`` (after value 0), e.g. a gather's indices; the
+        materializer binds it to the next function argument."""
+        value = self._next
+        self._next += 1
+        self._types[value] = ("vec", n, elem)
+        self._arguments.append(value)
+        return value
+
+    def to_index(self, value: int) -> int:
+        """The one ``i32`` of a ``vector<1xi32>`` as an ``index`` (``vector.extract`` and
+        ``arith.index_cast``: a register read, no counted instruction)."""
+        return self._emit("to_index", ("index",), (value,))
 
     # shared memory
     def alloc(self, size: int, alignment: int) -> int:

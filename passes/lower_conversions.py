@@ -81,10 +81,17 @@ def element_type_for(typ: Attribute, bitwidth: int) -> Attribute:
 
 
 def materialize(
-    program: SimtProgram, element_type: Attribute, source: SSAValue
+    program: SimtProgram,
+    element_type: Attribute,
+    source: SSAValue,
+    arguments: tuple[SSAValue, ...] = (),
 ) -> tuple[list[Operation], SSAValue]:
-    """The ops of ``program`` (value 0 is ``source``) and the SSA value of its output."""
-    values: dict[int, SSAValue] = {0: source}
+    """The ops of ``program`` (value 0 is ``source``, its further inputs ``arguments``) and the
+    SSA value of its output."""
+    values: dict[int, SSAValue] = {
+        0: source,
+        **dict(zip(program.arguments, arguments, strict=True)),
+    }
     ops: list[Operation] = []
     index = IndexType()
 
@@ -142,6 +149,10 @@ def materialize(
             op = simt.StMatrixOp(a[2], a[0], a[1], ins.attr("count"), ins.attr("trans"))
         elif ins.op == "barrier":
             op = gpu.BarrierOp()
+        elif ins.op == "to_index":
+            extract = vector.ExtractOp(a[0], [0], IntegerType(32))
+            ops.append(extract)
+            op = arith.IndexCastOp(extract.results[0], index)
         else:  # pragma: no cover - the planner emits only the ops above
             raise LayoutError(f"unknown SIMT program op {ins.op}")
         ops.append(op)

@@ -1036,11 +1036,25 @@ class _FunctionLowering:
                 )
             av = self.shuffle(a.value, a.value, ma)
             bv = self.shuffle(b.value, b.value, mb)
+            # Mixed precision: the integer operand becomes the float operand's type first.
+            a_elem = av.type.element_type  # type: ignore[attr-defined]
+            b_elem = bv.type.element_type  # type: ignore[attr-defined]
+            f_elem = b_elem if isinstance(a_elem, IntegerType) else a_elem
+            av, bv = self._as_float(av, f_elem), self._as_float(bv, f_elem)
             if av.type.element_type != elem:  # type: ignore[attr-defined]
                 av = self.emit(simt.CastOp("extf", av, vt)).results[0]
                 bv = self.emit(simt.CastOp("extf", bv, vt)).results[0]
             acc_v = self.emit(math.FmaOp(av, bv, acc_v)).results[0]
         self.set_tensor(op.result, acc_v, rt_ll)
+
+    def _as_float(self, value: SSAValue, elem: Attribute) -> SSAValue:
+        """``value`` unchanged if it is a float vector, else ``sitofp`` to ``vector<n x elem>``."""
+        vt = value.type
+        assert isinstance(vt, VectorType)
+        if not isinstance(vt.element_type, IntegerType):
+            return value
+        target = VectorType(elem, list(vt.get_shape()))
+        return self.emit(simt.CastOp("sitofp", value, target)).results[0]
 
     def dot_mma(self, op: tl.DotOp) -> None:
         """``mma.sync.m16n8k16``: every 16x8 accumulator tile a warp owns, K in steps of 16.
@@ -1058,7 +1072,11 @@ class _FunctionLowering:
         if getattr(enc.layout, "version_major", 2) != 2:  # type: ignore[union-attr]
             raise LayoutError("only mma v2 lowers to SIMT code (llc-compile picks it)")
         a_elem = register_vector_type(at).element_type
-        if self.lanes != 32 or simt.bit_width(a_elem) != 16:
+        b_elem = register_vector_type(bt).element_type
+        # Mixed precision: the integer operand is converted to the float one's type in registers,
+        # after its fragment is gathered from its own dot-operand layout.
+        f_elem = b_elem if isinstance(a_elem, IntegerType) else a_elem
+        if self.lanes != 32 or isinstance(f_elem, IntegerType) or simt.bit_width(f_elem) != 16:
             raise LayoutError("mma.sync m16n8k16 takes f16/bf16 operands in warps of 32 lanes")
         if simt.bit_width(register_vector_type(rt).element_type) != 32:
             raise LayoutError("mma.sync m16n8k16 accumulates in f32 here")
@@ -1111,8 +1129,8 @@ class _FunctionLowering:
                 mb = _renaming(b.coords, need_b, bshape)
                 if ma is None or mb is None:
                     raise LayoutError("the dot operands' registers are not the mma fragments")
-                av = self.shuffle(a.value, a.value, ma)
-                bv = self.shuffle(b.value, b.value, mb)
+                av = self._as_float(self.shuffle(a.value, a.value, ma), f_elem)
+                bv = self._as_float(self.shuffle(b.value, b.value, mb), f_elem)
                 frag = self.emit(simt.MmaOp(av, bv, frag)).results[0]
             outs.append(frag)
         order = [r for g in groups for r in g]

@@ -144,9 +144,45 @@ def layout_arg_parser() -> ArgumentParser:
     )
     parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
     parser.add_argument(
+        "--emit",
+        choices=["ptx"],
+        help="with --to: print a kernel (PTX) loading a row-major tensor in LAYOUT, converting "
+        "it and storing it in DST (one CTA; params: input, output)",
+    )
+    parser.add_argument(
+        "--arch",
+        choices=["sm_80", "sm_90"],
+        default="sm_90",
+        help="--emit ptx: the PTX target (default sm_90)",
+    )
+    parser.add_argument(
         "--dtype",
         default="f32",
-        help="element type of the --to cost estimate (f16, bf16, f32, i8, ...; default f32)",
+        help="element type of the --to cost estimate and of --vectorize (f16, bf16, f32, i8, ...; "
+        "default f32)",
+    )
+    parser.add_argument(
+        "--vectorize",
+        action="store_true",
+        help="print the widest per-thread access along the contiguous dim: the contiguous "
+        "register run, the register permutation that makes it largest and the access width",
+    )
+    parser.add_argument(
+        "--gather",
+        metavar="IDX",
+        help="plan tl.gather of a LAYOUT source by indices in layout IDX along --axis: shuffles "
+        "when the axis stays within a warp, else shared memory",
+    )
+    parser.add_argument("--axis", type=int, default=0, help="the --gather axis (default 0)")
+    parser.add_argument(
+        "--index-shape", metavar="S", help="shape of the --gather indices (default: --shape)"
+    )
+    parser.add_argument(
+        "--contig-dim",
+        type=int,
+        metavar="D",
+        help="the contiguous (fastest-varying in memory) tensor dim for --vectorize "
+        "(default: the last)",
     )
     parser.add_argument("--version", action=_VersionAction)
     return parser
@@ -190,6 +226,12 @@ def run_arg_parser() -> ArgumentParser:
         help="write every buffer back to its .npy file (others to ./<param>.npy)",
     )
     parser.add_argument("--print-buffers", action="store_true", help="print every buffer")
+    parser.add_argument(
+        "--gpu",
+        action="store_true",
+        help="lowered kernels: also run the PTX (-t ptx) on the GPU (cuda-python, extra 'gpu'), "
+        "compare every buffer with the interpreter's and time the kernel with CUDA events",
+    )
     parser.add_argument("--full", action="store_true", help="print arrays without eliding")
     parser.add_argument(
         "--stats",

@@ -795,6 +795,12 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
             )
     src = _build_role("LAYOUT", src_loaded, shape, warps, threads, warps_source, threads_source)
     dst = _build_role("DST (--to)", dst_loaded, shape, warps, threads, warps_source, threads_source)
+    if getattr(args, "emit", None) == "ptx":
+        from llc.passes.conversion_kernel import conversion_ptx
+
+        return conversion_ptx(
+            src_loaded.text, dst_loaded.text, list(src.padded), args.dtype, warps, args.arch
+        )
     report = analyze_conversion(src.ll, dst.ll)
     lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"))
     if args.json:
@@ -918,6 +924,82 @@ def _cost_lines(
     return lines
 
 
+def _vectorize_text(built: BuiltLayout, args: argparse.Namespace) -> str:
+    """The ``--vectorize`` report (:mod:`llc.vectorize` decides, this only prints)."""
+    from llc.vectorize import largest_vectorization
+
+    ll = built.ll
+    if not ll.has_in_dim("register"):
+        raise LocatedError("--vectorize needs a distributed layout (one with registers)")
+    contig = getattr(args, "contig_dim", None)
+    rank = ll.num_out_dims
+    if contig is not None and not 0 <= contig < rank:
+        raise LocatedError(f"--contig-dim {contig} is out of range for a rank-{rank} layout")
+    dim = None if contig is None else ll.get_out_dim_names()[contig]
+    try:
+        v = largest_vectorization(ll, args.dtype, dim)
+    except LayoutError as err:
+        raise LocatedError(f"--dtype {args.dtype}: {err}") from None
+    if args.json:
+        doc = {
+            "contig_dim": v.contig_dim,
+            "bitwidth": v.bitwidth,
+            "registers": v.registers,
+            "distinct_registers": v.distinct_registers,
+            "identity_run": v.identity_run,
+            "run": v.run,
+            "permutation": list(v.permutation),
+            "register_bases": [list(b) for b in layout_json(v.layout)["in_dims"]["register"]],
+            "vector": v.vector,
+            "width_bits": v.width_bits,
+            "identity_width_bits": v.identity_width_bits,
+            "accesses": v.accesses,
+        }
+        return json.dumps(doc) + "\n"
+    reg_bases = layout_json(v.layout)["in_dims"]["register"]
+    identity = v.permutation == tuple(range(len(v.permutation)))
+    perm = (
+        "identity (registers already in the best order)" if identity else str(list(v.permutation))
+    )
+    return (
+        "\n".join(
+            [
+                f"vectorization along {v.contig_dim} ({args.dtype}, {v.bitwidth}-bit elements, "
+                f"{v.distinct_registers} distinct of {v.registers} registers per thread):",
+                f"  contiguous run in register order: {_count(v.identity_run, 'element')} -> "
+                f"{v.identity_width_bits}-bit accesses",
+                f"  largest contiguous run: {_count(v.run, 'element')}",
+                f"  register permutation (new -> old register): {perm}",
+                f"  permuted register bases: {reg_bases}",
+                f"  access width: {v.width_bits} bits ({v.vector} x {args.dtype}), "
+                f"{v.accesses} {'access' if v.accesses == 1 else 'accesses'} per thread",
+            ]
+        )
+        + "\n"
+    )
+
+
+def _gather_text(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
+    """The ``--gather`` report (:mod:`llc.gather` decides, this only prints)."""
+    from llc.gather import plan_gather
+
+    src = build(
+        load_layout(args.layout, alias=args.alias), shape, args.num_warps, args.threads_per_warp
+    )
+    index_shape = parse_shape(args.index_shape) if args.index_shape is not None else shape
+    idx = build(
+        load_layout(args.gather, "<gather>"), index_shape, args.num_warps, args.threads_per_warp
+    )
+    if not src.ll.has_in_dim("register") or not idx.ll.has_in_dim("register"):
+        raise LocatedError("--gather needs distributed layouts for the source and the indices")
+    try:
+        plan = plan_gather(src.ll, idx.ll, args.axis, args.dtype)
+    except LayoutError as err:
+        raise LocatedError(f"--gather: {err}") from None
+    notes = "".join(f"{n}\n" for n in [*src.notes, *idx.notes])
+    return notes + plan.report() + "\n"
+
+
 # ------------------------------------------------------------------------------ CLI
 def run(args: argparse.Namespace) -> None:
     """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
@@ -930,12 +1012,20 @@ def run(args: argparse.Namespace) -> None:
         if is_ttgir_dump(text):
             sys.stdout.write(list_aliases(text, source))
             return
+    if getattr(args, "emit", None) and args.to is None:
+        raise LocatedError(f"--emit {args.emit} needs --to DST (it emits a conversion kernel)")
     if args.to is not None:
         sys.stdout.write(_conversion(args, shape))
+        return
+    if getattr(args, "gather", None) is not None:
+        sys.stdout.write(_gather_text(args, shape))
         return
     built = build(
         load_layout(args.layout, alias=args.alias), shape, args.num_warps, args.threads_per_warp
     )
+    if getattr(args, "vectorize", False):
+        sys.stdout.write("".join(f"{n}\n" for n in built.notes) + _vectorize_text(built, args))
+        return
     if args.json:
         # stdout stays exactly the JSON document.
         for note in built.notes:

@@ -354,6 +354,15 @@ def run(args: argparse.Namespace) -> int:
         _check_divisibility(func, bound)
     tracker = OpTracker()
     values = tuple(b.value for b in bound)
+    gpu = getattr(args, "gpu", False)
+    if gpu and "llc.num_warps" not in func.attributes:
+        raise LocatedError(
+            f"--gpu runs lowered kernels: {symbol} is not lowered (run llc-opt -p llc-compile)",
+            op_location(func),
+        )
+    initial = [
+        np.array(b.value.buffer.data) if isinstance(b.value, Pointer) else b.value for b in bound
+    ]
     programs = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
     kernel = None
     if "llc.num_warps" in func.attributes:  # lowered by llc-lower-to-simt: the SIMT interpreter
@@ -384,6 +393,8 @@ def run(args: argparse.Namespace) -> int:
                 rtype = _plain_type(func.function_type.outputs.data[i])
                 print(f"{symbol} result #{i}{where} : {rtype} =\n{_format_value(value)}")
 
+        if gpu:
+            _compare_on_gpu(module, func, bound, initial, grid)
         if kernel is not None and getattr(args, "stats", False):
             print(kernel_stats_text(kernel, func, len(programs)))
         if args.print_buffers:
@@ -422,6 +433,74 @@ def _check_divisibility(func: FuncOp, bound: Sequence[BoundArgument]) -> None:
                 f"tl.divisibility hint {d}",
                 op_location(func),
             )
+
+
+GPU_RTOL = 1e-3
+GPU_ATOL = 1e-4
+"""How close ``llc-run --gpu`` requires the GPU's float buffers to the interpreter's."""
+
+
+def _compare_on_gpu(
+    module: ModuleOp,
+    func: FuncOp,
+    bound: Sequence[BoundArgument],
+    initial: Sequence[Any],
+    grid: tuple[int, int, int],
+) -> None:
+    """Run the kernel's PTX on the GPU from the same initial buffers and compare every buffer
+    with what the interpreter left in it (bit for bit)."""
+    from llc.passes.ptx import emit_ptx, shared_bytes
+    from llc.tools.gpu_run import GpuError, gpu_name, launch
+
+    warps = func.attributes["llc.num_warps"].value.data  # type: ignore[attr-defined]
+    lanes = func.attributes["llc.threads_per_warp"].value.data  # type: ignore[attr-defined]
+    ptx = emit_ptx(module)
+    name = func.sym_name.data
+    try:
+        run = launch(
+            ptx,
+            name,
+            [np.array(v) if isinstance(v, np.ndarray) else v for v in initial],
+            grid=grid,
+            block=(warps * lanes, 1, 1),
+            shared_bytes=shared_bytes(ptx, name),
+        )
+        device = gpu_name()
+    except ImportError:
+        raise LocatedError("--gpu needs cuda-python: pip install -e '.[gpu]'") from None
+    except GpuError as err:
+        raise LocatedError(f"--gpu: {err}") from None
+    mismatched, worst, exact = [], 0.0, True
+    for b, got in zip(bound, run.outputs, strict=True):
+        if not isinstance(b.value, Pointer):
+            continue
+        want = b.value.buffer.data
+        got = np.ascontiguousarray(got, dtype=want.dtype).reshape(want.shape)
+        if want.tobytes() == got.tobytes():
+            continue
+        exact = False
+        if np.issubdtype(want.dtype, np.floating):
+            # GPU float arithmetic (ex2.approx, mma accumulation order) is not bit-identical
+            # to numpy's; within GPU_RTOL/GPU_ATOL it agrees.
+            w64, g64 = want.astype(np.float64), got.astype(np.float64)
+            finite = np.isfinite(w64) & np.isfinite(g64)
+            if np.allclose(g64, w64, rtol=GPU_RTOL, atol=GPU_ATOL, equal_nan=True):
+                worst = max(worst, float(np.max(np.abs(g64 - w64)[finite], initial=0.0)))
+                continue
+        differ = int(np.sum(want.view(np.uint8) != got.view(np.uint8)))
+        mismatched.append(f"%{b.name} ({differ} bytes differ)")
+    if mismatched:
+        raise LocatedError(
+            f"--gpu: {device}: the GPU's buffers differ from the interpreter's: "
+            + ", ".join(mismatched),
+            op_location(func),
+        )
+    buffers = sum(isinstance(b.value, Pointer) for b in bound)
+    agreement = "bit-identical to" if exact else f"within max |diff| {worst:.3g} of"
+    print(
+        f"gpu: {device}: {buffers} buffer(s) {agreement} the interpreter's; "
+        f"kernel {run.milliseconds * 1000:.1f} us (CUDA events, mean of 20 launches)"
+    )
 
 
 def kernel_stats_text(kernel: Any, func: FuncOp, programs: int) -> str:

@@ -1,0 +1,1103 @@
+"""``-t ptx``: lowered llc IR (``simt`` + ``arith``/``vector``/``gpu``/``math``/``scf``) to PTX.
+
+One ``.entry`` per kernel function (scalar and pointer parameters). Every SSA value maps to a list
+of PTX registers, one per element (a scalar is a list of one), so ``vector.extract``/
+``vector.shuffle``/``vector.broadcast`` are renamings that emit nothing; element-wise ops emit one
+instruction per element. Each op kind has exactly one handler, registered in :data:`_HANDLERS`;
+instruction spellings come from the tables below (``_INT_BINARY``, ``_FLOAT_BINARY``, ``_CMP``,
+...), so the format of an instruction lives in one place.
+
+Register classes: ``i1`` -> ``.pred %p``; ``i8``/``i16``/``f16``/``bf16`` -> ``.b16 %h`` (PTX has
+no 8-bit registers); ``i32`` -> ``.b32 %r``; ``f32`` -> ``.f32 %f``; ``i64``/``index`` -> ``.b64
+%rd``; ``f64`` -> ``.f64 %fd``. Narrow values are packed into 32-bit words for shuffles, shared
+and global memory and mma fragments (``mov.b32 {lo, hi}`` for 16 bits, ``bfi``/``bfe`` for 8).
+Half-precision arithmetic is done in f32 and rounded back (``cvt.rn``), exactly what the SIMT
+interpreter's numpy arithmetic does for a single operation.
+
+>>> from xdsl.dialects.builtin import ModuleOp
+>>> print(emit_ptx(ModuleOp([]), arch="sm_80"))  # doctest: +NORMALIZE_WHITESPACE
+.version 8.0
+.target sm_80
+.address_size 64
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf, vector
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.target import Target
+
+from llc.dialects import simt
+from llc.dialects.diagnostics import error_at
+
+__all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
+
+STATIC_SHARED_LIMIT = 48 * 1024
+DYNAMIC_SHARED = "__llc_dynamic_smem"
+PTX_VERSION = {"sm_80": "8.0", "sm_90": "8.0", "sm_90a": "8.0"}
+
+
+def ptx_arch(module: ModuleOp, override: str = "") -> str:
+    """``sm_80``/``sm_90`` from ``-t 'ptx{arch=...}'`` or the module's ``tl.target``.
+
+    >>> from xdsl.dialects.builtin import StringAttr
+    >>> ptx_arch(ModuleOp([], attributes={"tl.target": StringAttr("cuda:90")}))
+    'sm_90'
+    """
+    if override:
+        return override
+    target = module.attributes.get("tl.target")
+    if isinstance(target, StringAttr) and target.data.startswith("cuda:"):
+        cc = int(target.data.split(":", 1)[1])
+        return "sm_90" if cc >= 90 else "sm_80"
+    return "sm_80"
+
+
+# -- types ------------------------------------------------------------------------------------
+
+
+def _scalar(typ: Attribute) -> Attribute:
+    return typ.element_type if isinstance(typ, VectorType) else typ
+
+
+def _count(typ: Attribute) -> int:
+    if isinstance(typ, VectorType):
+        n = 1
+        for d in typ.get_shape():
+            n *= d
+        return n
+    return 1
+
+
+def _bits(t: Attribute) -> int:
+    if isinstance(t, IndexType):
+        return 64
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 16
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, Float64Type):
+        return 64
+    if isinstance(t, simt.SharedMemoryType):
+        return 64
+    if t.name == "tl.ptr":
+        return 64
+    raise KeyError(t)
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type)
+
+
+def _reg_class(t: Attribute) -> tuple[str, str]:
+    """(PTX register type, name prefix) holding one element of ``t``."""
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return ".pred", "%p"
+    if isinstance(t, Float32Type):
+        return ".f32", "%f"
+    if isinstance(t, Float64Type):
+        return ".f64", "%fd"
+    bits = _bits(t)
+    return {8: (".b16", "%h"), 16: (".b16", "%h"), 32: (".b32", "%r"), 64: (".b64", "%rd")}[bits]
+
+
+def _int_suffix(t: Attribute, signed: bool = True) -> str:
+    bits = max(16, _bits(t))
+    return f".{'s' if signed else 'u'}{bits}"
+
+
+def _float_suffix(t: Attribute) -> str:
+    return (
+        {16: ".f16", 32: ".f32", 64: ".f64"}[_bits(t)]
+        if not isinstance(t, BFloat16Type)
+        else ".bf16"
+    )
+
+
+# -- instruction tables -----------------------------------------------------------------------
+
+_INT_BINARY: dict[str, str] = {
+    "arith.addi": "add{s}",
+    "arith.subi": "sub{s}",
+    "arith.muli": "mul.lo{s}",
+    "arith.divsi": "div{s}",
+    "arith.divui": "div{u}",
+    "arith.remsi": "rem{s}",
+    "arith.remui": "rem{u}",
+    "arith.minsi": "min{s}",
+    "arith.maxsi": "max{s}",
+    "arith.minui": "min{u}",
+    "arith.maxui": "max{u}",
+    "arith.andi": "and{b}",
+    "arith.ori": "or{b}",
+    "arith.xori": "xor{b}",
+    "arith.shli": "shl{b}",
+    "arith.shrui": "shr{u}",
+    "arith.shrsi": "shr{s}",
+}
+_SHIFTS = {"arith.shli", "arith.shrui", "arith.shrsi"}
+
+_FLOAT_BINARY: dict[str, str] = {
+    "arith.addf": "add.rn.f32",
+    "arith.subf": "sub.rn.f32",
+    "arith.mulf": "mul.rn.f32",
+    "arith.divf": "div.rn.f32",
+    "arith.maxnumf": "max.f32",
+    "arith.minnumf": "min.f32",
+    "arith.maximumf": "max.NaN.f32",
+    "arith.minimumf": "min.NaN.f32",
+}
+_F64_BINARY = {k: v.replace("f32", "f64").replace(".NaN", "") for k, v in _FLOAT_BINARY.items()}
+
+_CMP: dict[str, tuple[str, str]] = {
+    # predicate -> (PTX comparison, operand kind: s signed, u unsigned, f float)
+    "eq": ("eq", "s"),
+    "ne": ("ne", "s"),
+    "slt": ("lt", "s"),
+    "sle": ("le", "s"),
+    "sgt": ("gt", "s"),
+    "sge": ("ge", "s"),
+    "ult": ("lt", "u"),
+    "ule": ("le", "u"),
+    "ugt": ("gt", "u"),
+    "uge": ("ge", "u"),
+    "oeq": ("eq", "f"),
+    "one": ("ne", "f"),
+    "olt": ("lt", "f"),
+    "ole": ("le", "f"),
+    "ogt": ("gt", "f"),
+    "oge": ("ge", "f"),
+    "ueq": ("equ", "f"),
+    "une": ("neu", "f"),
+    "ult_f": ("ltu", "f"),
+    "ule_f": ("leu", "f"),
+    "ugt_f": ("gtu", "f"),
+    "uge_f": ("geu", "f"),
+    "ord": ("num", "f"),
+    "uno": ("nan", "f"),
+}
+_CMPI_NUMBERS = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+_CMPF_NUMBERS = [
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq", "ugt_f", "uge_f", "ult_f", "ule_f", "une", "uno", "true",
+]  # fmt: skip
+
+_MATH_UNARY: dict[str, list[str]] = {
+    # f32 sequences; {d} result, {a} operand, {t} a scratch f32 register
+    "math.exp": ["mul.f32 {t}, {a}, 0f3FB8AA3B;", "ex2.approx.ftz.f32 {d}, {t};"],
+    "math.exp2": ["ex2.approx.ftz.f32 {d}, {a};"],
+    "math.log": ["lg2.approx.ftz.f32 {t}, {a};", "mul.f32 {d}, {t}, 0f3F317218;"],
+    "math.log2": ["lg2.approx.ftz.f32 {d}, {a};"],
+    "math.sqrt": ["sqrt.rn.f32 {d}, {a};"],
+    "math.rsqrt": ["rsqrt.approx.ftz.f32 {d}, {a};"],
+    "math.absf": ["abs.f32 {d}, {a};"],
+    "arith.negf": ["neg.f32 {d}, {a};"],
+    "math.sin": ["sin.approx.ftz.f32 {d}, {a};"],
+    "math.cos": ["cos.approx.ftz.f32 {d}, {a};"],
+    "math.tanh": ["tanh.approx.f32 {d}, {a};"],
+}
+
+
+@dataclass
+class _Function:
+    """The state of one ``.entry`` being emitted."""
+
+    arch: str
+    lines: list[str] = field(default_factory=list)
+    regs: dict[SSAValue, list[str]] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
+    shared: list[tuple[str, int, int]] = field(default_factory=list)
+    """(symbol, bytes, alignment) of each ``simt.shared_alloc``."""
+    labels: int = 0
+    threads_per_warp: int = 32
+
+    # registers
+    def new(self, t: Attribute) -> str:
+        kind, prefix = _reg_class(t)
+        return self.new_of(kind, prefix)
+
+    def new_of(self, kind: str, prefix: str) -> str:
+        n = self.counters.get(prefix, 0)
+        self.counters[prefix] = n + 1
+        self.kinds[prefix] = kind
+        return f"{prefix}{n}"
+
+    def label(self, hint: str) -> str:
+        self.labels += 1
+        return f"$L_{hint}_{self.labels}"
+
+    def emit(self, text: str) -> None:
+        self.lines.append("\t" + text)
+
+    def get(self, value: SSAValue) -> list[str]:
+        return self.regs[value]
+
+    # packing of narrow elements into 32-bit words (shuffles, shared/global memory, mma)
+    def to_words(self, regs: Sequence[str], t: Attribute) -> list[str]:
+        bits = _bits(t)
+        if bits == 32:
+            if isinstance(t, Float32Type):
+                out = []
+                for r in regs:
+                    w = self.new_of(".b32", "%r")
+                    self.emit(f"mov.b32 {w}, {r};")
+                    out.append(w)
+                return out
+            return list(regs)
+        if bits == 64:
+            out = []
+            for r in regs:
+                lo, hi = self.new_of(".b32", "%r"), self.new_of(".b32", "%r")
+                self.emit(f"mov.b64 {{{lo}, {hi}}}, {r};")
+                out += [lo, hi]
+            return out
+        if bits == 16:
+            if len(regs) % 2:
+                w = self.new_of(".b32", "%r")
+                self.emit(f"cvt.u32.u16 {w}, {regs[0]};")
+                return [w]
+            out = []
+            for i in range(0, len(regs), 2):
+                w = self.new_of(".b32", "%r")
+                self.emit(f"mov.b32 {w}, {{{regs[i]}, {regs[i + 1]}}};")
+                out.append(w)
+            return out
+        if bits == 8:
+            out = []
+            for i in range(0, len(regs), 4):
+                w = self.new_of(".b32", "%r")
+                self.emit(f"cvt.u32.u8 {w}, {regs[i]};")
+                for j in range(1, min(4, len(regs) - i)):
+                    e = self.new_of(".b32", "%r")
+                    self.emit(f"cvt.u32.u8 {e}, {regs[i + j]};")
+                    self.emit(f"bfi.b32 {w}, {e}, {w}, {8 * j}, 8;")
+                out.append(w)
+            return out
+        raise KeyError(bits)
+
+    def from_words(self, words: Sequence[str], t: Attribute, count: int) -> list[str]:
+        bits = _bits(t)
+        if bits == 32:
+            if isinstance(t, Float32Type):
+                out = []
+                for w in words:
+                    f = self.new_of(".f32", "%f")
+                    self.emit(f"mov.b32 {f}, {w};")
+                    out.append(f)
+                return out
+            return list(words)
+        if bits == 64:
+            out = []
+            for i in range(0, len(words), 2):
+                d = self.new(t)
+                self.emit(f"mov.b64 {d}, {{{words[i]}, {words[i + 1]}}};")
+                out.append(d)
+            return out
+        if bits == 16:
+            if count == 1:
+                h = self.new_of(".b16", "%h")
+                self.emit(f"cvt.u16.u32 {h}, {words[0]};")
+                return [h]
+            out = []
+            for w in words:
+                lo, hi = self.new_of(".b16", "%h"), self.new_of(".b16", "%h")
+                self.emit(f"mov.b32 {{{lo}, {hi}}}, {w};")
+                out += [lo, hi]
+            return out[:count]
+        if bits == 8:
+            out = []
+            for i in range(count):
+                e = self.new_of(".b32", "%r")
+                self.emit(f"bfe.u32 {e}, {words[i // 4]}, {8 * (i % 4)}, 8;")
+                h = self.new_of(".b16", "%h")
+                self.emit(f"cvt.u16.u32 {h}, {e};")
+                out.append(h)
+            return out
+        raise KeyError(bits)
+
+    def u32(self, reg: str, t: Attribute) -> str:
+        """A 32-bit copy of an integer register (shift amounts, lanes)."""
+        bits = _bits(t)
+        if bits == 32:
+            return reg
+        r = self.new_of(".b32", "%r")
+        self.emit(f"cvt.u32.u{max(bits, 16)} {r}, {reg};")
+        return r
+
+    def address(self, base: str, offset: str, offset_type: Attribute) -> str:
+        off = offset
+        if _bits(offset_type) != 64:
+            off = self.new_of(".b64", "%rd")
+            self.emit(f"cvt.u64.u{max(16, _bits(offset_type))} {off}, {offset};")
+        a = self.new_of(".b64", "%rd")
+        self.emit(f"add.s64 {a}, {base}, {off};")
+        return a
+
+
+# -- handlers: one per op ---------------------------------------------------------------------
+
+Handler = Callable[[_Function, Operation], None]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _handles(*names: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for n in names:
+            _HANDLERS[n] = fn
+        return fn
+
+    return register
+
+
+def _float_literal(value: float, t: Attribute) -> str:
+    if isinstance(t, Float64Type):
+        return "0d" + struct.pack(">d", value).hex().upper()
+    return "0f" + struct.pack(">f", value).hex().upper()
+
+
+def _constant_reg(f: _Function, value: int | float, t: Attribute) -> str:
+    d = f.new(t)
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        f.emit(f"setp.ne.u32 {d}, {1 if value else 0}, 0;")
+    elif isinstance(t, Float32Type | Float64Type):
+        f.emit(f"mov{_float_suffix(t)} {d}, {_float_literal(float(value), t)};")
+    elif isinstance(t, Float16Type | BFloat16Type):
+        import numpy as np
+
+        dtype = np.float16 if isinstance(t, Float16Type) else None
+        if dtype is None:
+            bits = (struct.unpack(">I", struct.pack(">f", float(value)))[0] + 0x8000) >> 16
+        else:
+            bits = int(np.array(value, dtype=np.float16).view(np.uint16))
+        f.emit(f"mov.b16 {d}, 0x{bits & 0xFFFF:04X};")
+    else:
+        bits = _bits(t)
+        f.emit(f"mov.b{max(16, bits)} {d}, {int(value) & ((1 << max(16, bits)) - 1)};")
+    return d
+
+
+@_handles("arith.constant")
+def _constant(f: _Function, op: Operation) -> None:
+    assert isinstance(op, arith.ConstantOp)
+    typ = op.result.type
+    t = _scalar(typ)
+    attr = op.value
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        values = list(attr.get_values())
+        if len(values) == 1 or len(set(values)) == 1:
+            r = _constant_reg(f, values[0], t)
+            f.regs[op.result] = [r] * _count(typ)
+        else:
+            f.regs[op.result] = [_constant_reg(f, v, t) for v in values]
+    elif isinstance(attr, IntegerAttr | FloatAttr):
+        f.regs[op.result] = [_constant_reg(f, attr.value.data, t)]
+    else:
+        raise error_at(op, f"-t ptx: constant {attr} is not supported")
+
+
+def _map(f: _Function, op: Operation, emit_one: Callable[[str, list[str]], None]) -> None:
+    """Emit one instruction per element: ``emit_one(dest, [operand regs])``."""
+    t = _scalar(op.results[0].type)
+    n = _count(op.results[0].type)
+    operands = [f.get(o) for o in op.operands]
+    out = []
+    for i in range(n):
+        d = f.new(t)
+        emit_one(d, [regs[i] if len(regs) > 1 else regs[0] for regs in operands])
+        out.append(d)
+    f.regs[op.results[0]] = out
+
+
+@_handles(*_INT_BINARY)
+def _int_binary(f: _Function, op: Operation) -> None:
+    t = _scalar(op.results[0].type)
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        name = {"arith.andi": "and", "arith.ori": "or", "arith.xori": "xor"}.get(op.name)
+        if name is None:
+            raise error_at(op, f"-t ptx: {op.name} on i1 is not supported")
+        _map(f, op, lambda d, a: f.emit(f"{name}.pred {d}, {a[0]}, {a[1]};"))
+        return
+    bits = max(16, _bits(t))
+    form = _INT_BINARY[op.name].format(s=f".s{bits}", u=f".u{bits}", b=f".b{bits}")
+
+    def one(d: str, a: list[str]) -> None:
+        rhs = f.u32(a[1], t) if op.name in _SHIFTS else a[1]
+        f.emit(f"{form} {d}, {a[0]}, {rhs};")
+
+    _map(f, op, one)
+
+
+def _via_f32(f: _Function, t: Attribute, regs: list[str]) -> list[str]:
+    if _bits(t) != 16:
+        return regs
+    out = []
+    for r in regs:
+        x = f.new_of(".f32", "%f")
+        f.emit(f"cvt.f32{_float_suffix(t)} {x}, {r};")
+        out.append(x)
+    return out
+
+
+def _from_f32(f: _Function, t: Attribute, reg: str, dest: str) -> None:
+    f.emit(f"cvt.rn{_float_suffix(t)}.f32 {dest}, {reg};")
+
+
+@_handles(*_FLOAT_BINARY)
+def _float_binary(f: _Function, op: Operation) -> None:
+    t = _scalar(op.results[0].type)
+    form = (_F64_BINARY if isinstance(t, Float64Type) else _FLOAT_BINARY)[op.name]
+
+    def one(d: str, a: list[str]) -> None:
+        if _bits(t) == 16:
+            x = _via_f32(f, t, a)
+            r = f.new_of(".f32", "%f")
+            f.emit(f"{form} {r}, {x[0]}, {x[1]};")
+            _from_f32(f, t, r, d)
+        else:
+            f.emit(f"{form} {d}, {a[0]}, {a[1]};")
+
+    _map(f, op, one)
+
+
+@_handles(*_MATH_UNARY)
+def _math_unary(f: _Function, op: Operation) -> None:
+    t = _scalar(op.results[0].type)
+    if isinstance(t, Float64Type):
+        raise error_at(op, f"-t ptx: {op.name} on f64 is not supported")
+
+    def one(d: str, a: list[str]) -> None:
+        x = _via_f32(f, t, a)[0]
+        r = d if _bits(t) == 32 else f.new_of(".f32", "%f")
+        scratch = f.new_of(".f32", "%f")  # one per element: the sequence's lines share it
+        for line in _MATH_UNARY[op.name]:
+            f.emit(line.format(d=r, a=x, t=scratch))
+        if r != d:
+            _from_f32(f, t, r, d)
+
+    _map(f, op, one)
+
+
+@_handles("math.fma")
+def _fma(f: _Function, op: Operation) -> None:
+    t = _scalar(op.results[0].type)
+
+    def one(d: str, a: list[str]) -> None:
+        if _bits(t) == 16:
+            x = _via_f32(f, t, a)
+            r = f.new_of(".f32", "%f")
+            f.emit(f"fma.rn.f32 {r}, {x[0]}, {x[1]}, {x[2]};")
+            _from_f32(f, t, r, d)
+        else:
+            f.emit(f"fma.rn{_float_suffix(t)} {d}, {a[0]}, {a[1]}, {a[2]};")
+
+    _map(f, op, one)
+
+
+def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribute) -> None:
+    cmp, kind = _CMP[predicate]
+    t = _scalar(operand_type)
+    if kind == "f" or _is_float(t):
+        suffix = ".f32" if _bits(t) == 16 else _float_suffix(t)
+    elif isinstance(t, IntegerType) and t.width.data == 1:
+        suffix = ".b16"
+    else:
+        suffix = _int_suffix(t, signed=kind == "s")
+
+    def one(d: str, a: list[str]) -> None:
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            # predicates compare as 0/1 values
+            vals = []
+            for r in a:
+                v = f.new_of(".b16", "%h")
+                f.emit(f"selp.b16 {v}, 1, 0, {r};")
+                vals.append(v)
+            a = vals
+        elif _is_float(t) and _bits(t) == 16:
+            a = _via_f32(f, t, a)
+        f.emit(f"setp.{cmp}{suffix} {d}, {a[0]}, {a[1]};")
+
+    _map(f, op, one)
+
+
+@_handles("arith.cmpi", "arith.cmpf")
+def _arith_cmp(f: _Function, op: Operation) -> None:
+    number = op.predicate.value.data  # type: ignore[attr-defined]
+    names = _CMPI_NUMBERS if op.name == "arith.cmpi" else _CMPF_NUMBERS
+    name = names[number]
+    if name in ("true", "false"):
+        _map(f, op, lambda d, a: f.emit(f"setp.ne.u32 {d}, {int(name == 'true')}, 0;"))
+        return
+    _compare(f, op, name, op.operands[0].type)
+
+
+@_handles("simt.compare")
+def _simt_compare(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.CompareOp)
+    name = op.predicate.data
+    t = _scalar(op.lhs.type)
+    if _is_float(t) and name in ("ult", "ule", "ugt", "uge"):
+        name += "_f"
+    _compare(f, op, name, op.lhs.type)
+
+
+@_handles("arith.select", "simt.select")
+def _select(f: _Function, op: Operation) -> None:
+    t = _scalar(op.results[0].type)
+
+    def one(d: str, a: list[str]) -> None:
+        c, x, y = a
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            u, v = f.new_of(".pred", "%p"), f.new_of(".pred", "%p")
+            f.emit(f"and.pred {u}, {c}, {x};")
+            nc = f.new_of(".pred", "%p")
+            f.emit(f"not.pred {nc}, {c};")
+            f.emit(f"and.pred {v}, {nc}, {y};")
+            f.emit(f"or.pred {d}, {u}, {v};")
+        else:
+            kind = _reg_class(t)[0]
+            sel = {".f32": "f32", ".f64": "f64"}.get(kind, f"b{max(16, _bits(t))}")
+            f.emit(f"selp.{sel} {d}, {x}, {y}, {c};")
+
+    _map(f, op, one)
+
+
+def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute) -> None:
+    sb, db = _bits(src), _bits(dst)
+    src_is_i1 = isinstance(src, IntegerType) and src.width.data == 1
+    dst_is_i1 = isinstance(dst, IntegerType) and dst.width.data == 1
+
+    def one(d: str, a: list[str]) -> None:
+        x = a[0]
+        if src_is_i1:
+            one_ = "-1" if kind == "extsi" else "1"
+            f.emit(f"selp.b{max(16, db)} {d}, {one_}, 0, {x};")
+        elif dst_is_i1:
+            t = f.new_of(".b32", "%r") if sb <= 32 else f.new_of(".b64", "%rd")
+            f.emit(f"and.b{max(32, sb)} {t}, {f.u32(x, src) if sb < 32 else x}, 1;")
+            f.emit(f"setp.ne.b{max(32, sb)} {d}, {t}, 0;")
+        elif kind in ("extsi", "extui", "trunci", "index_cast", "index_castui"):
+            if sb == db:
+                f.emit(f"mov.b{max(16, db)} {d}, {x};")
+                return
+            s = "s" if kind in ("extsi", "index_cast") else "u"
+            if kind == "trunci" or db < sb:
+                f.emit(f"cvt.u{max(16, db)}.u{max(16, sb)} {d}, {x};")
+            elif sb == 8:
+                # an i8 lives in a 16-bit register: extend from its low byte
+                f.emit(f"cvt.{s}{db}.{s}8 {d}, {x};")
+            else:
+                f.emit(f"cvt.{s}{db}.{s}{sb} {d}, {x};")
+        elif kind in ("sitofp", "uitofp"):
+            s = "s" if kind == "sitofp" else "u"
+            f.emit(f"cvt.rn{_float_suffix(dst)}.{s}{max(8, sb)} {d}, {x};")
+        elif kind in ("fptosi", "fptoui"):
+            s = "s" if kind == "fptosi" else "u"
+            f.emit(f"cvt.rzi.{s}{max(8, db)}{_float_suffix(src)} {d}, {x};")
+        elif kind in ("extf", "truncf"):
+            if (isinstance(src, BFloat16Type) and isinstance(dst, Float16Type)) or (
+                isinstance(src, Float16Type) and isinstance(dst, BFloat16Type)
+            ):
+                t = f.new_of(".f32", "%f")
+                f.emit(f"cvt.f32{_float_suffix(src)} {t}, {x};")
+                f.emit(f"cvt.rn{_float_suffix(dst)}.f32 {d}, {t};")
+            else:
+                rnd = ".rn" if db < sb else ""
+                f.emit(f"cvt{rnd}{_float_suffix(dst)}{_float_suffix(src)} {d}, {x};")
+        elif kind == "bitcast":
+            f.emit(f"mov.b{max(16, db)} {d}, {x};")
+        else:
+            raise error_at(op, f"-t ptx: cast {kind} is not supported")
+
+    _map(f, op, one)
+
+
+@_handles("simt.cast")
+def _simt_cast(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.CastOp)
+    _cast(f, op, op.kind.data, _scalar(op.value.type), _scalar(op.result.type))
+
+
+@_handles(
+    "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp", "arith.uitofp",
+    "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast",
+    "arith.index_cast", "arith.index_castui",
+)  # fmt: skip
+def _arith_cast(f: _Function, op: Operation) -> None:
+    _cast(
+        f, op, op.name.split(".", 1)[1], _scalar(op.operands[0].type), _scalar(op.results[0].type)
+    )
+
+
+# -- registers and vectors (renamings) --------------------------------------------------------
+
+
+@_handles("vector.broadcast", "vector.splat")
+def _broadcast(f: _Function, op: Operation) -> None:
+    src = f.get(op.operands[0])
+    n = _count(op.results[0].type)
+    f.regs[op.results[0]] = src * n if len(src) == 1 else src
+
+
+@_handles("vector.extract")
+def _extract(f: _Function, op: Operation) -> None:
+    assert isinstance(op, vector.ExtractOp)
+    src = f.get(op.vector)
+    positions = list(op.static_position.get_values())
+    if op.dynamic_position or len(positions) != 1 or positions[0] < 0:
+        raise error_at(op, "-t ptx: vector.extract needs one static position")
+    n = _count(op.result.type)
+    f.regs[op.result] = src[positions[0] * n : positions[0] * n + n]
+
+
+@_handles("vector.insert")
+def _insert(f: _Function, op: Operation) -> None:
+    assert isinstance(op, vector.InsertOp)
+    dest = list(f.get(op.dest))
+    positions = list(op.static_position.get_values())
+    if op.dynamic_position or len(positions) != 1:
+        raise error_at(op, "-t ptx: vector.insert needs one static position")
+    src = f.get(op.operands[0])
+    dest[positions[0] * len(src) : positions[0] * len(src) + len(src)] = src
+    f.regs[op.result] = dest
+
+
+@_handles("vector.shuffle")
+def _shuffle(f: _Function, op: Operation) -> None:
+    assert isinstance(op, vector.ShuffleOp)
+    both = f.get(op.v1) + f.get(op.v2)
+    f.regs[op.result] = [both[i] for i in op.mask.get_values()]
+
+
+@_handles("vector.bitcast")
+def _bitcast(f: _Function, op: Operation) -> None:
+    src_t, dst_t = op.operands[0].type, op.results[0].type
+    words = f.to_words(f.get(op.operands[0]), _scalar(src_t))
+    f.regs[op.results[0]] = f.from_words(words, _scalar(dst_t), _count(dst_t))
+
+
+# -- thread identity, barriers ----------------------------------------------------------------
+
+
+def _special_u64(f: _Function, register: str) -> str:
+    r = f.new_of(".b32", "%r")
+    f.emit(f"mov.u32 {r}, {register};")
+    d = f.new_of(".b64", "%rd")
+    f.emit(f"cvt.u64.u32 {d}, {r};")
+    return d
+
+
+@_handles("gpu.thread_id")
+def _thread_id(f: _Function, op: Operation) -> None:
+    dim = str(op.dimension.data.value)  # type: ignore[attr-defined]
+    f.regs[op.results[0]] = [_special_u64(f, f"%tid.{dim}")]
+
+
+@_handles("gpu.lane_id")
+def _lane_id(f: _Function, op: Operation) -> None:
+    f.regs[op.results[0]] = [_special_u64(f, "%laneid")]
+
+
+@_handles("gpu.subgroup_id")
+def _warp_id(f: _Function, op: Operation) -> None:
+    # %warpid may change during execution (PTX ISA): the warp index is tid.x / warp size.
+    tid = _special_u64(f, "%tid.x")
+    d = f.new_of(".b64", "%rd")
+    f.emit(f"shr.u64 {d}, {tid}, {f.threads_per_warp.bit_length() - 1};")
+    f.regs[op.results[0]] = [d]
+
+
+@_handles("tl.get_program_id", "tl.get_num_programs")
+def _program_id(f: _Function, op: Operation) -> None:
+    axis = "xyz"[op.axis.value.data]  # type: ignore[attr-defined]
+    special = "%ctaid" if op.name == "tl.get_program_id" else "%nctaid"
+    r = f.new_of(".b32", "%r")
+    f.emit(f"mov.u32 {r}, {special}.{axis};")
+    f.regs[op.results[0]] = [r]
+
+
+@_handles("gpu.barrier")
+def _barrier(f: _Function, op: Operation) -> None:
+    f.emit("bar.sync 0;")
+
+
+# -- simt: shuffles, shared memory, global memory, mma ----------------------------------------
+
+
+@_handles("simt.ptr_to_int")
+def _ptr_to_int(f: _Function, op: Operation) -> None:
+    f.regs[op.results[0]] = f.get(op.operands[0])
+
+
+@_handles("simt.shuffle")
+def _shfl(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.ShuffleOp)
+    t = _scalar(op.value.type)
+    words = f.to_words(f.get(op.value), t)
+    lane = f.u32(f.get(op.lane)[0], op.lane.type)
+    out = f.new_of(".b32", "%r")
+    mask = op.mask.value.data & 0xFFFFFFFF
+    f.emit(
+        f"shfl.sync.{op.mode.data}.b32 {out}, {words[0]}, {lane}, {op.c.value.data}, 0x{mask:08x};"
+    )
+    f.regs[op.result] = f.from_words([out], t, _count(op.value.type))
+
+
+@_handles("simt.shared_alloc")
+def _shared_alloc(f: _Function, op: Operation) -> None:
+    t = op.results[0].type
+    assert isinstance(t, simt.SharedMemoryType)
+    name = f"__llc_smem{len(f.shared)}"
+    f.shared.append((name, t.size.data, max(16, t.alignment.data)))
+    d = f.new_of(".b64", "%rd")
+    f.emit(f"mov.u64 {d}, {name};")
+    f.regs[op.results[0]] = [d]
+
+
+def _vec(words: Sequence[str]) -> tuple[str, str]:
+    """(``.v2``/``.v4``/'' , operand text) for a memory access of 32-bit words."""
+    if len(words) == 1:
+        return "", words[0]
+    return f".v{len(words)}", "{" + ", ".join(words) + "}"
+
+
+def _memory_words(f: _Function, regs: list[str], t: Attribute) -> tuple[str, list[str]]:
+    """The access type and registers of a store of ``regs`` (``.b8``/``.b16`` for one narrow
+    element, else 32-bit words)."""
+    total = len(regs) * _bits(t)
+    if total < 32:
+        if total == 8:
+            return ".b8", [regs[0]]
+        if len(regs) == 1:
+            return ".b16", [regs[0]]
+        return ".b16", [f.to_words(regs, t)[0]]  # two i8 in a u16: handled below
+    return ".b32", f.to_words(regs, t)
+
+
+@_handles("simt.shared_store", "simt.global_store")
+def _store(f: _Function, op: Operation) -> None:
+    value = op.operands[0]
+    t, regs = _scalar(value.type), f.get(value)
+    if op.name == "simt.shared_store":
+        addr = f.address(f.get(op.operands[1])[0], f.get(op.operands[2])[0], op.operands[2].type)
+        space, guard = "shared", ""
+    else:
+        addr, space = f.get(op.operands[1])[0], "global"
+        guard = f"@{f.get(op.operands[2])[0]} "
+    total = len(regs) * _bits(t)
+    if total == 16 and len(regs) == 2:  # two bytes
+        w = f.to_words(regs, t)[0]
+        h = f.new_of(".b16", "%h")
+        f.emit(f"cvt.u16.u32 {h}, {w};")
+        kind, words = ".b16", [h]
+    else:
+        kind, words = _memory_words(f, regs, t)
+    v, text = _vec(words)
+    f.emit(f"{guard}st.{space}{v}{kind} [{addr}], {text};")
+
+
+@_handles("simt.shared_load", "simt.global_load")
+def _load(f: _Function, op: Operation) -> None:
+    result = op.results[0]
+    t, n = _scalar(result.type), _count(result.type)
+    total = n * _bits(t)
+    if op.name == "simt.shared_load":
+        addr = f.address(f.get(op.operands[0])[0], f.get(op.operands[1])[0], op.operands[1].type)
+        space, guard, other = "shared", "", None
+    else:
+        addr, space = f.get(op.operands[0])[0], "global"
+        guard = f"@{f.get(op.operands[1])[0]} "
+        other = f.get(op.operands[2])
+    if total < 32:
+        h = f.new_of(".b16", "%h")
+        kind = ".b8" if total == 8 else ".b16"
+        if other is not None:
+            if n == 1:
+                f.emit(f"mov.b16 {h}, {other[0]};")
+            else:
+                w = f.to_words(other, t)[0]
+                f.emit(f"cvt.u16.u32 {h}, {w};")
+        f.emit(f"{guard}ld.{space}{kind} {h}, [{addr}];")
+        if n == 1:
+            f.regs[result] = [h]
+        else:
+            w = f.new_of(".b32", "%r")
+            f.emit(f"cvt.u32.u16 {w}, {h};")
+            f.regs[result] = f.from_words([w], t, n)
+        return
+    words = [f.new_of(".b32", "%r") for _ in range(total // 32)]
+    if other is not None:
+        for w, o in zip(words, f.to_words(other, t), strict=True):
+            f.emit(f"mov.b32 {w}, {o};")
+    v, text = _vec(words)
+    f.emit(f"{guard}ld.{space}{v}.b32 {text}, [{addr}];")
+    f.regs[result] = f.from_words(words, t, n)
+
+
+@_handles("simt.mma_m16n8k16")
+def _mma(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.MmaOp)
+    ab = _scalar(op.a.type)
+    ab_name = "bf16" if isinstance(ab, BFloat16Type) else "f16"
+    a = f.to_words(f.get(op.a), ab)
+    b = f.to_words(f.get(op.b), _scalar(op.b.type))
+    c = f.get(op.c)
+    d = [f.new_of(".f32", "%f") for _ in range(4)]
+    f.emit(
+        f"mma.sync.aligned.m16n8k16.row.col.f32.{ab_name}.{ab_name}.f32 "
+        f"{{{', '.join(d)}}}, {{{', '.join(a)}}}, {{{', '.join(b)}}}, {{{', '.join(c)}}};"
+    )
+    f.regs[op.result] = d
+
+
+# -- control flow -----------------------------------------------------------------------------
+
+
+def _fresh_like(f: _Function, value: SSAValue) -> list[str]:
+    t = _scalar(value.type)
+    return [f.new(t) for _ in range(_count(value.type))]
+
+
+def _mov(f: _Function, dest: str, src: str, t: Attribute) -> None:
+    kind = _reg_class(t)[0]
+    f.emit(f"mov{kind if kind != '.pred' else '.pred'} {dest}, {src};")
+
+
+def _parallel_move(f: _Function, dests: list[list[str]], srcs: list[list[str]], types) -> None:
+    """Copy ``srcs`` to ``dests`` as if at once (a yield may swap loop-carried values)."""
+    temps = []
+    for regs, t in zip(srcs, types, strict=True):
+        tmp = [f.new(t) for _ in regs]
+        for d, s in zip(tmp, regs, strict=True):
+            _mov(f, d, s, t)
+        temps.append(tmp)
+    for regs, tmp, t in zip(dests, temps, types, strict=True):
+        for d, s in zip(regs, tmp, strict=True):
+            _mov(f, d, s, t)
+
+
+def _yield_into(f: _Function, block: Block, dests: list[list[str]]) -> None:
+    """Emit ``block``'s ops; its ``scf.yield`` writes into ``dests``."""
+    terminator = block.last_op
+    for inner in block.ops:
+        if inner is terminator and inner.name == "scf.yield":
+            break
+        _emit_op(f, inner)
+    if terminator is not None and terminator.name == "scf.yield" and dests:
+        _parallel_move(
+            f,
+            dests,
+            [f.get(v) for v in terminator.operands],
+            [_scalar(v.type) for v in terminator.operands],
+        )
+
+
+@_handles("scf.for")
+def _for(f: _Function, op: Operation) -> None:
+    assert isinstance(op, scf.ForOp)
+    body = op.body.block
+    iv_t = _scalar(op.lb.type)
+    iv = f.new(iv_t)
+    _mov(f, iv, f.get(op.lb)[0], iv_t)
+    carried = [_fresh_like(f, a) for a in body.args[1:]]
+    for regs, init in zip(carried, op.iter_args, strict=True):
+        t = _scalar(init.type)
+        for d, s in zip(regs, f.get(init), strict=True):
+            _mov(f, d, s, t)
+    f.regs[body.args[0]] = [iv]
+    for arg, regs in zip(body.args[1:], carried, strict=True):
+        f.regs[arg] = regs
+    head, end = f.label("for"), f.label("endfor")
+    done = f.new_of(".pred", "%p")
+    bits = max(16, _bits(iv_t))
+    f.lines.append(f"{head}:")
+    f.emit(f"setp.ge.s{bits} {done}, {iv}, {f.get(op.ub)[0]};")
+    f.emit(f"@{done} bra {end};")
+    _yield_into(f, body, carried)
+    f.emit(f"add.s{bits} {iv}, {iv}, {f.get(op.step)[0]};")
+    f.emit(f"bra.uni {head};")
+    f.lines.append(f"{end}:")
+    for res, regs in zip(op.results, carried, strict=True):
+        f.regs[res] = regs
+
+
+@_handles("scf.if")
+def _if(f: _Function, op: Operation) -> None:
+    assert isinstance(op, scf.IfOp)
+    results = [_fresh_like(f, r) for r in op.results]
+    other, end = f.label("else"), f.label("endif")
+    f.emit(f"@!{f.get(op.cond)[0]} bra {other};")
+    _yield_into(f, op.true_region.block, results)
+    f.emit(f"bra.uni {end};")
+    f.lines.append(f"{other}:")
+    if op.false_region.blocks:
+        _yield_into(f, op.false_region.block, results)
+    f.lines.append(f"{end}:")
+    for res, regs in zip(op.results, results, strict=True):
+        f.regs[res] = regs
+
+
+@_handles("func.return")
+def _return(f: _Function, op: Operation) -> None:
+    if op.operands:
+        raise error_at(op, "-t ptx: a kernel returns nothing")
+    f.emit("ret;")
+
+
+def _emit_op(f: _Function, op: Operation) -> None:
+    handler = _HANDLERS.get(op.name)
+    if handler is None:
+        raise error_at(
+            op,
+            "-t ptx: the first op left that is not lowered (PTX has no instruction for it): "
+            "run llc-compile (or llc-lower-to-simt) first",
+        )
+    handler(f, op)
+
+
+# -- module -----------------------------------------------------------------------------------
+
+
+def _param_type(t: Attribute) -> str:
+    if t.name == "tl.ptr" or isinstance(t, IndexType):
+        return ".u64"
+    if _is_float(t):
+        return {16: ".b16", 32: ".f32", 64: ".f64"}[_bits(t)]
+    return f".u{max(16, _bits(t))}" if _bits(t) > 1 else ".u8"
+
+
+def _function(fn: func.FuncOp, arch: str, lanes: int) -> str:
+    f = _Function(arch=arch, threads_per_warp=lanes)
+    name = fn.sym_name.data
+    params = []
+    for i, arg in enumerate(fn.body.block.args):
+        t = arg.type
+        if isinstance(t, VectorType) or fn.function_type.outputs.data:
+            raise error_at(
+                fn,
+                f"-t ptx: @{name} is not a kernel (vector arguments or results); PTX entries "
+                "take scalars and pointers",
+            )
+        pname = f"{name}_param_{i}"
+        params.append(f"\t.param {_param_type(t)} {pname}")
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            h = f.new_of(".b16", "%h")
+            f.emit(f"ld.param.u8 {h}, [{pname}];")
+            p = f.new_of(".pred", "%p")
+            f.emit(f"setp.ne.b16 {p}, {h}, 0;")
+            f.regs[arg] = [p]
+            continue
+        if t.name == "tl.ptr":
+            d = f.new_of(".b64", "%rd")
+            f.emit(f"ld.param.u64 {d}, [{pname}];")
+            g = f.new_of(".b64", "%rd")
+            f.emit(f"cvta.to.global.u64 {g}, {d};")
+            f.regs[arg] = [g]
+            continue
+        d = f.new(t)
+        f.emit(f"ld.param{_param_type(t)} {d}, [{pname}];")
+        f.regs[arg] = [d]
+    for op in fn.body.block.ops:
+        _emit_op(f, op)
+    out = [f".visible .entry {name}(", ",\n".join(params), ")", "{"]
+    total = sum(size for _, size, _ in f.shared)
+    lines = f.lines
+    if total > STATIC_SHARED_LIMIT:
+        # Static shared variables are limited to 48 KiB: above that the buffers are slices of
+        # the dynamic shared memory, whose size the launch gives (see ``shared_bytes``).
+        out.append(f"\t// llc.dynamic_shared_bytes = {total}")
+        offset, renames = 0, {}
+        for sym, size, align in f.shared:
+            offset = -(-offset // align) * align
+            renames[sym] = f"{DYNAMIC_SHARED}+{offset}" if offset else DYNAMIC_SHARED
+            offset += size
+        lines = [_rename_shared(line, renames) for line in lines]
+    else:
+        out += [f"\t.shared .align {a} .b8 {sym}[{size}];" for sym, size, a in f.shared]
+    for prefix, n in f.counters.items():
+        out.append(f"\t.reg {f.kinds[prefix]} {prefix}<{n}>;")
+    out.append("")
+    out += lines
+    out.append("}")
+    return "\n".join(out)
+
+
+def emit_ptx(module: ModuleOp, arch: str = "") -> str:
+    """The PTX module of a lowered llc module (one ``.entry`` per ``func.func``)."""
+    arch = ptx_arch(module, arch)
+    lanes_attr = module.attributes.get("tl.threads-per-warp")
+    lanes = lanes_attr.value.data if isinstance(lanes_attr, IntegerAttr) else 32
+    if lanes != 32:
+        raise error_at(module, f"-t ptx: NVIDIA warps have 32 lanes, the module has {lanes}")
+    parts = [f".version {PTX_VERSION.get(arch, '8.0')}", f".target {arch}", ".address_size 64", ""]
+    body: list[str] = []
+    for op in module.body.block.ops:
+        if isinstance(op, func.FuncOp):
+            if op.is_declaration:
+                continue
+            body.append(_function(op, arch, lanes))
+            body.append("")
+        else:
+            _emit_op(_Function(arch=arch), op)
+    if any("// llc.dynamic_shared_bytes" in text for text in body):
+        parts.append(f".extern .shared .align 16 .b8 {DYNAMIC_SHARED}[];")
+        parts.append("")
+    return "\n".join(parts + body).rstrip() + "\n"
+
+
+def shared_bytes(ptx: str, entry: str) -> int:
+    """The dynamic shared memory an entry of :func:`emit_ptx`'s output needs at launch (0 when
+    its buffers are static).
+
+    >>> text = "\\n".join([".visible .entry k()", "{", "// llc.dynamic_shared_bytes = 65536", "}"])
+    >>> shared_bytes(text, "k")
+    65536
+    """
+    import re
+
+    start = ptx.find(f".entry {entry}(")
+    if start < 0:
+        raise KeyError(entry)
+    end = ptx.find("\n}", start)
+    found = re.search(r"llc\.dynamic_shared_bytes = (\d+)", ptx[start:end])
+    return int(found.group(1)) if found else 0
+
+
+def _rename_shared(line: str, renames: dict[str, str]) -> str:
+    for sym, new in renames.items():
+        if sym in line:
+            line = line.replace(f"{sym};", f"{new};")
+    return line
+
+
+@dataclass(frozen=True)
+class PtxTarget(Target):
+    """``-t ptx`` (``-t 'ptx{arch=sm_80}'`` overrides the module's ``tl.target``)."""
+
+    name: ClassVar[str] = "ptx"
+    arch: str = ""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        output.write(emit_ptx(module, self.arch))

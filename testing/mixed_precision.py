@@ -1,0 +1,203 @@
+"""Mixed-precision ``tl.dot`` cases (seed 001, case 1): integer x float operands.
+
+Each case is one kernel ``d = dot(a, b, c)`` with an integer operand and a float operand, each in
+its own ``#tl.dot_op`` layout with its own ``kWidth`` (``32 / bits``: the elements of one 32-bit
+register, at least 1), run in the reference interpreter on random data and compared with numpy:
+the integer operand converted (rounded) to the float operand's type, products accumulated in
+float64, the result rounded to the accumulator type (f64 for f64 operands, else f32).
+
+>>> case = Case("i8", "f16", "a", (16, 16, 16), 1)
+>>> run_case(case).passed
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from llc.linear_layout import LinearLayout
+
+__all__ = [
+    "FLOATS",
+    "INTS",
+    "Case",
+    "CaseResult",
+    "cases",
+    "kernel_text",
+    "layouts_of",
+    "run_case",
+]
+
+INTS = ("i8", "i16", "i32", "i64")
+FLOATS = ("f8", "f16", "f32", "f64")
+_MLIR = {"f8": "f8E4M3FN"}
+SHAPES = ((16, 16, 16), (32, 16, 32), (64, 32, 16))
+WARPS = (1, 2, 4)
+
+
+@dataclass(frozen=True)
+class Case:
+    """An integer x float dot: which side holds the integer, the (M, N, K) shape, warps."""
+
+    int_type: str
+    float_type: str
+    int_side: str
+    shape: tuple[int, int, int]
+    warps: int
+
+    @property
+    def a_type(self) -> str:
+        return self.int_type if self.int_side == "a" else self.float_type
+
+    @property
+    def b_type(self) -> str:
+        return self.float_type if self.int_side == "a" else self.int_type
+
+    @property
+    def acc_type(self) -> str:
+        return "f64" if self.float_type == "f64" else "f32"
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """Whether the interpreter matched numpy, and the largest deviation."""
+
+    case: Case
+    passed: bool
+    max_error: float
+
+
+def cases() -> list[Case]:
+    """Every pair of the seed's table x both operand sides x shapes x warp counts."""
+    return [
+        Case(i, f, side, shape, warps)
+        for i, f, side, shape, warps in product(INTS, FLOATS, ("a", "b"), SHAPES, WARPS)
+        if shape[0] >= 16 * warps
+    ]
+
+
+def _bits(t: str) -> int:
+    return int(t[1:])
+
+
+def k_width(t: str) -> int:
+    """The dot-operand kWidth of an element type: one 32-bit register's worth, at least 1."""
+    return max(1, 32 // _bits(t))
+
+
+def _module_text(case: Case) -> str:
+    m, n, k = case.shape
+    ta, tb, tc = (_MLIR.get(t, t) for t in (case.a_type, case.b_type, case.acc_type))
+    mma = (
+        f"#tl.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = [{case.warps}, 1], "
+        "instrShape = [16, 8]}>"
+    )
+    return f"""
+#mma = {mma}
+#a = #tl.dot_op<{{opIdx = 0, parent = #mma, kWidth = {k_width(case.a_type)}}}>
+#b = #tl.dot_op<{{opIdx = 1, parent = #mma, kWidth = {k_width(case.b_type)}}}>
+module attributes {{"tl.num-warps" = {case.warps} : i32}} {{
+  func.func @k(%a: tensor<{m}x{k}x{ta}, #a>, %b: tensor<{k}x{n}x{tb}, #b>,
+               %c: tensor<{m}x{n}x{tc}, #mma>) -> tensor<{m}x{n}x{tc}, #mma> {{
+    %d = tl.dot %a, %b, %c : tensor<{m}x{k}x{ta}, #a> * tensor<{k}x{n}x{tb}, #b>
+         -> tensor<{m}x{n}x{tc}, #mma>
+    func.return %d : tensor<{m}x{n}x{tc}, #mma>
+  }}
+}}
+"""
+
+
+def _round(values: np.ndarray, t: str) -> np.ndarray:
+    """numpy's own rounding to a float type (f8 through llc.mxfp's RNE codec)."""
+    if t == "f8":
+        from llc.mxfp import quantize
+
+        return quantize(values, "e4m3fn")
+    return values.astype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[t]).astype(
+        np.float64
+    )
+
+
+def run_case(case: Case, seed: int = 0) -> CaseResult:
+    """Run one case in the interpreter and compare with the numpy reference."""
+    from llc.testing.semantics import make_interpreter, parse
+
+    rng = np.random.default_rng(seed)
+    m, n, k = case.shape
+    lo, hi = (-8, 8) if case.float_type == "f8" else (-100, 100)
+
+    def operand(t: str, shape: tuple[int, int]) -> np.ndarray:
+        if t.startswith("i"):
+            return rng.integers(lo, hi, size=shape).astype(f"int{_bits(t)}")
+        return _round(rng.standard_normal(shape) * 4, t)
+
+    a = operand(case.a_type, (m, k))
+    b = operand(case.b_type, (k, n))
+    c = _round(rng.standard_normal((m, n)), case.acc_type)
+    module = parse(_module_text(case))
+    interpreter = make_interpreter(module)
+    (got,) = interpreter.call_op("k", (a, b, c))
+    ref_a = _round(a.astype(np.float64), case.float_type) if case.int_side == "a" else a
+    ref_b = _round(b.astype(np.float64), case.float_type) if case.int_side == "b" else b
+    want = _round(np.asarray(ref_a, np.float64) @ np.asarray(ref_b, np.float64) + c, case.acc_type)
+    got = np.asarray(got, np.float64)
+    error = float(np.max(np.abs(got - want) / np.maximum(1.0, np.abs(want))))
+    tolerance = 1e-12 if case.acc_type == "f64" else 1e-6
+    return CaseResult(case, bool(error <= tolerance and got.shape == want.shape), error)
+
+
+def layouts_of(case: Case) -> tuple[LinearLayout, LinearLayout]:
+    """The linear layouts of the two operands (each with its own kWidth)."""
+    from llc.layouts import DotOperandLayout, NvidiaMmaLayout
+
+    m, n, k = case.shape
+    parent = NvidiaMmaLayout(2, 0, (case.warps, 1), (16, 8))
+    a = DotOperandLayout(0, parent, k_width(case.a_type)).to_linear_layout((m, k))
+    b = DotOperandLayout(1, parent, k_width(case.b_type)).to_linear_layout((k, n))
+    return a, b
+
+
+def kernel_text(int_type: str, float_type: str, target: str = "cuda:70") -> str:
+    """A layout-free one-warp kernel ``c = a @ b`` (16x16x16, row-major buffers) with an integer
+    ``a`` and a float ``b``, for ``llc-compile`` (``cuda:70`` lowers the dot with FMAs)."""
+    ft = _MLIR.get(float_type, float_type)
+    acc = "f64" if float_type == "f64" else "f32"
+    t2 = "tensor<16x16x{}>"
+    ptr = "tensor<16x16x!tl.ptr<{}>>"
+    lines = [
+        f'module attributes {{"tl.num-warps" = 1 : i32, "tl.threads-per-warp" = 32 : i32, '
+        f'"tl.target" = "{target}"}} {{',
+        f"  func.func @k(%a_ptr: !tl.ptr<{int_type}>, %b_ptr: !tl.ptr<{ft}>, "
+        f"%c_ptr: !tl.ptr<{acc}>) {{",
+        "    %r = tl.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>",
+        "    %row = tl.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>",
+        "    %rowb = tl.broadcast %row : tensor<16x1xi32> -> tensor<16x16xi32>",
+        "    %col = tl.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>",
+        "    %colb = tl.broadcast %col : tensor<1x16xi32> -> tensor<16x16xi32>",
+        "    %c16 = arith.constant 16 : i32",
+        "    %s16 = tl.splat %c16 : i32 -> tensor<16x16xi32>",
+        "    %ro = arith.muli %rowb, %s16 : tensor<16x16xi32>",
+        "    %off = arith.addi %ro, %colb : tensor<16x16xi32>",
+    ]
+    for name, elem in (("a", int_type), ("b", ft)):
+        lines += [
+            f"    %{name}b = tl.splat %{name}_ptr : !tl.ptr<{elem}> -> {ptr.format(elem)}",
+            f"    %{name}p = tl.addptr %{name}b, %off : {ptr.format(elem)}, tensor<16x16xi32>",
+            f"    %{name} = tl.load %{name}p : {ptr.format(elem)}",
+        ]
+    lines += [
+        f"    %z = arith.constant 0.0 : {acc}",
+        f"    %acc = tl.splat %z : {acc} -> {t2.format(acc)}",
+        f"    %d = tl.dot %a, %b, %acc : {t2.format(int_type)} * {t2.format(ft)} -> "
+        f"{t2.format(acc)}",
+        f"    %cb = tl.splat %c_ptr : !tl.ptr<{acc}> -> {ptr.format(acc)}",
+        f"    %cp = tl.addptr %cb, %off : {ptr.format(acc)}, tensor<16x16xi32>",
+        f"    tl.store %cp, %d : {ptr.format(acc)}",
+        "    func.return",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
