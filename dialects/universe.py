@@ -9,7 +9,7 @@ To add a pass or target, add one line to :data:`PASSES` / :data:`TARGETS`
 
 >>> from llc.dialects.universe import LLC_UNIVERSE
 >>> sorted(LLC_UNIVERSE.all_dialects)
-['tl']
+['simt', 'tl']
 >>> LLC_UNIVERSE.all_dialects["tl"]().name
 'tl'
 
@@ -27,12 +27,13 @@ if TYPE_CHECKING:
     from xdsl.ir import Dialect
     from xdsl.universe import Universe
 
-__all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_tl_dialect"]
+__all__ = ["LLC_UNIVERSE", "PASSES", "TARGETS", "get_simt_dialect", "get_tl_dialect"]
 
 LLC_UNIVERSE: Universe  # built on first access, by __getattr__ below
 
 PASSES: dict[str, str] = {
     "llc-strip-layouts": "llc.passes.strip_layouts:StripLayoutsPass",
+    "llc-lower-conversions": "llc.passes.lower_conversions:LowerConversionsPass",
 }
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
@@ -61,11 +62,18 @@ def get_tl_dialect() -> Dialect:
     return TL
 
 
+def get_simt_dialect() -> Dialect:
+    """The ``simt`` dialect of lowered code (:mod:`llc.dialects.simt`)."""
+    from llc.dialects.simt import SIMT
+
+    return SIMT
+
+
 def _make_universe() -> Universe:
     from xdsl.universe import Universe
 
     return Universe(
-        all_dialects={"tl": get_tl_dialect},
+        all_dialects={"tl": get_tl_dialect, "simt": get_simt_dialect},
         all_passes={name: _lazy(path) for name, path in PASSES.items()},
         all_targets={name: _lazy(path) for name, path in TARGETS.items()},
     )

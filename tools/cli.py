@@ -137,6 +137,11 @@ def layout_arg_parser() -> ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="print the bases as JSON")
     parser.add_argument("--to", metavar="DST", help="analyse the conversion LAYOUT -> DST")
+    parser.add_argument(
+        "--dtype",
+        default="f32",
+        help="element type of the --to cost estimate (f16, bf16, f32, i8, ...; default f32)",
+    )
     parser.add_argument("--version", action=_VersionAction)
     return parser
 

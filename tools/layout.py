@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from llc.conversion import analyze_conversion
 from llc.dialects.diagnostics import LocatedError
 from llc.dialects.xdsl_private import at_end_of_input, parse_alias_definition
 from llc.errors import LayoutError
@@ -66,9 +67,7 @@ from llc.views import (
 
 __all__ = [
     "BuiltLayout",
-    "ConversionReport",
     "LoadedLayout",
-    "analyze_conversion",
     "build",
     "layout_json",
     "load_layout",
@@ -89,15 +88,6 @@ _MEMORY_SPACE_ALIAS_RE = re.compile(
     r"(?:shared_memory|tensor_memory)[ \t]*$",
     re.MULTILINE,
 )
-
-MOVEMENT = {
-    "block": "across CTAs (distributed shared memory)",
-    "warp": "across warps (shared memory)",
-    "lane": "within a warp (warp shuffles)",
-    "register": "register only (register permutation, no data movement)",
-    None: "none (layouts are equal up to broadcast)",
-}
-"""What a conversion needs, keyed by the slowest in-dim left in the minimal conversion map."""
 
 
 # ------------------------------------------------------------------------------ input text
@@ -673,63 +663,6 @@ def _views(built: BuiltLayout, which: str, limit: int) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ conversions
-@dataclass
-class ConversionReport:
-    """What converting a tensor from ``src`` to ``dst`` needs.
-
-    ``forward`` is ``DST⁻¹∘SRC = src.invert_and_compose(dst)``: it maps every hardware index
-    ``(register, lane, warp, block)`` of the source layout to the destination hardware index that
-    receives its element (seed 001's ``L_B⁻¹∘L_A``). ``conversion`` is the other direction,
-    ``SRC⁻¹∘DST = dst.invert_and_compose(src)``: each destination index to the source index
-    holding its element, which is what Triton's lowering iterates over (a destination may read
-    an element the source broadcasts). ``minimal`` is ``conversion`` without the
-    trailing in-dims on which it is the identity (``removed``, slowest first, as Triton's
-    ``minimalCvtLayout``); ``level`` is the slowest in-dim left (``None``: nothing moves).
-
-    >>> ll = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2]])], ["dim0"])
-    >>> report = analyze_conversion(ll, ll)
-    >>> report.removed, report.level
-    (['lane', 'register'], None)
-    """
-
-    forward: LinearLayout
-    conversion: LinearLayout
-    minimal: LinearLayout
-    removed: list[str]
-    level: str | None
-
-    @property
-    def movement(self) -> str:
-        """A human description of :attr:`level`, e.g. ``'across warps (shared memory)'``."""
-        return MOVEMENT[self.level]
-
-
-def analyze_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionReport:
-    """Triton's ``minimalCvtLayout`` and the lowering it selects.
-
-    >>> src = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [4]])], ["dim0"])
-    >>> dst = LinearLayout.from_bases([("register", [[2]]), ("lane", [[1], [4]])], ["dim0"])
-    >>> analyze_conversion(src, dst).movement
-    'within a warp (warp shuffles)'
-    >>> analyze_conversion(src, src).movement
-    'none (layouts are equal up to broadcast)'
-    """
-    forward = src.invert_and_compose(dst)
-    conversion = dst.invert_and_compose(src)
-    minimal = conversion
-    removed: list[str] = []
-    for dim in ("block", "warp", "lane", "register"):
-        if not minimal.has_in_dim(dim):
-            continue
-        quotient = minimal.quotient([dim])
-        if quotient is None:
-            break
-        minimal = quotient
-        removed.append(dim)
-    level = next((d for d in ("block", "warp", "lane", "register") if minimal.has_in_dim(d)), None)
-    return ConversionReport(forward, conversion, minimal, removed, level)
-
-
 def _build_role(
     role: str,
     loaded: LoadedLayout,
@@ -800,18 +733,19 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     src = _build_role("LAYOUT", src_loaded, shape, warps, threads, warps_source, threads_source)
     dst = _build_role("DST (--to)", dst_loaded, shape, warps, threads, warps_source, threads_source)
     report = analyze_conversion(src.ll, dst.ll)
+    lowered = _lowering(src.ll, dst.ll, args.dtype)
     if args.json:
-        return (
-            json.dumps(
-                {
-                    "conversion": layout_json(report.forward),
-                    "lowering": layout_json(report.conversion),
-                    "minimal": layout_json(report.minimal),
-                    "data_movement": report.level or "none",
-                }
-            )
-            + "\n"
-        )
+        fields = {
+            "conversion": layout_json(report.forward),
+            "lowering": layout_json(report.conversion),
+            "minimal": layout_json(report.minimal),
+            "data_movement": report.level or "none",
+        }
+        if lowered is not None:
+            plan, check = lowered
+            fields.update(plan.as_dict())
+            fields["verified"] = check.ok
+        return json.dumps(fields) + "\n"
     lines = [
         f"source:      {src_loaded.text}",
         f"destination: {dst_loaded.text}",
@@ -839,7 +773,86 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     lines.append(str(report.minimal) if report.minimal.num_in_dims else "(empty: the identity)")
     lines.append("")
     lines.append(f"data movement: {report.movement}")
+    lines.extend(_cost_lines(src.ll, dst.ll, src.padded, args.dtype))
+    lines.extend(_plan_lines(lowered, args.dtype))
     return "\n".join(lines) + "\n"
+
+
+def _lowering(src: LinearLayout, dst: LinearLayout, dtype: str) -> Any:
+    """llc-lower-conversions' plan, lowered and just run in the SIMT interpreter; None for
+    layouts it does not lower (several CTAs)."""
+    from llc.passes.lower_conversions import lower_and_verify
+
+    try:
+        return lower_and_verify(src, dst, dtype)
+    except LayoutError:
+        return None
+
+
+def _plan_lines(lowered: Any, dtype: str) -> list[str]:
+    if lowered is None:
+        return ["", "lowering plan: none (llc-lower-conversions handles one CTA)"]
+    plan, check = lowered
+    counts = ", ".join(f"{kind} {n}" for kind, n in plan.instructions.items()) or "none"
+    verdict = "every register matched" if check.ok else f"MISMATCH: {check.message}"
+    return [
+        "",
+        f"lowering plan (llc-lower-conversions, --dtype {dtype}): {plan.strategy}",
+        f"  instructions per thread: {counts}",
+        f"  shared memory: {plan.shared_bytes} bytes, {plan.wavefronts} wavefronts per warp "
+        f"(ideal {plan.ideal_wavefronts})",
+        f"  verified in the SIMT interpreter: {verdict}",
+    ]
+
+
+def _cost_lines(
+    src: LinearLayout, dst: LinearLayout, shape: tuple[int, ...], dtype: str
+) -> list[str]:
+    """The cost model's estimate and, for a shared-memory round trip, the swizzle plan."""
+    from llc.cost import conversion_cost
+
+    try:
+        cost = conversion_cost(src, dst, shape, dtype)
+    except LayoutError as err:
+        raise LocatedError(f"--dtype {dtype}: {err}") from None
+    counts = ", ".join(f"{kind} {n}" for kind, n in cost.instructions) or "none"
+    lines = [
+        "",
+        f"cost (llc.cost, --dtype {dtype}, issue cycles per warp): {cost.total:g} "
+        f"({cost.strategy})",
+        f"  instructions per thread: {counts}",
+    ]
+    if cost.strategy in ("shared", "distributed_shared"):
+        lines.append(
+            f"  shared memory: {cost.shared_bytes} bytes, {_count(cost.barriers, 'barrier')}, "
+            f"{cost.wavefronts} wavefronts per warp (ideal {cost.ideal_wavefronts})"
+        )
+    plan = cost.plan
+    if plan is None:
+        return lines
+    title = "swizzle plan" if cost.strategy == "shared" else "swizzle plan (rejected: costlier)"
+    lines += [
+        f"{title} (llc.swizzle): offset bits {plan.vector_bits} vector, {plan.bank_bits} bank, "
+        f"{plan.segment_bits} segment ({plan.rep_bits} of them rounds: "
+        f"{_count(plan.rounds, 'round')} of {plan.scratch_bytes} bytes)",
+    ]
+    for what, vector, wavefronts, ideal, count in (
+        (
+            "store",
+            plan.store_vector,
+            plan.store_wavefronts,
+            plan.store_ideal,
+            plan.store_instructions,
+        ),
+        ("load", plan.load_vector, plan.load_wavefronts, plan.load_ideal, plan.load_instructions),
+    ):
+        lines.append(
+            f"  {what}: {count} x {vector * plan.bitwidth}-bit per thread, {wavefronts} "
+            f"wavefronts per warp instruction (ideal {ideal})"
+        )
+    lines.append("  shared layout (offset in elements -> tensor):")
+    lines.append(str(plan.shared))
+    return lines
 
 
 # ------------------------------------------------------------------------------ CLI

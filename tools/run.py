@@ -81,6 +81,10 @@ def make_context() -> Context:
             ctx.register_dialect(name, factory)
     if "tl" not in ctx.registered_dialect_names:
         ctx.register_dialect("tl", lambda: tl.TL)
+    if "simt" not in ctx.registered_dialect_names:
+        from llc.dialects.universe import get_simt_dialect
+
+        ctx.register_dialect("simt", get_simt_dialect)
     return ctx
 
 
@@ -319,6 +323,8 @@ def run(args: argparse.Namespace) -> int:
         raise locate_exception(err, module) from err
 
     func = _entry_function(module, args.entry)
+    if "llc.src" in func.attributes:
+        return _run_lowered_conversion(module, func, args)
     params = func.function_type.inputs.data
     symbol = f"@{func.sym_name.data}"
     if len(args.args) != len(params):
@@ -371,6 +377,44 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         for b, buf in _buffers(bound):
             _save(b.source or f"{b.name}.npy", buf.array())
+    return 0
+
+
+def _run_lowered_conversion(module: ModuleOp, func: FuncOp, args: argparse.Namespace) -> int:
+    """A function of llc-lower-conversions: run it in the SIMT interpreter on distinct values,
+    check every register and print the figures."""
+    from llc.dialects.simt_interpreter import SimtError
+    from llc.passes.lower_conversions import run_lowered_conversion
+
+    if args.args:
+        raise LocatedError(
+            f"@{func.sym_name.data} is a lowered conversion: llc-run feeds it distinct values "
+            "itself and checks the result (drop --args)",
+            op_location(func),
+        )
+    try:
+        check = run_lowered_conversion(module, func)
+    except SimtError as err:
+        message = str(err.args[0]) if err.args else str(err)
+        raise LocatedError(f"{err.op.name}: {message}", op_location(err.op)) from err
+    except LayoutError as err:
+        raise LocatedError(str(err), op_location(func)) from err
+    stats = check.stats
+    attrs = func.attributes
+    warps = attrs["llc.num_warps"].value.data  # type: ignore[attr-defined]
+    lanes = attrs["llc.threads_per_warp"].value.data  # type: ignore[attr-defined]
+    strategy = attrs["llc.strategy"].data if "llc.strategy" in attrs else "?"  # type: ignore[attr-defined]
+    counts = ", ".join(f"{k} {n}" for k, n in sorted(stats.instructions.items())) or "none"
+    print(f"@{func.sym_name.data}: {strategy}, {warps} warps x {lanes} threads")
+    print(f"instructions per thread: {counts}")
+    print(
+        f"shared memory: {stats.warp_accesses} warp instructions, {stats.wavefronts} wavefronts "
+        f"(ideal {stats.ideal_wavefronts})"
+    )
+    if not check.ok:
+        raise LocatedError(f"wrong result: {check.message}", op_location(func))
+    runs = "1 run" if check.passes == 1 else f"{check.passes} runs over the index bits"
+    print(f"verified: every register of every thread holds its destination element ({runs})")
     return 0
 
 

@@ -244,28 +244,6 @@ def test_parse_shape() -> None:
         parse_shape("32xq")
 
 
-def test_conversion_classes() -> None:
-    from llc.tools.layout import analyze_conversion
-
-    src = _ll([("register", [[1]]), ("lane", [[2], [4]]), ("warp", [[8]])], ["dim0"])
-    regs = _ll([("register", [[1]]), ("lane", [[2], [4]]), ("warp", [[8]])], ["dim0"])
-    shuffle = _ll([("register", [[2]]), ("lane", [[1], [4]]), ("warp", [[8]])], ["dim0"])
-    across = _ll([("register", [[8]]), ("lane", [[2], [4]]), ("warp", [[1]])], ["dim0"])
-    assert analyze_conversion(src, regs).level is None
-    assert analyze_conversion(src, shuffle).level == "lane"
-    assert analyze_conversion(src, across).level == "warp"
-    two_regs = _ll([("register", [[1], [2]]), ("lane", [[4]])], ["dim0"])
-    swapped = _ll([("register", [[2], [1]]), ("lane", [[4]])], ["dim0"])
-    report = analyze_conversion(two_regs, swapped)
-    assert report.level == "register"
-    assert report.removed == ["lane"]
-    # dst(x) == src(conversion(x)): the map goes from destination to source hardware indices.
-    outs = report.conversion.apply_all()
-    flat = sum(outs[name] * (1 << shift) for name, shift in (("register", 0), ("lane", 2)))
-    src_elem = two_regs.apply_all()["dim0"][flat]
-    assert np.array_equal(src_elem, swapped.apply_all()["dim0"])
-
-
 def test_layout_json() -> None:
     from llc.tools.layout import layout_json
 

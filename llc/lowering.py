@@ -1,0 +1,778 @@
+"""Lowering a layout conversion to per-thread SIMT code, decided from the linear layouts alone.
+
+:func:`plan_conversion` turns a conversion ``src -> dst`` between two distributed layouts of one
+CTA into a :class:`SimtProgram`: a straight-line program that every thread runs, taking its source
+registers (``vector<R_src x T>``, in the source layout's register order) and producing its
+destination registers. The program is xDSL-free; ``llc-lower-conversions``
+(:mod:`llc.passes.lower_conversions`) materializes it instruction by instruction as ``simt``,
+``gpu``, ``arith`` and ``vector`` ops, and the cost model (:mod:`llc.cost`) reads its instruction
+counts, so the figures reported are those of the code that runs.
+
+Strategies, cheapest first (chosen by cost, never by layout family):
+
+* ``none`` / ``registers``: every destination register is a source register of the same thread
+  (a register renaming; lane-dependent renamings use selects);
+* ``shuffle``: data stays inside each warp. With ``C`` the lowering map (destination
+  ``(register r, thread t)`` -> source ``(register H t ^ k r, lane S t ^ g r)``, warps fixed), the
+  destination fetches in rounds ``ρ`` the register ``ρ ^ Q t``; a receiver-side register
+  permutation by ``Q`` (chosen among candidates, e.g. so that the lane map becomes the identity
+  and ``shfl.bfly`` suffices) undoes that. Senders pre-permute their registers by lane bits
+  (``Y[j] = X[j ^ M L]``, Triton's "select the source registers by lane bits before shuffling"),
+  so one shuffle moves one register of every lane. When several receivers read the same sender
+  but need different registers, the sender sends each in its own round and the receiver selects
+  (``Δ``); rounds with the same (lane offset, register) are shared (broadcast destinations read
+  once);
+* ``shared``: a round trip through the swizzled shared layout of :func:`llc.swizzle.plan_swizzle`
+  (vectorized stores and loads, duplicated source registers stored once, duplicated destination
+  registers loaded once and copied), in rounds with barriers when the scratch buffer would exceed
+  the limit.
+
+>>> from llc.layouts import BlockedLayout
+>>> src = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([32, 32])
+>>> dst = BlockedLayout([4, 1], [4, 8], [1, 4], [0, 1]).to_linear_layout([32, 32])
+>>> plan = plan_conversion(src, dst, 32)
+>>> plan.strategy, plan.instructions["st.shared"], plan.instructions["ld.shared"]
+('shared', 2, 2)
+>>> plan_conversion(src, src, 32).strategy
+'none'
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from llc.conversion import in_dim_columns
+from llc.errors import LayoutError
+from llc.f2 import EchelonBasis
+from llc.linear_layout import LinearLayout
+from llc.swizzle import BANK_BYTES, BANKS, DEFAULT_SCRATCH_LIMIT, lanes_per_phase, plan_swizzle
+
+__all__ = [
+    "COUNTED_KINDS",
+    "Instr",
+    "LoweringPlan",
+    "SimtProgram",
+    "plan_conversion",
+    "warp_wavefronts",
+]
+
+FULL_MASK = -1
+"""``shfl.sync`` member mask: every lane of the warp."""
+
+COUNTED_KINDS: dict[str, str] = {
+    "andi": "alu",
+    "xori": "alu",
+    "shrui": "alu",
+    "shli": "alu",
+    "muli": "alu",
+    "cmpne": "alu",
+    "select": "select",
+    "shfl": "shfl",
+    "st": "st.shared",
+    "ld": "ld.shared",
+    "barrier": "bar.sync",
+}
+"""Program op -> instruction kind. Register renamings (``vperm``, ``bitcast``), constants, special
+registers (``thread_id``, ``lane_id``) and the allocation issue no instruction; ``select`` counts
+once per element it selects (one ``selp`` each)."""
+
+# Issue cycles per warp of each kind, as llc.cost counts them.
+_CYCLES = {"alu": 1.0, "select": 1.0, "shfl": 2.0, "st.shared": 1.0, "ld.shared": 1.0}
+_WAVEFRONT_CYCLES = 2.0
+_BARRIER_CYCLES = 32.0
+
+
+# ------------------------------------------------------------------------------ the program
+@dataclass(frozen=True)
+class Instr:
+    """One per-thread instruction: ``result = op(args) {attrs}``.
+
+    Types are ``("index",)``, ``("i1",)`` or ``("vec", n, elem)`` with ``elem`` ``"T"`` (the
+    conversion's element type) or ``"i32"``; ``("smem", bytes)`` for the allocation.
+    """
+
+    op: str
+    result: int | None
+    type: tuple[Any, ...] | None
+    args: tuple[int, ...] = ()
+    attrs: tuple[tuple[str, Any], ...] = ()
+
+    def attr(self, name: str) -> Any:
+        """The attribute ``name``.
+
+        >>> Instr("const", 1, ("index",), (), (("value", 3),)).attr("value")
+        3
+        """
+        return dict(self.attrs)[name]
+
+
+@dataclass
+class SimtProgram:
+    """A straight-line per-thread program; value 0 is the input ``vector<in_registers x T>``.
+
+    >>> p = SimtProgram(4, 32)
+    >>> out = p.vperm(0, 0, [3, 2, 1, 0])
+    >>> p.output = out
+    >>> p.counts()
+    {}
+    """
+
+    in_registers: int
+    bitwidth: int
+    instrs: list[Instr] = field(default_factory=list)
+    output: int = 0
+    _next: int = 1
+    _types: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    _consts: dict[int, int] = field(default_factory=dict)
+    _specials: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._types[0] = ("vec", self.in_registers, "T")
+
+    def type_of(self, value: int) -> tuple[Any, ...]:
+        """The type of ``value``."""
+        return self._types[value]
+
+    def _emit(
+        self, op: str, type_: tuple[Any, ...] | None, args: Sequence[int] = (), **attrs: Any
+    ) -> int:
+        result = None
+        if type_ is not None:
+            result = self._next
+            self._next += 1
+            self._types[result] = type_
+        self.instrs.append(Instr(op, result, type_, tuple(args), tuple(sorted(attrs.items()))))
+        return -1 if result is None else result
+
+    # scalars
+    def const(self, value: int) -> int:
+        """An ``index`` constant (emitted once per value)."""
+        if value not in self._consts:
+            self._consts[value] = self._emit("const", ("index",), value=int(value))
+        return self._consts[value]
+
+    def special(self, which: str) -> int:
+        """``thread_id`` (lane bits low, warp bits above them) or ``lane_id``."""
+        if which not in self._specials:
+            self._specials[which] = self._emit(which, ("index",))
+        return self._specials[which]
+
+    def binary(self, op: str, a: int, b: int) -> int:
+        """``andi``, ``xori``, ``shrui``, ``shli`` or ``muli`` on ``index`` values."""
+        return self._emit(op, ("index",), (a, b))
+
+    def cmpne(self, a: int) -> int:
+        """``a != 0`` as ``i1``."""
+        return self._emit("cmpne", ("i1",), (a, self.const(0)))
+
+    def select(self, cond: int, a: int, b: int) -> int:
+        """``cond ? a : b`` (vectors select element-wise on one per-thread condition)."""
+        return self._emit("select", self.type_of(a), (cond, a, b))
+
+    def vperm(self, a: int, b: int, mask: Sequence[int]) -> int:
+        """A register renaming: element ``i`` is ``concat(a, b)[mask[i]]`` (``vector.shuffle``)."""
+        elem = self.type_of(a)[2]
+        if a == b and list(mask) == list(range(self.type_of(a)[1])):
+            return a  # the identity renaming
+        return self._emit("vperm", ("vec", len(mask), elem), (a, b), mask=tuple(mask))
+
+    def bitcast(self, a: int, n: int, elem: str) -> int:
+        """Reinterpret the bits of ``a`` as ``vector<n x elem>``."""
+        return self._emit("bitcast", ("vec", n, elem), (a,))
+
+    def shfl(self, mode: str, value: int, b: int, c: int) -> int:
+        """``shfl.sync.<mode>`` of ``value`` (32 bits or less) with lane operand ``b``."""
+        return self._emit("shfl", self.type_of(value), (value, b), mode=mode, c=c, mask=FULL_MASK)
+
+    # shared memory
+    def alloc(self, size: int, alignment: int) -> int:
+        """The scratch buffer: ``size`` bytes aligned to ``alignment``."""
+        return self._emit("alloc", ("smem", size), size=size, alignment=alignment)
+
+    def store(self, smem: int, addr: int, value: int) -> None:
+        """Store ``value`` at byte address ``addr`` of ``smem``."""
+        self._emit("st", None, (smem, addr, value))
+
+    def load(self, smem: int, addr: int, n: int) -> int:
+        """Load ``vector<n x T>`` from byte address ``addr`` of ``smem``."""
+        return self._emit("ld", ("vec", n, "T"), (smem, addr))
+
+    def barrier(self) -> None:
+        """A CTA barrier."""
+        self._emit("barrier", None)
+
+    # helpers
+    def linear(self, columns: Sequence[int]) -> int:
+        """``XOR_b bit_b(thread_id) * columns[b]``: an F2-linear function of the thread id."""
+        t = self.special("thread_id")
+        acc: int | None = None
+        bit = 0
+        while bit < len(columns):
+            column = columns[bit]
+            if not column:
+                bit += 1
+                continue
+            # A run of bits that lands on consecutive address bits is one bit field:
+            # ((t >> bit) & (2^run - 1)) << shift.
+            run = 1
+            if column & (column - 1) == 0:
+                while bit + run < len(columns) and columns[bit + run] == column << run:
+                    run += 1
+            x = t if bit == 0 else self.binary("shrui", t, self.const(bit))
+            x = self.binary("andi", x, self.const((1 << run) - 1))
+            if run > 1 or column & (column - 1) == 0:
+                shift = column.bit_length() - 1
+                if shift:
+                    x = self.binary("shli", x, self.const(shift))
+            elif column != 1:
+                x = self.binary("muli", x, self.const(column))
+            acc = x if acc is None else self.binary("xori", acc, x)
+            bit += run
+        return self.const(0) if acc is None else acc
+
+    def xor_const(self, a: int, value: int) -> int:
+        """``a ^ value`` (no instruction when ``value`` is 0)."""
+        return a if not value else self.binary("xori", a, self.const(value))
+
+    def permute_by_thread(self, vec: int, bit: int, mask: int) -> int:
+        """``V[j] = V[j ^ mask]`` in threads whose id has bit ``bit`` set."""
+        t = self.special("thread_id")
+        x = t if bit == 0 else self.binary("shrui", t, self.const(bit))
+        cond = self.cmpne(self.binary("andi", x, self.const(1)))
+        n = self.type_of(vec)[1]
+        swapped = self.vperm(vec, vec, [j ^ mask for j in range(n)])
+        return self.select(cond, swapped, vec)
+
+    def concat(self, values: Sequence[int]) -> int:
+        """One vector of all ``values`` (vectors of the same element type), in order."""
+        parts = list(values)
+        while len(parts) > 1:
+            merged = []
+            for i in range(0, len(parts) - 1, 2):
+                a, b = parts[i], parts[i + 1]
+                n = self.type_of(a)[1] + self.type_of(b)[1]
+                merged.append(self.vperm(a, b, list(range(n))))
+            if len(parts) % 2:
+                merged.append(parts[-1])
+            parts = merged
+        return parts[0]
+
+    def counts(self) -> dict[str, int]:
+        """Instructions per thread by kind (see :data:`COUNTED_KINDS`)."""
+        out: dict[str, int] = {}
+        for ins in self.instrs:
+            kind = COUNTED_KINDS.get(ins.op)
+            if kind is None:
+                continue
+            n = ins.type[1] if ins.op == "select" and ins.type and ins.type[0] == "vec" else 1
+            out[kind] = out.get(kind, 0) + n
+        return dict(sorted(out.items()))
+
+
+# ------------------------------------------------------------------------------ wavefronts
+def warp_wavefronts(addresses: np.ndarray, access_bytes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Wavefronts and their ideal for warp instructions accessing shared memory.
+
+    ``addresses[i, lane]`` is the byte address lane ``lane`` of warp instruction ``i`` accesses
+    (``access_bytes`` each). The warp is served in phases of :func:`llc.swizzle.lanes_per_phase`
+    lanes; in a phase, ``k`` distinct 4-byte words in one of the 32 banks cost ``k`` wavefronts.
+    The ideal of an instruction is ``max(1, ceil(distinct bytes / 128))``.
+
+    >>> lanes = np.arange(32) * 4
+    >>> warp_wavefronts(np.stack([lanes, lanes * 32]), 4)
+    (array([ 1, 32]), array([1, 1]))
+    >>> warp_wavefronts((np.arange(32) * 16)[None], 16)   # 128-bit: 4 quarter-warp phases
+    (array([4]), array([4]))
+    """
+    addresses = np.asarray(addresses, dtype=np.int64)
+    count, lanes = addresses.shape
+    per_phase = lanes_per_phase(access_bytes, lanes)
+    phases = max(1, lanes // per_phase)
+    words_per_lane = max(1, access_bytes // BANK_BYTES)
+    words = (addresses // BANK_BYTES)[..., None] + np.arange(words_per_lane)
+    words = np.sort(words.reshape(count * phases, -1), axis=1)
+    first = np.ones_like(words, dtype=bool)
+    first[:, 1:] = words[:, 1:] != words[:, :-1]
+    groups = np.repeat(np.arange(count * phases), words.shape[1])
+    banks = (words % BANKS).ravel()
+    per_bank = np.bincount(
+        groups * BANKS + banks, weights=first.ravel(), minlength=count * phases * BANKS
+    ).reshape(count * phases, BANKS)
+    wavefronts = per_bank.max(axis=1).astype(np.int64).reshape(count, phases).sum(axis=1)
+    starts = np.sort(addresses, axis=1)
+    distinct = 1 + (starts[:, 1:] != starts[:, :-1]).sum(axis=1)
+    ideal = np.maximum(1, -(-(distinct * access_bytes) // (BANKS * BANK_BYTES)))
+    return wavefronts, ideal
+
+
+# ------------------------------------------------------------------------------ the plan
+@dataclass(frozen=True)
+class LoweringPlan:
+    """The lowered conversion: strategy, program and figures (per thread / per warp).
+
+    ``instructions`` counts per-thread instructions by kind; ``wavefronts`` and
+    ``ideal_wavefronts`` are shared-memory wavefronts per warp (summed over its instructions);
+    ``shared_bytes`` is the scratch buffer; ``rounds`` the store/load rounds.
+    """
+
+    strategy: str
+    program: SimtProgram
+    bitwidth: int
+    src_registers: int
+    dst_registers: int
+    num_warps: int
+    threads_per_warp: int
+    instructions: dict[str, int]
+    shared_bytes: int = 0
+    wavefronts: int = 0
+    ideal_wavefronts: int = 0
+    rounds: int = 0
+    cost: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Issue 10's plan object.
+
+        >>> ll = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2]])], ["dim0"])
+        >>> plan_conversion(ll, ll, 32).as_dict()["strategy"]
+        'none'
+        """
+        return {
+            "strategy": self.strategy,
+            "instructions": dict(self.instructions),
+            "shared_bytes": self.shared_bytes,
+            "wavefronts": self.wavefronts,
+            "ideal_wavefronts": self.ideal_wavefronts,
+        }
+
+
+def plan_conversion(
+    src: LinearLayout,
+    dst: LinearLayout,
+    bitwidth: int,
+    scratch_limit: int = DEFAULT_SCRATCH_LIMIT,
+    force: str | None = None,
+) -> LoweringPlan:
+    """Lower ``src -> dst`` (one CTA, element width ``bitwidth``) to the cheapest program.
+
+    ``force`` (``"shuffle"`` or ``"shared"``) skips the cost comparison, for tests; a forced
+    shuffle lowering of a conversion that crosses warps raises :class:`LayoutError`. Cached.
+
+    >>> regs = LinearLayout.from_bases([("register", [[1], [2]]), ("lane", [[4]])], ["dim0"])
+    >>> swap = LinearLayout.from_bases([("register", [[2], [1]]), ("lane", [[4]])], ["dim0"])
+    >>> plan_conversion(regs, swap, 32).strategy
+    'registers'
+    """
+    return _plan(src, dst, int(bitwidth), int(scratch_limit), force)
+
+
+@functools.lru_cache(maxsize=2048)
+def _plan(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int, force: str | None
+) -> LoweringPlan:
+    _check(src, dst, bitwidth)
+    candidates: list[LoweringPlan] = []
+    if force != "shared":
+        warp_local = _warp_local_plan(src, dst, bitwidth)
+        if warp_local is None and force == "shuffle":
+            raise LayoutError("the conversion moves data across warps: it cannot use shuffles")
+        if warp_local is not None:
+            candidates.append(warp_local)
+    if force != "shuffle" and not (candidates and candidates[0].strategy in ("none", "registers")):
+        candidates.append(_shared_plan(src, dst, bitwidth, scratch_limit))
+    return min(candidates, key=lambda p: p.cost)
+
+
+def _dims(layout: LinearLayout, dim: str) -> list[int]:
+    return in_dim_columns(layout, dim)
+
+
+def _check(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> None:
+    if bitwidth not in (8, 16, 32, 64):
+        raise LayoutError(f"element bit width {bitwidth} is not 8, 16, 32 or 64")
+    if src.out_dims != dst.out_dims:
+        raise LayoutError(
+            f"the layouts cover different tensors: {src.out_dims} (source) and "
+            f"{dst.out_dims} (destination)"
+        )
+    for role, ll in (("source", src), ("destination", dst)):
+        if not ll.has_in_dim("register") or not ll.has_in_dim("lane"):
+            raise LayoutError(f"the {role} layout is not distributed ({ll.get_in_dim_names()})")
+        if ll.has_in_dim("block") and ll.get_in_dim_size("block") > 1:
+            raise LayoutError(
+                f"the {role} layout spans {ll.get_in_dim_size('block')} CTAs; the lowering "
+                "handles one CTA"
+            )
+    for dim in ("lane", "warp"):
+        a = src.get_in_dim_size(dim) if src.has_in_dim(dim) else 1
+        b = dst.get_in_dim_size(dim) if dst.has_in_dim(dim) else 1
+        if a != b:
+            raise LayoutError(f"the layouts use different {dim} counts: {a} and {b}")
+
+
+def _combine(columns: Sequence[int], mask: int) -> int:
+    out = 0
+    i = 0
+    while mask:
+        if mask & 1:
+            out ^= columns[i]
+        mask >>= 1
+        i += 1
+    return out
+
+
+def _cost(counts: dict[str, int], wavefronts: int = 0, barriers: int = 0) -> float:
+    issue = sum(_CYCLES.get(k, 0.0) * n for k, n in counts.items())
+    return issue + wavefronts * _WAVEFRONT_CYCLES + barriers * _BARRIER_CYCLES
+
+
+# ------------------------------------------------------------------------------ within a warp
+@dataclass
+class _WarpMap:
+    """The lowering map within a warp, over thread bits t (lane bits, then warp bits)."""
+
+    n_src_regs: int
+    n_dst_regs: int
+    n_lanes: int
+    S: list[int]  # t bit -> source lane
+    H: list[int]  # t bit -> source register
+    g: list[int]  # destination register bit -> source lane
+    k: list[int]  # destination register bit -> source register
+
+
+def _warp_map(src: LinearLayout, dst: LinearLayout) -> _WarpMap | None:
+    src_regs, src_lanes = _dims(src, "register"), _dims(src, "lane")
+    solver = EchelonBasis([*src_regs, *src_lanes])
+    nr = len(src_regs)
+    reg_mask = (1 << nr) - 1
+
+    def split(vector: int) -> tuple[int, int] | None:
+        sol = solver.solve(vector)
+        return None if sol is None else (sol & reg_mask, sol >> nr)
+
+    g: list[int] = []
+    k: list[int] = []
+    for col in _dims(dst, "register"):
+        sol = split(col)
+        if sol is None:
+            return None
+        k.append(sol[0])
+        g.append(sol[1])
+    S: list[int] = []
+    H: list[int] = []
+    for col in _dims(dst, "lane"):
+        sol = split(col)
+        if sol is None:
+            return None
+        H.append(sol[0])
+        S.append(sol[1])
+    for a, b in zip(_dims(dst, "warp"), _dims(src, "warp"), strict=True):
+        sol = split(a ^ b)
+        if sol is None:
+            return None
+        H.append(sol[0])
+        S.append(sol[1])
+    return _WarpMap(nr, len(k), len(src_lanes), S, H, g, k)
+
+
+def _generalized_inverse(S: Sequence[int], n_lanes: int) -> list[int]:
+    """P with S P S = S: lane unit vector -> thread vector (a preimage on the image of S)."""
+    basis = EchelonBasis(S)
+    chosen = [S[p] for p in basis.pivots]
+    lifts = [1 << p for p in basis.pivots]
+    for j in range(n_lanes):
+        if not EchelonBasis(chosen).contains(1 << j):
+            chosen.append(1 << j)
+    solver = EchelonBasis(chosen)
+    low = (1 << len(lifts)) - 1
+    return [_combine(lifts, (solver.solve(1 << j) or 0) & low) for j in range(n_lanes)]
+
+
+def _q_candidates(wm: _WarpMap) -> list[list[int]]:
+    n_t = len(wm.S)
+    zero = [0] * n_t
+    out = [zero]
+    g_solver = EchelonBasis(wm.g)
+    # Make the lane map the identity (shfl.bfly) where destination registers allow it.
+    ident = []
+    for b in range(n_t):
+        target = (1 << b) if b < wm.n_lanes else 0
+        sol = g_solver.solve(wm.S[b] ^ target)
+        if sol is None:
+            ident = []
+            break
+        ident.append(sol)
+    if ident and any(ident):
+        out.append(ident)
+    # Make receivers that share a sender fetch different registers in one round.
+    kernel = _kernel(wm.S)
+    q = list(zero)
+    used = EchelonBasis([s for s in wm.S if s])
+    used_list = [s for s in wm.S if s]
+    for kv in kernel:
+        if not _combine(wm.H, kv):
+            continue
+        for rbit, gcol in enumerate(wm.g):
+            if gcol and not used.contains(gcol):
+                q[kv.bit_length() - 1] = 1 << rbit
+                used_list.append(gcol)
+                used = EchelonBasis(used_list)
+                break
+    if any(q) and q not in out:
+        out.append(q)
+    return out
+
+
+def _kernel(columns: Sequence[int]) -> list[int]:
+    """A basis of {x : XOR of columns selected by x == 0}, distinct leading bits."""
+    basis = EchelonBasis(columns)
+    out = []
+    for f in basis.free_columns:
+        combo = basis.solve(columns[f]) or 0
+        out.append(combo | (1 << f))
+    return out
+
+
+def _warp_local_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> LoweringPlan | None:
+    wm = _warp_map(src, dst)
+    if wm is None:
+        return None
+    best: LoweringPlan | None = None
+    for q in _q_candidates(wm):
+        plan = _shuffle_program(src, dst, bitwidth, wm, q)
+        if best is None or plan.cost < best.cost:
+            best = plan
+    return best
+
+
+def _shuffle_program(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, wm: _WarpMap, Q: list[int]
+) -> LoweringPlan:
+    n_t = len(wm.S)
+    lane_mask = (1 << wm.n_lanes) - 1
+    # Fetch register ρ ^ Q t in round ρ: the map seen by the rounds.
+    S2 = [wm.S[b] ^ _combine(wm.g, Q[b]) for b in range(n_t)]
+    H2 = [wm.H[b] ^ _combine(wm.k, Q[b]) for b in range(n_t)]
+    P = _generalized_inverse(S2, wm.n_lanes)
+    M = [_combine(H2, P[j]) for j in range(wm.n_lanes)]  # sender lane bit -> register xor
+    delta = []
+    for b in range(n_t):
+        delta.append(H2[b] ^ _combine(H2, _combine(P, S2[b])))
+    d_basis_solver = EchelonBasis(delta)
+    D = [delta[p] for p in d_basis_solver.pivots]
+    d_solver = EchelonBasis(D)
+    # phi[i][b]: coordinate i of delta[b] in the basis D.
+    phi = [[((d_solver.solve(delta[b]) or 0) >> i) & 1 for b in range(n_t)] for i in range(len(D))]
+    xor_mode = all(S2[b] == ((1 << b) if b < wm.n_lanes else 0) for b in range(n_t))
+
+    R_src = 1 << wm.n_src_regs
+    R_dst = 1 << wm.n_dst_regs
+    p = SimtProgram(R_src, bitwidth)
+    Y = 0
+    for j in range(wm.n_lanes):
+        if M[j]:
+            Y = p.permute_by_thread(Y, j, M[j])
+    base = None if xor_mode else p.linear(S2)
+    conds = [p.cmpne(p.linear(col)) for col in phi]
+    c_operand = lane_mask  # clamp = last lane, no segments: the whole warp
+    # The (lane offset, sender register) each destination register ρ needs, per coordinate a
+    # of Δ t.
+    wanted: list[list[tuple[int, int]]] = []
+    for rho in range(R_dst):
+        g_rho = _combine(wm.g, rho)
+        base_reg = _combine(M, g_rho) ^ _combine(wm.k, rho)
+        wanted.append([(g_rho, base_reg ^ _combine(D, a)) for a in range(1 << len(D))])
+    # One shuffle per lane offset and 32-bit word: narrow elements with the same lane offset
+    # travel packed (the packing is a register move); 64-bit elements take two shuffles.
+    by_offset: dict[int, list[int]] = {}
+    for keys in wanted:
+        for lane_offset, reg in keys:
+            regs = by_offset.setdefault(lane_offset, [])
+            if reg not in regs:
+                regs.append(reg)
+    per_word = max(1, 32 // bitwidth)
+    fetched: dict[tuple[int, int], int] = {}
+    mode = "bfly" if xor_mode else "idx"
+    for lane_offset, regs in by_offset.items():
+        if xor_mode and lane_offset == 0:
+            for reg in regs:
+                fetched[(0, reg)] = p.vperm(Y, Y, [reg])
+            continue
+        b = p.const(lane_offset) if xor_mode else p.xor_const(base, lane_offset)
+        for start in range(0, len(regs), per_word):
+            group = regs[start : start + per_word]
+            value = p.vperm(Y, Y, group)
+            if bitwidth == 64:
+                words = p.bitcast(value, 2, "i32")
+                lo = p.shfl(mode, p.vperm(words, words, [0]), b, c_operand)
+                hi = p.shfl(mode, p.vperm(words, words, [1]), b, c_operand)
+                value = p.bitcast(p.vperm(lo, hi, [0, 1]), 1, "T")
+            else:
+                value = p.shfl(mode, value, b, c_operand)
+            for position, reg in enumerate(group):
+                fetched[(lane_offset, reg)] = (
+                    value if len(group) == 1 else p.vperm(value, value, [position])
+                )
+
+    Z: list[int] = []
+    for keys in wanted:
+        options = [fetched[key] for key in keys]
+        for i in range(len(D)):  # a multiplexer on the coordinates of Δ t, lowest first
+            options = [
+                p.select(conds[i], options[2 * j + 1], options[2 * j])
+                for j in range(len(options) // 2)
+            ]
+        Z.append(options[0])
+    unique = list(dict.fromkeys(Z))
+    gathered = p.concat(unique)
+    index = {v: i for i, v in enumerate(unique)}
+    out = gathered
+    mask = [index[z] for z in Z]
+    if mask != list(range(len(unique))) or len(unique) != R_dst:
+        out = p.vperm(gathered, gathered, mask)
+    for b in range(n_t):
+        if Q[b]:
+            out = p.permute_by_thread(out, b, Q[b])
+    p.output = out
+    counts = p.counts()
+    strategy = "shuffle" if counts.get("shfl") else "registers"
+    if not counts:
+        # Nothing but renaming: every destination register is source register k ρ.
+        p = SimtProgram(R_src, bitwidth)
+        mask = [_combine(wm.k, rho) for rho in range(R_dst)]
+        if mask == list(range(R_src)):
+            strategy = "none"
+        else:
+            p.output = p.vperm(0, 0, mask)
+    return LoweringPlan(
+        strategy,
+        p,
+        bitwidth,
+        R_src,
+        R_dst,
+        1 << (n_t - wm.n_lanes),
+        1 << wm.n_lanes,
+        counts,
+        cost=_cost(counts),
+    )
+
+
+# ------------------------------------------------------------------------------ shared memory
+def _register_index(layout: LinearLayout) -> dict[int, int]:
+    """Tensor image of each register index -> the first register index holding it."""
+    cols = _dims(layout, "register")
+    out: dict[int, int] = {}
+    for r in range(1 << len(cols)):
+        out.setdefault(_combine(cols, r), r)
+    return out
+
+
+def _shared_plan(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int
+) -> LoweringPlan:
+    plan = plan_swizzle(src, dst, bitwidth, scratch_limit)
+    maps = (plan.store_map, plan.load_map)
+    scratch_bits = plan.scratch_elements.bit_length() - 1
+
+    def rounds_by_registers(m: LinearLayout) -> bool:
+        high = ~((1 << scratch_bits) - 1)
+        return not any(c & high for d in ("lane", "warp") for c in _dims(m, d))
+
+    if plan.rep_bits and not all(rounds_by_registers(m) for m in maps):
+        plan = plan_swizzle(src, dst, bitwidth, 1 << 62)
+        maps = (plan.store_map, plan.load_map)
+        scratch_bits = plan.scratch_elements.bit_length() - 1
+    eb = bitwidth // 8
+    low = (1 << scratch_bits) - 1
+    R_src = src.get_in_dim_size("register")
+    R_dst = dst.get_in_dim_size("register")
+    lanes = src.get_in_dim_size("lane")
+    warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
+    p = SimtProgram(R_src, bitwidth)
+    smem = p.alloc(plan.scratch_bytes, 16)
+
+    src_index = _register_index(src)
+    store_regs = _dims(plan.store_layout, "register")
+    xs_mask = [src_index[_combine(store_regs, j)] for j in range(1 << len(store_regs))]
+    Xs = p.vperm(0, 0, xs_mask)
+
+    t_ids = np.arange(lanes * warps, dtype=np.int64)
+
+    def side(m: LinearLayout) -> tuple[list[int], list[tuple[int, int]], np.ndarray]:
+        thread_cols = [*_dims(m, "lane"), *_dims(m, "warp")]
+        reg_cols = _dims(m, "register")
+        byte_cols = [(c & low) * eb for c in thread_cols]
+        base_np = np.zeros_like(t_ids)
+        for bit, col in enumerate(byte_cols):
+            base_np ^= ((t_ids >> bit) & 1) * col
+        return byte_cols, [(r, _combine(reg_cols, r)) for r in range(1 << len(reg_cols))], base_np
+
+    s_cols, s_regs, s_base = side(maps[0])
+    l_cols, l_regs, l_base = side(maps[1])
+    v_s, v_l = plan.store_vector, plan.load_vector
+    stores = [(s_regs[i][1] >> scratch_bits, i) for i in range(0, len(s_regs), v_s)]
+    loads = [(l_regs[i][1] >> scratch_bits, i) for i in range(0, len(l_regs), v_l)]
+    rounds = 1 << plan.rep_bits
+    s_addr = l_addr = None
+    loaded: dict[int, int] = {}
+    addresses: dict[str, list[np.ndarray]] = {"st": [], "ld": []}
+    for rnd in range(rounds):
+        if rnd:
+            p.barrier()
+        for r, i in stores:
+            if r != rnd:
+                continue
+            if s_addr is None:
+                s_addr = p.linear(s_cols)
+            const = (s_regs[i][1] & low) * eb
+            value = p.vperm(Xs, Xs, list(range(i, i + v_s)))
+            p.store(smem, p.xor_const(s_addr, const), value)
+            addresses["st"].append(s_base ^ const)
+        p.barrier()
+        for r, i in loads:
+            if r != rnd:
+                continue
+            if l_addr is None:
+                l_addr = p.linear(l_cols)
+            const = (l_regs[i][1] & low) * eb
+            loaded[i] = p.load(smem, p.xor_const(l_addr, const), v_l)
+            addresses["ld"].append(l_base ^ const)
+    ordered = [loaded[i] for i in sorted(loaded)]
+    lv = p.concat(ordered)
+    load_index = _register_index(plan.load_layout)
+    dst_cols = _dims(dst, "register")
+    out_mask = [load_index[_combine(dst_cols, r)] for r in range(R_dst)]
+    n_loaded = len(ordered) * v_l
+    p.output = lv if out_mask == list(range(n_loaded)) else p.vperm(lv, lv, out_mask)
+
+    wavefronts = ideal = 0
+    for kind, vec in (("st", v_s), ("ld", v_l)):
+        if not addresses[kind]:
+            continue
+        per_thread = np.stack(addresses[kind])  # (instructions, threads)
+        per_warp = per_thread.reshape(len(per_thread) * warps, lanes)
+        wf, idl = warp_wavefronts(per_warp, vec * eb)
+        wavefronts += int(wf.sum())
+        ideal += int(idl.sum())
+    counts = p.counts()
+    wavefronts //= warps
+    ideal //= warps
+    return LoweringPlan(
+        "shared",
+        p,
+        bitwidth,
+        R_src,
+        R_dst,
+        warps,
+        lanes,
+        counts,
+        shared_bytes=plan.scratch_bytes,
+        wavefronts=wavefronts,
+        ideal_wavefronts=ideal,
+        rounds=rounds,
+        cost=_cost(counts, wavefronts, counts.get("bar.sync", 0)),
+    )

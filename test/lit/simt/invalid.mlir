@@ -1,0 +1,42 @@
+// One verifier message per chunk.
+// RUN: llc-opt %s --split-input-file --parsing-diagnostics --verify-diagnostics | filecheck %s
+
+func.func @f(%v: vector<2xf32>, %i: index) {
+  %y = simt.shuffle "bfly" %v, %i c = 31 mask = -1 : vector<2xf32>
+  func.return
+}
+// CHECK: shfl.sync moves 32 bits per lane, vector<2xf32> has 64
+
+// -----
+
+func.func @f(%v: vector<1xf32>, %i: index) {
+  %y = simt.shuffle "rotate" %v, %i c = 31 mask = -1 : vector<1xf32>
+  func.return
+}
+// CHECK: shuffle mode 'rotate' is not one of idx, bfly, up, down
+
+// -----
+
+func.func @f(%v: vector<8xf32>, %i: index) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 16>
+  simt.shared_store %v, %s[%i] : vector<8xf32>, !simt.smem<4096, align 16>
+  func.return
+}
+// CHECK: a shared-memory access moves 8, 16, 32, 64 or 128 bits per thread, vector<8xf32> has 256
+
+// -----
+
+func.func @f(%i: index) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 12>
+  func.return
+}
+// CHECK: simt.smem: alignment 12 must be a power of two
+
+// -----
+
+func.func @f(%i: index) {
+  %s = simt.shared_alloc : !simt.smem<8, align 4>
+  %r = simt.shared_load %s[%i] : !simt.smem<8, align 4> -> vector<4xf32>
+  func.return
+}
+// CHECK: vector<4xf32> does not fit in !simt.smem<8, align 4>

@@ -1,0 +1,142 @@
+"""The SIMT interpreter on hand-written programs: PTX shfl.sync semantics (modes, widths via the
+c operand, lanes outside the segment), shared-memory races and wavefront counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, gpu, vector
+
+from llc.dialects.diagnostics import parse_module
+from llc.dialects.simt import SIMT
+from llc.dialects.simt_interpreter import SimtError, SimtRaceError, make_simt_interpreter
+
+
+def _run(body: str, args: list[np.ndarray], warps: int = 1, lanes: int = 32, ret: str = ""):
+    ctx = Context()
+    for d in (builtin.Builtin, func.Func, arith.Arith, gpu.GPU, vector.Vector, SIMT):
+        ctx.load_dialect(d)
+    params = ", ".join(f"%a{i}: vector<1xi32>" for i in range(len(args)))
+    text = f"func.func @f({params}) -> {ret or 'vector<1xi32>'} {{\n{body}\n}}"
+    module = parse_module(ctx, text, "<test>")
+    module.verify()
+    interp, functions = make_simt_interpreter(module, warps, lanes)
+    (out,) = interp.call_op("f", tuple(args))
+    return out[:, 0], functions.stats
+
+
+def _lanes(n: int = 32) -> np.ndarray:
+    return np.arange(n, dtype=np.uint32)[:, None] + 100
+
+
+def _shuffle(mode: str, b: int, width: int, lanes: int = 32) -> np.ndarray:
+    # CUDA's __shfl_*_sync(width) passes c = ((warp - width) << 8) | clamp, clamp 0 for up.
+    clamp = 0 if mode == "up" else lanes - 1
+    c = ((lanes - width) << 8) | clamp
+    body = f"""
+      %b = arith.constant {b} : index
+      %r = simt.shuffle "{mode}" %a0, %b c = {c} mask = -1 : vector<1xi32>
+      func.return %r : vector<1xi32>"""
+    out, stats = _run(body, [_lanes(lanes)], lanes=lanes)
+    assert stats.instructions == {"shfl": 1}
+    return out.astype(np.int64) - 100
+
+
+def _cuda_reference(mode: str, b: int, width: int, lanes: int = 32) -> np.ndarray:
+    """CUDA's documented results: sub-segments of `width` lanes, out-of-range keeps own value."""
+    lane = np.arange(lanes)
+    base = lane - lane % width
+    if mode == "idx":
+        return base + b % width
+    if mode == "bfly":
+        j = lane ^ b
+        return np.where(j < base + width, j, lane)
+    if mode == "up":
+        return np.where(lane - b >= base, lane - b, lane)
+    return np.where(lane + b < base + width, lane + b, lane)
+
+
+@pytest.mark.parametrize("mode", ["idx", "bfly", "up", "down"])
+@pytest.mark.parametrize("width", [32, 16, 8, 1])
+@pytest.mark.parametrize("b", [0, 1, 3, 5, 17])
+def test_shuffle_follows_ptx_with_segments(mode: str, width: int, b: int) -> None:
+    np.testing.assert_array_equal(_shuffle(mode, b, width), _cuda_reference(mode, b, width))
+
+
+def test_shuffle_on_64_lanes() -> None:
+    np.testing.assert_array_equal(_shuffle("bfly", 33, 64, 64), np.arange(64) ^ 33)
+    np.testing.assert_array_equal(_shuffle("down", 40, 64, 64), _cuda_reference("down", 40, 64, 64))
+
+
+def test_shuffle_outside_the_member_mask_is_an_error() -> None:
+    body = """
+      %b = arith.constant 1 : index
+      %r = simt.shuffle "bfly" %a0, %b c = 31 mask = 65535 : vector<1xi32>
+      func.return %r : vector<1xi32>"""
+    with pytest.raises(SimtError, match="member mask"):
+        _run(body, [_lanes()])
+
+
+_STORE_LOAD = """
+  %s = simt.shared_alloc : !simt.smem<256, align 16>
+  %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %c4 = arith.constant 4 : index
+  %c2 = arith.constant 2 : index
+  %mine = arith.muli %t, %c4 : index
+  simt.shared_store %a0, %s[%mine] : vector<1xi32>, !simt.smem<256, align 16>
+  BARRIER
+  %other = arith.xori %mine, %c4 : index
+  %r = simt.shared_load %s[%other] : !simt.smem<256, align 16> -> vector<1xi32>
+  func.return %r : vector<1xi32>"""
+
+
+def test_barrier_orders_stores_before_loads_of_other_threads() -> None:
+    out, stats = _run(_STORE_LOAD.replace("BARRIER", '"gpu.barrier"() : () -> ()'), [_lanes()])
+    np.testing.assert_array_equal(out, (np.arange(32) ^ 1) + 100)
+    assert stats.instructions["bar.sync"] == 1
+    # 32 distinct words in 32 banks: one wavefront each way, the ideal.
+    assert (stats.wavefronts, stats.ideal_wavefronts) == (2, 2)
+
+
+def test_missing_barrier_is_a_race_naming_the_op() -> None:
+    with pytest.raises(
+        SimtRaceError, match="race: thread 0 reads byte 4, written by thread 1"
+    ) as e:
+        _run(_STORE_LOAD.replace("BARRIER", ""), [_lanes()])
+    assert e.value.op.name == "simt.shared_load"
+
+
+def test_misaligned_and_unwritten_accesses_are_errors() -> None:
+    with_barrier = _STORE_LOAD.replace("BARRIER", '"gpu.barrier"() : () -> ()')
+    misaligned = with_barrier.replace("arith.xori %mine, %c4", "arith.xori %mine, %c2")
+    with pytest.raises(SimtError, match="not aligned to 4 bytes"):
+        _run(misaligned, [_lanes()])
+    unwritten = with_barrier.replace("arith.xori %mine, %c4", "arith.xori %mine, %far").replace(
+        "%c2 = arith.constant 2 : index", "%far = arith.constant 128 : index"
+    )
+    with pytest.raises(SimtRaceError, match="which no thread has written"):
+        _run(unwritten, [_lanes()])
+
+
+def test_overwriting_what_another_thread_read_needs_a_barrier() -> None:
+    body = _STORE_LOAD.replace("BARRIER", '"gpu.barrier"() : () -> ()').replace(
+        "  func.return %r",
+        "  simt.shared_store %a0, %s[%mine] : vector<1xi32>, !simt.smem<256, align 16>\n"
+        "  func.return %r",
+    )
+    with pytest.raises(SimtRaceError, match="read since the last barrier"):
+        _run(body, [_lanes()])
+
+
+def test_bank_conflicts_are_counted_per_distinct_word() -> None:
+    # Lanes at a stride of 128 bytes: all in bank 0 -> 32 wavefronts; ideal ceil(128/128) = 1.
+    body = """
+      %s = simt.shared_alloc : !simt.smem<4096, align 16>
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %c128 = arith.constant 128 : index
+      %addr = arith.muli %t, %c128 : index
+      simt.shared_store %a0, %s[%addr] : vector<1xi32>, !simt.smem<4096, align 16>
+      func.return %a0 : vector<1xi32>"""
+    _, stats = _run(body, [_lanes()])
+    assert (stats.wavefronts, stats.ideal_wavefronts) == (32, 1)
