@@ -142,6 +142,22 @@ def layout_arg_parser() -> ArgumentParser:
         default="f32",
         help="element type of the --to cost estimate (f16, bf16, f32, i8, ...; default f32)",
     )
+    parser.add_argument(
+        "--svg", metavar="FILE", help="draw the tensor/hardware/memory/conversion views as SVG"
+    )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="the same views as one offline HTML page (hover: coordinates; buttons: views)",
+    )
+    parser.add_argument(
+        "--equals", metavar="B", help="prove with ISL that LAYOUT and B are the same map"
+    )
+    parser.add_argument(
+        "--prove",
+        action="store_true",
+        help="prove with ISL: LAYOUT's injectivity/surjectivity, or with --to the lowering plan",
+    )
     parser.add_argument("--version", action=_VersionAction)
     return parser
 
