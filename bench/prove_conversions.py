@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cost_model import SUITE  # noqa: E402
+from cost_model import SUITE
 
-from llc.cost import dtype_bitwidth  # noqa: E402
-from llc.isl import prove_conversion  # noqa: E402
-from llc.lowering import plan_conversion  # noqa: E402
+from llc.cost import dtype_bitwidth
+from llc.isl import prove_conversion
+from llc.lowering import plan_conversion
 
 
 def main() -> None:

@@ -245,6 +245,13 @@ def swizzle_relation(swizzle: Any, size: int | None = None) -> Any:
     )
 
 
+def _flat_modes(shape: Any, stride: Any) -> list[tuple[int, int]]:
+    """The (extent, stride) leaves of a nested CuTe mode, first (fastest) leaf first."""
+    if isinstance(shape, tuple):
+        return [leaf for s, d in zip(shape, stride, strict=True) for leaf in _flat_modes(s, d)]
+    return [(int(shape), int(stride))]
+
+
 def cute_relation(layout: Any) -> Any:
     """A CuTe layout (``CuteLayout`` or ``CuteComposedLayout``) as the ISL map
     ``coord[dim0, ..] -> memory[offset]``, one variable per top-level mode (its integral
@@ -256,7 +263,7 @@ def cute_relation(layout: Any) -> Any:
     >>> print(rel.intersect_domain(_isl().Set("{ coord[3, 1] }")).range())
     { memory[offset = 11] }
     """
-    from llc.layouts.cute import CuteComposedLayout, _leaves
+    from llc.layouts.cute import CuteComposedLayout
 
     isl = _isl()
     composed = isinstance(layout, CuteComposedLayout)
@@ -267,16 +274,12 @@ def cute_relation(layout: Any) -> Any:
     for m, (s, d) in enumerate(modes):
         var = f"dim{m}"
         size, below = 1, 1
-        for leaf in _leaves(s, d, (m,)):
-            size *= leaf.extent
-            coord = (
-                f"(floor({var}/{below}) mod {leaf.extent})"
-                if below > 1
-                else f"({var} mod {leaf.extent})"
-            )
-            if leaf.stride:
-                terms.append(f"{leaf.stride}*{coord}")
-            below *= leaf.extent
+        for extent, leaf_stride in _flat_modes(s, d):
+            size *= extent
+            coord = f"(floor({var}/{below}) mod {extent})" if below > 1 else f"({var} mod {extent})"
+            if leaf_stride:
+                terms.append(f"{leaf_stride}*{coord}")
+            below *= extent
         in_vars.append((var, size))
     total = " + ".join(terms) or "0"
     if composed:

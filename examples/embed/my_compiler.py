@@ -1,6 +1,6 @@
 """A tiny xDSL compiler that embeds llc's dialects and a pass (docs/embedding.md).
 
-    python examples/embed/my_compiler.py
+python examples/embed/my_compiler.py
 """
 
 from xdsl.context import Context
