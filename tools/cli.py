@@ -184,6 +184,22 @@ def layout_arg_parser() -> ArgumentParser:
         help="the contiguous (fastest-varying in memory) tensor dim for --vectorize "
         "(default: the last)",
     )
+    parser.add_argument(
+        "--svg", metavar="FILE", help="draw the tensor/hardware/memory/conversion views as SVG"
+    )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="the same views as one offline HTML page (hover: coordinates; buttons: views)",
+    )
+    parser.add_argument(
+        "--equals", metavar="B", help="prove with ISL that LAYOUT and B are the same map"
+    )
+    parser.add_argument(
+        "--prove",
+        action="store_true",
+        help="prove with ISL: LAYOUT's injectivity/surjectivity, or with --to the lowering plan",
+    )
     parser.add_argument("--version", action=_VersionAction)
     return parser
 

@@ -753,9 +753,39 @@ def _build_role(
         raise LocatedError(f"{role}: {err}") from None
 
 
-def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
+def _shared_destination(
+    args: argparse.Namespace,
+    shape: tuple[int, ...] | None,
+    src_loaded: LoadedLayout,
+    dst_loaded: LoadedLayout,
+) -> tuple[BuiltLayout, BuiltLayout]:
+    """The pair of a picture of a distributed layout stored into a shared layout."""
+    if not src_loaded.is_distributed:
+        raise LocatedError(
+            f"LAYOUT is {src_loaded.kind}; a store into --to needs a register layout"
+        )
+    if shape is None:
+        raise LocatedError("--to with a shared layout needs --shape (e.g. --shape 32x32)")
+    src = _build_role(
+        "LAYOUT",
+        src_loaded,
+        shape,
+        args.num_warps,
+        args.threads_per_warp,
+        "--num-warps",
+        "--threads-per-warp",
+    )
+    dst = _build_role("DST (--to)", dst_loaded, shape, None, None, "--num-warps", "")
+    return src, dst
+
+
+def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> tuple[str, bool]:
+    """What ``--to`` prints, and whether it succeeded (a failed proof exits 1)."""
     src_loaded = load_layout(args.layout, "<layout>", args.alias)
     dst_loaded = load_layout(args.to, "<to>")
+    if dst_loaded.is_shared and _wants_pictures(args) and not args.prove:
+        src, dst = _shared_destination(args, shape, src_loaded, dst_loaded)
+        return _pictures(args, src, dst), True
     for flag, loaded in (("LAYOUT", src_loaded), ("--to", dst_loaded)):
         if not loaded.is_distributed:
             what = "a shared-memory layout" if loaded.is_shared else f"an {loaded.kind} layout"
@@ -798,9 +828,14 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     if getattr(args, "emit", None) == "ptx":
         from llc.passes.conversion_kernel import conversion_ptx
 
-        return conversion_ptx(
+        ptx = conversion_ptx(
             src_loaded.text, dst_loaded.text, list(src.padded), args.dtype, warps, args.arch
         )
+        return ptx, True
+    if args.prove:
+        return _prove_conversion(src, dst, args.dtype)
+    if _wants_pictures(args):
+        return _pictures(args, src, dst), True
     report = analyze_conversion(src.ll, dst.ll)
     lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"))
     if args.json:
@@ -814,7 +849,7 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
             plan, check = lowered
             fields.update(plan.as_dict())
             fields["verified"] = check.ok
-        return json.dumps(fields) + "\n"
+        return json.dumps(fields) + "\n", True
     lines = [
         f"source:      {src_loaded.text}",
         f"destination: {dst_loaded.text}",
@@ -844,7 +879,7 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     lines.append(f"data movement: {report.movement}")
     lines.extend(_cost_lines(src.ll, dst.ll, src.padded, args.dtype))
     lines.extend(_plan_lines(lowered, args.dtype))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", True
 
 
 def _lowering(src: LinearLayout, dst: LinearLayout, dtype: str) -> Any:
@@ -1000,6 +1035,80 @@ def _gather_text(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str
     return notes + plan.report() + "\n"
 
 
+# ------------------------------------------------------------------------------ pictures
+def _wants_pictures(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "svg", None) or getattr(args, "html", None))
+
+
+def _bitwidth(built: BuiltLayout, dtype: str) -> int:
+    """The element width of a memory view: the layout's own (nvmma_shared), else --dtype."""
+    from llc.cost import dtype_bitwidth
+
+    own = getattr(built.loaded.layout, "element_bit_width", None)
+    if own:
+        return int(own)
+    try:
+        return dtype_bitwidth(dtype)
+    except LayoutError as err:
+        raise LocatedError(f"--dtype {dtype}: {err}") from None
+
+
+def _pictures(args: argparse.Namespace, built: BuiltLayout, dst: BuiltLayout | None) -> str:
+    """Write --svg/--html of ``built`` (and the conversion to ``dst``); returns what to print."""
+    from llc.pictures import layout_views, render_html, render_svg
+
+    if not (built.loaded.is_distributed or built.loaded.is_shared):
+        raise LocatedError(
+            "--svg/--html draw Triton layouts (distributed or shared); LAYOUT is "
+            + built.loaded.kind
+        )
+    bitwidth = _bitwidth(dst if dst is not None and dst.loaded.is_shared else built, args.dtype)
+    try:
+        views = layout_views(built.ll, bitwidth, dst.ll if dst is not None else None)
+    except LayoutError as err:
+        raise LocatedError(str(err)) from None
+    title = built.loaded.text + (f"  ->  {dst.loaded.text}" if dst is not None else "")
+    title += f"   shape {_fmt_shape(built.padded)}"
+    written = []
+    for path, text in ((args.svg, render_svg(views, title)), (args.html, None)):
+        if not path:
+            continue
+        if text is None:
+            text = render_html(views, title)
+        try:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError as err:
+            raise LocatedError(f"cannot write '{path}': {err.strerror or err}") from None
+        written.append(path)
+    names = ", ".join(views)
+    return "".join(f"wrote {path} ({names} views)\n" for path in written)
+
+
+# ------------------------------------------------------------------------------ proofs
+def _prove_conversion(src: BuiltLayout, dst: BuiltLayout, dtype: str) -> tuple[str, bool]:
+    from llc.cost import dtype_bitwidth
+    from llc.isl import prove_conversion
+
+    try:
+        proof = prove_conversion(src.ll, dst.ll, dtype_bitwidth(dtype))
+    except LayoutError as err:
+        raise LocatedError(str(err)) from None
+    return proof.report() + "\n", proof.holds
+
+
+def _prove_layout(args: argparse.Namespace, built: BuiltLayout) -> tuple[str, bool]:
+    from llc.isl import prove_equal, prove_properties
+
+    if args.equals is not None:
+        other_loaded = load_layout(args.equals, "<equals>")
+        other = build(other_loaded, built.shape, args.num_warps, args.threads_per_warp)
+        proof = prove_equal(built.ll, other.ll)
+    else:
+        proof = prove_properties(built.ll)
+    return proof.report() + "\n", proof.holds
+
+
 # ------------------------------------------------------------------------------ CLI
 def run(args: argparse.Namespace) -> None:
     """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
@@ -1015,7 +1124,10 @@ def run(args: argparse.Namespace) -> None:
     if getattr(args, "emit", None) and args.to is None:
         raise LocatedError(f"--emit {args.emit} needs --to DST (it emits a conversion kernel)")
     if args.to is not None:
-        sys.stdout.write(_conversion(args, shape))
+        text, ok = _conversion(args, shape)
+        sys.stdout.write(text)
+        if not ok:
+            sys.exit(1)
         return
     if getattr(args, "gather", None) is not None:
         sys.stdout.write(_gather_text(args, shape))
@@ -1023,6 +1135,15 @@ def run(args: argparse.Namespace) -> None:
     built = build(
         load_layout(args.layout, alias=args.alias), shape, args.num_warps, args.threads_per_warp
     )
+    if args.equals is not None or args.prove:
+        text, holds = _prove_layout(args, built)
+        sys.stdout.write(text)
+        if not holds:
+            sys.exit(1)
+        return
+    if _wants_pictures(args):
+        sys.stdout.write(_pictures(args, built, None))
+        return
     if getattr(args, "vectorize", False):
         sys.stdout.write("".join(f"{n}\n" for n in built.notes) + _vectorize_text(built, args))
         return
