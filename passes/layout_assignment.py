@@ -748,7 +748,16 @@ def _warps_per_tile(m: int, n: int, num_warps: int, tile_m: int, tile_n: int) ->
 
 
 def same_linear_layout(a: Attribute, b: Attribute, shape: tuple[int, ...]) -> bool:
-    """Whether two layout attributes map hardware indices to the same elements of ``shape``."""
+    """Whether two layout attributes map hardware indices to the same elements of ``shape``.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> rows = BlockedEncodingAttr(BlockedLayout([1, 1], [1, 32], [1, 4], [1, 0]))
+    >>> other = BlockedEncodingAttr(BlockedLayout([1, 1], [1, 32], [1, 4], [0, 1]))
+    >>> down = BlockedEncodingAttr(BlockedLayout([1, 1], [32, 1], [4, 1], [0, 1]))
+    >>> same_linear_layout(rows, other, (1, 128)), same_linear_layout(rows, down, (1, 128))
+    (True, False)
+    """
     from llc.layouts.common import padded_shape
 
     try:
