@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     Builtin,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -432,7 +433,33 @@ def parse_triton_module(
     """
     module = parse_module(TritonContext(), blank_locations(text), name, line_offset=line_offset)
     rename_module_attributes(module, defaults)
+    mark_unhinted_pointers(module)
     return module
+
+
+def mark_unhinted_pointers(module: ModuleOp) -> None:
+    """Give each pointer argument without a ``tt.divisibility`` hint an explicit hint of 1.
+
+    Triton's axis analysis reads a missing hint as divisibility 1 (its launcher writes the hint
+    into the TTIR when it specialises an aligned pointer); llc's assumes 16-byte aligned
+    pointers. The explicit hint keeps Triton's meaning, so llc coalesces an imported kernel as
+    Triton does (scalar accesses, where llc alone would pick 16-byte vectors).
+    """
+    for op in module.walk():
+        if not isinstance(op, func.FuncOp) or not op.body.blocks:
+            continue
+        args = op.body.block.args
+        attrs = [dict(a.data) for a in op.arg_attrs.data] if op.arg_attrs else [{} for _ in args]
+        changed = False
+        for arg, arg_attrs in zip(args, attrs, strict=True):
+            if not isinstance(arg.type, tl.PointerType):
+                continue
+            if "tt.divisibility" in arg_attrs or "tl.divisibility" in arg_attrs:
+                continue
+            arg_attrs["tt.divisibility"] = IntegerAttr(1, i32)
+            changed = True
+        if changed:
+            op.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
 
 
 def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> None:

@@ -20,7 +20,7 @@ error. The result parses with Triton 3.9's ``ir.parse_mlir_module`` and compiles
 ... }''')
 >>> print(module_to_ttgir(module), end="")  # doctest: +ELLIPSIS
 module attributes {"ttg.num-warps" = 4 : i32, ..., "ttg.num-ctas" = 1 : i32} {
-  tt.func @f(%p: !tt.ptr<f32>) {
+  tt.func @f(%p: !tt.ptr<f32> {tt.divisibility = 1 : i32}) {
     %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
     tt.return
   }

@@ -445,9 +445,14 @@ class LayoutAnalysis:
                 "use mma-version=2",
             )
         if version == 2 and len(shape) == 2 and m % 16 == 0 and n % 8 == 0:
-            return NvidiaMmaEncodingAttr(
-                NvidiaMmaLayout(2, 0, _warps_per_tile(m, n, warps, 16, 8), [16, 8])
-            )
+            chained = self._chained_dot_warps(op)
+            if chained is None:
+                tile = _warps_per_tile(m, n, warps, 16, 8)
+            elif chained:
+                tile = list(chained)
+            else:
+                tile = [warps, 1] if m >= n else [1, warps]
+            return NvidiaMmaEncodingAttr(NvidiaMmaLayout(2, 0, tile, [16, 8]))
         if version == -1 and len(shape) == 2:
             instr = 32 if m % 32 == 0 and n % 32 == 0 else 16
             if m % instr == 0 and n % instr == 0:
@@ -461,6 +466,38 @@ class LayoutAnalysis:
                     )
                 )
         return default_blocked(shape, warps, self.hw.threads_per_warp)
+
+    def _chained_dot_warps(self, op: Operation) -> tuple[int, ...] | None:
+        """Triton's chained-dot rule of ``warpsPerTileV2``: ``None`` when no other rank-2 dot is
+        in ``op``'s slice (the values it depends on and the values depending on it, within its
+        region); else the warps of such a dot already laid out as ``#mma``, or ``()`` when none
+        is yet. A dot feeding (or fed by) another dot puts all warps along its longer dim, so
+        that the row reductions between the two (attention's softmax) stay inside each warp."""
+        region = op.parent_region()
+        seen: set[Operation] = {op}
+        stack = [op]
+        while stack:
+            cur = stack.pop()
+            neighbours = [o.owner for o in cur.operands if isinstance(o.owner, Operation)]
+            neighbours += [use.operation for r in cur.results for use in r.uses]
+            for nxt in neighbours:
+                if nxt in seen or nxt.parent_region() is not region:
+                    continue
+                if nxt.name == "tl.convert_layout":
+                    continue
+                seen.add(nxt)
+                stack.append(nxt)
+        found_warps: tuple[int, ...] | None = None
+        for other in seen:
+            if other is op or other.name != "tl.dot":
+                continue
+            if len(shape_of(other.results[0].type)) != 2:
+                continue
+            enc = self.layout(other.results[0])
+            if isinstance(enc, NvidiaMmaEncodingAttr):
+                return tuple(enc.layout.warps_per_cta)
+            found_warps = ()
+        return found_warps
 
     # ------------------------------------------------------------------ stage 3: propagate
     def propagate(self) -> None:
@@ -631,7 +668,7 @@ class LayoutAnalysis:
             elif (
                 root in self.coalesced_roots
                 and current != enc
-                and _same_linear_layout(current, enc, shape_of(operand.type))
+                and same_linear_layout(current, enc, shape_of(operand.type))
             ):
                 # A coalesced anchor may take any layout with the same linear layout (the same
                 # threads access the same elements): pick the one its user needs.
@@ -710,7 +747,17 @@ def _warps_per_tile(m: int, n: int, num_warps: int, tile_m: int, tile_n: int) ->
     return ret
 
 
-def _same_linear_layout(a: Attribute, b: Attribute, shape: tuple[int, ...]) -> bool:
+def same_linear_layout(a: Attribute, b: Attribute, shape: tuple[int, ...]) -> bool:
+    """Whether two layout attributes map hardware indices to the same elements of ``shape``.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> rows = BlockedEncodingAttr(BlockedLayout([1, 1], [1, 32], [1, 4], [1, 0]))
+    >>> other = BlockedEncodingAttr(BlockedLayout([1, 1], [1, 32], [1, 4], [0, 1]))
+    >>> down = BlockedEncodingAttr(BlockedLayout([1, 1], [32, 1], [4, 1], [0, 1]))
+    >>> same_linear_layout(rows, other, (1, 128)), same_linear_layout(rows, down, (1, 128))
+    (True, False)
+    """
     from llc.layouts.common import padded_shape
 
     try:

@@ -41,6 +41,7 @@ from llc.dialects.tl import (
 from llc.passes.layout_assignment import (
     element_bits,
     retype,
+    same_linear_layout,
     shared_layout_for,
     typed_properties,
     walk_ops,
@@ -68,6 +69,21 @@ class RematPlan:
     leaves: dict[SSAValue, Attribute] = field(default_factory=dict)
     """Values converted at the slice's boundary."""
     cost: float = 0.0
+    new_conversions: int = 0
+    """Leaves that need a conversion not already in the IR."""
+
+    def better_than(self, conversion: float) -> bool:
+        """Whether recomputing beats keeping a conversion of cost ``conversion``: cheaper, or
+        as cheap as a free conversion (the same linear layout) while adding no conversion op.
+
+        >>> RematPlan(cost=0.0).better_than(0.0), RematPlan(cost=2.0).better_than(0.0)
+        (True, False)
+        >>> RematPlan(cost=0.0, new_conversions=1).better_than(0.0)
+        False
+        """
+        if self.cost < conversion:
+            return True
+        return conversion == 0 and self.cost == 0 and self.new_conversions == 0
 
 
 def _existing_conversion(
@@ -170,13 +186,24 @@ def backward_slice(
             rule = rule_for(op)
             if rule is None or not rule.rematerializable:
                 return None  # would duplicate a load
+            if _same_linear_layout(encoding_of(result.type), plan.needed[result], result.type):
+                # The copy computes the same registers from the same inputs as the original:
+                # identical code, which the backend's CSE merges.
+                continue
             plan.cost += remat_cost(op.name, shape_of(result.type), element_bits(result.type))
     for v, e in plan.leaves.items():
         if _existing_conversion(v, e, root) is None:
+            plan.new_conversions += 1
             plan.cost += conversion_cost(
                 encoding_of(v.type), e, shape_of(v.type), element_bits(v.type)
             )
     return plan
+
+
+def _same_linear_layout(a: Attribute | None, b: Attribute, typ: Attribute) -> bool:
+    if a is None:
+        return False
+    return a == b or same_linear_layout(a, b, shape_of(typ))
 
 
 def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
@@ -285,14 +312,14 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             if plan is None or not plan.order:
                 continue
             before = _conversion_cost_of(op)
-            if plan.cost >= before:
+            if not plan.better_than(before):
                 if log is not None:
                     log.append(f"keep {_label(op)}: remat {plan.cost:g} >= conversion {before:g}")
                 continue
             if log is not None:
                 log.append(
                     f"remat {_label(op)}: {len(plan.order)} ops, {len(plan.leaves)} leaves, "
-                    f"cost {plan.cost:g} < {before:g}"
+                    f"cost {plan.cost:g} <= {before:g}"
                 )
             new = apply_plan(plan, op.src)
             op.result.replace_all_uses_with(new)

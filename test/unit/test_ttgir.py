@@ -308,15 +308,9 @@ def _convert_count(text: str) -> int:
     return sum(1 for line in text.splitlines() if "ttg.convert_layout" in line)
 
 
-# llc's passes (branch e) leave one conversion more than Triton here; see bench/RESULTS.md.
-_MORE_CONVERSIONS_THAN_TRITON = {"layer_norm", "flash_attention"}
-
-
 @needs_triton
 @pytest.mark.parametrize("path", TTIR, ids=lambda p: p.name)
-def test_ttir_through_llc_optimize_layouts_compiles_in_triton(
-    path: Path, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
+def test_ttir_through_llc_optimize_layouts_compiles_in_triton(path: Path, tmp_path: Path) -> None:
     from llc.passes.layout_passes import OptimizeLayoutsPass
     from llc.tools.opt import LLCOptMain
 
@@ -328,10 +322,7 @@ def test_ttir_through_llc_optimize_layouts_compiles_in_triton(
     exported.write_text(text)
     ptx = _triton_compile(exported, _arch(path))["ptx"]
     assert f".target sm_{_arch(path)}" in ptx
-    kernel = path.name.split(".")[0]
     triton_count = _convert_count((FIXTURES / path.with_suffix(".ttgir").name).read_text())
-    if kernel in _MORE_CONVERSIONS_THAN_TRITON:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="llc leaves one more cvt"))
     assert _convert_count(text) <= triton_count
 
 

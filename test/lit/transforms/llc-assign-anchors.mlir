@@ -56,3 +56,24 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
     func.return %y, %z : tensor<128xf32, #tl.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>, tensor<128xf32>
   }
 }
+
+// -----
+
+// A chain of dots (attention: the first dot's result, through the softmax, feeds the second):
+// Triton's warpsPerTileV2 puts all warps along M for both, so the row reductions between them
+// stay inside each warp (a lone 64x64 dot gets [2, 2], see @dot).
+// CHECK: #[[CHAIN:mma[0-9]*]] = #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-NOT: #tl.nvidia_mma
+// CHECK-LABEL: func.func @dot_chain
+// CHECK: %s = tl.dot {{.*}} -> tensor<64x64xf32, #[[CHAIN]]>
+// CHECK: %o = tl.dot {{.*}} -> tensor<64x32xf32, #[[CHAIN]]>
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"} {
+  func.func @dot_chain(%q: tensor<64x32xf16>, %k: tensor<32x64xf16>, %v: tensor<64x32xf16>) -> tensor<64x32xf32> {
+    %zero = tl.constant 0.000000e+00 : tensor<64x64xf32>
+    %zero2 = tl.constant 0.000000e+00 : tensor<64x32xf32>
+    %s = tl.dot %q, %k, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xf16>
+    %o = tl.dot %p, %v, %zero2 : tensor<64x64xf16> * tensor<64x32xf16> -> tensor<64x32xf32>
+    func.return %o : tensor<64x32xf32>
+  }
+}

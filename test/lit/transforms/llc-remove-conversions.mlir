@@ -106,3 +106,39 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
     func.return %d : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// An index chain inside a loop (attention's key offsets `start_n + arange`), needed as rows
+// and as columns: the two slice layouts have the same linear layout, so the conversion is
+// free, and recomputing `splat`/`addi`/`make_range` in the other layout is identical code
+// (the backend merges the copies). The conversion op goes: no convert_layout is left.
+// CHECK-LABEL: func.func @index_chain
+// CHECK-NOT: tl.convert_layout
+// CHECK: %start_1 = tl.splat %i : i32 -> tensor<64xi32, #[[SC:slice[0-9]*]]>
+// CHECK: %offs_1 = arith.addi %start_1, %range_1 : tensor<64xi32, #[[SC]]>
+// CHECK: %as_cols = tl.expand_dims %offs_1 {axis = 0 : i32} : tensor<64xi32, #[[SC]]>
+// CHECK-NOT: tl.convert_layout
+// DEBUG: remat cvt %cvt: 3 ops, 0 leaves, cost 0 <= 0
+#rows = #tl.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#cols = #tl.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+#srows = #tl.slice<{dim = 1, parent = #rows}>
+#scols = #tl.slice<{dim = 0, parent = #cols}>
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"} {
+  func.func @index_chain(%n: i32, %a0: tensor<64x1xi32, #rows>, %b0: tensor<1x64xi32, #cols>) -> (tensor<64x1xi32, #rows>, tensor<1x64xi32, #cols>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %range = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #srows>
+    %r:2 = scf.for %i = %c0 to %n step %c64 iter_args(%a = %a0, %b = %b0) -> (tensor<64x1xi32, #rows>, tensor<1x64xi32, #cols>) : i32 {
+      %start = tl.splat %i : i32 -> tensor<64xi32, #srows>
+      %offs = arith.addi %start, %range : tensor<64xi32, #srows>
+      %as_rows = tl.expand_dims %offs {axis = 1 : i32} : tensor<64xi32, #srows> -> tensor<64x1xi32, #rows>
+      %cvt = tl.convert_layout %offs : tensor<64xi32, #srows> -> tensor<64xi32, #scols>
+      %as_cols = tl.expand_dims %cvt {axis = 0 : i32} : tensor<64xi32, #scols> -> tensor<1x64xi32, #cols>
+      %a1 = arith.addi %a, %as_rows : tensor<64x1xi32, #rows>
+      %b1 = arith.addi %b, %as_cols : tensor<1x64xi32, #cols>
+      scf.yield %a1, %b1 : tensor<64x1xi32, #rows>, tensor<1x64xi32, #cols>
+    }
+    func.return %r#0, %r#1 : tensor<64x1xi32, #rows>, tensor<1x64xi32, #cols>
+  }
+}
