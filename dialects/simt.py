@@ -10,7 +10,9 @@ dialects (``gpu.thread_id``/``gpu.lane_id``/``gpu.subgroup_id``/``gpu.barrier``,
   operand packing the clamp lane and segment mask; the member mask), on 32 bits or less;
 * ``simt.shared_alloc``: the CTA's scratch buffer, ``!simt.smem<BYTES, align A>``;
 * ``simt.shared_store`` / ``simt.shared_load``: 8 to 128 bits per thread at a per-thread byte
-  address (``st.shared``/``ld.shared`` with ``.v2``/``.v4``).
+  address (``st.shared``/``ld.shared`` with ``.v2``/``.v4``);
+* ``simt.ldmatrix`` / ``simt.stmatrix``: PTX ``ldmatrix``/``stmatrix`` ``.m8n8.x1/.x2/.x4`` with
+  ``.trans``, 16-bit elements (the lowering does not emit them yet).
 
 ::
 
@@ -32,6 +34,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     StringAttr,
+    UnitAttr,
     VectorType,
 )
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
@@ -42,6 +45,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -54,11 +58,13 @@ from xdsl.utils.exceptions import VerifyException
 __all__ = [
     "SHUFFLE_MODES",
     "SIMT",
+    "LdMatrixOp",
     "SharedAllocOp",
     "SharedLoadOp",
     "SharedMemoryType",
     "SharedStoreOp",
     "ShuffleOp",
+    "StMatrixOp",
     "bit_width",
 ]
 
@@ -225,9 +231,79 @@ class SharedLoadOp(IRDLOperation):
         _check_access(self, self.result.type, self.smem.type)
 
 
+def _check_matrix(op: IRDLOperation, count: int, value_type: Attribute) -> None:
+    if count not in (1, 2, 4):
+        raise VerifyException(f"{op.name}: count {count} must be 1, 2 or 4 (.x1, .x2, .x4)")
+    assert isinstance(value_type, VectorType)
+    if bit_width(value_type.element_type) != 16 or value_type.get_shape() != (2 * count,):
+        raise VerifyException(
+            f"{op.name}.x{count} moves vector<{2 * count}x16-bit> per thread (two b16 elements "
+            f"of each 8x8 matrix), got {value_type}"
+        )
+
+
+@irdl_op_definition
+class LdMatrixOp(IRDLOperation):
+    """``%v = simt.ldmatrix %s[%row] x4 trans : !simt.smem<...> -> vector<8xf16>``.
+
+    PTX ``ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16``: lanes ``8i .. 8i+7`` give the
+    byte addresses of the 8 rows (16 bytes each) of matrix ``i``; lane ``t`` receives elements
+    ``2(t%4), 2(t%4)+1`` of row ``t/4`` of each matrix (with ``trans``: rows ``2(t%4)``,
+    ``2(t%4)+1`` of column ``t/4``), matrix by matrix.
+    """
+
+    name = "simt.ldmatrix"
+    smem = operand_def(SharedMemoryType)
+    addr = operand_def(IndexType)
+    count = prop_def(IntegerAttr[I32])
+    trans = opt_prop_def(UnitAttr)
+    result = result_def(VectorType)
+    assembly_format = (
+        "$smem `[` $addr `]` `x` $count (`trans` $trans^)? attr-dict `:` type($smem) `->` "
+        "type($result)"
+    )
+
+    def __init__(
+        self, smem: SSAValue, addr: SSAValue, count: int, trans: bool, result_type: VectorType
+    ):
+        props: dict[str, Attribute] = {"count": IntegerAttr(count, 32)}
+        if trans:
+            props["trans"] = UnitAttr()
+        super().__init__(operands=[smem, addr], result_types=[result_type], properties=props)
+
+    def verify_(self) -> None:
+        _check_matrix(self, self.count.value.data, self.result.type)
+
+
+@irdl_op_definition
+class StMatrixOp(IRDLOperation):
+    """``simt.stmatrix %v, %s[%row] x4 trans : vector<8xf16>, !simt.smem<...>``: PTX ``stmatrix``,
+    the inverse of :class:`LdMatrixOp` (same lane-to-element and address conventions)."""
+
+    name = "simt.stmatrix"
+    value = operand_def(VectorType)
+    smem = operand_def(SharedMemoryType)
+    addr = operand_def(IndexType)
+    count = prop_def(IntegerAttr[I32])
+    trans = opt_prop_def(UnitAttr)
+    assembly_format = (
+        "$value `,` $smem `[` $addr `]` `x` $count (`trans` $trans^)? attr-dict `:` "
+        "type($value) `,` type($smem)"
+    )
+
+    def __init__(self, value: SSAValue, smem: SSAValue, addr: SSAValue, count: int, trans: bool):
+        props: dict[str, Attribute] = {"count": IntegerAttr(count, 32)}
+        if trans:
+            props["trans"] = UnitAttr()
+        super().__init__(operands=[value, smem, addr], properties=props)
+
+    def verify_(self) -> None:
+        _check_matrix(self, self.count.value.data, self.value.type)
+
+
 SIMT = Dialect(
     "simt",
-    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp],
+    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, LdMatrixOp, StMatrixOp],
     [SharedMemoryType],
 )
 

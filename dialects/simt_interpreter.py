@@ -346,6 +346,104 @@ class SimtFunctions(InterpreterFunctions):
         out = mem.data[idx].copy().view(raw_dtype(bits)).reshape(self.threads, -1)
         return (out,)
 
+    # ------------------------------------------------------------- ldmatrix / stmatrix
+    def _matrix_rows(self, op: Operation, mem: _SharedMemory, addr: Any, count: int) -> np.ndarray:
+        """Byte indices ``(warps, count, 8 rows, 16 bytes)`` of the rows lanes 0..8*count-1 give."""
+        addr = np.broadcast_to(np.asarray(addr, dtype=np.int64), (self.threads,))
+        rows = addr.reshape(self.num_warps, self.threads_per_warp)[:, : 8 * count]
+        bad = (rows % 16 != 0) | (rows < 0) | (rows + 16 > mem.size)
+        if bad.any():
+            w, lane = np.argwhere(bad)[0]
+            raise SimtError(
+                op,
+                f"warp {w} lane {lane}: row address {int(rows[w, lane])} is not a 16-byte aligned "
+                f"row inside the {mem.size}-byte buffer",
+            )
+        wf, ideal = warp_wavefronts(rows.reshape(-1, 8), 16)
+        self.stats.wavefronts += int(wf.sum())
+        self.stats.ideal_wavefronts += int(ideal.sum())
+        self.stats.warp_accesses += self.num_warps
+        return rows.reshape(self.num_warps, count, 8, 1) + np.arange(16)
+
+    def _lane_positions(self, count: int, trans: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Row and column (b16 element) of each (lane, matrix element pair) of an 8x8 matrix."""
+        lane = np.arange(32)
+        first = 2 * (lane % 4)
+        if trans:
+            rows = np.stack([first, first + 1], axis=1)
+            cols = np.stack([lane // 4, lane // 4], axis=1)
+        else:
+            rows = np.stack([lane // 4, lane // 4], axis=1)
+            cols = np.stack([first, first + 1], axis=1)
+        return rows, cols
+
+    def _check_warp(self, op: Operation) -> None:
+        if self.threads_per_warp != 32:
+            raise SimtError(op, f"{op.name} needs warps of 32 lanes, not {self.threads_per_warp}")
+
+    @impl(simt.LdMatrixOp)
+    def run_ldmatrix(self, interp: Interpreter, op: simt.LdMatrixOp, args: PythonValues):
+        self._check_warp(op)
+        mem, addr = args
+        count = op.count.value.data
+        idx = self._matrix_rows(op, mem, addr, count)  # (warps, count, 8, 16)
+        flat = idx.reshape(self.num_warps, -1)
+        never = mem.writer[flat] < 0
+        if never.any():
+            w, k = np.argwhere(never)[0]
+            raise SimtRaceError(
+                op, f"warp {w} reads byte {int(flat[w, k])}, which no thread has written"
+            )
+        warp_of = (mem.writer[flat] // self.threads_per_warp) != np.arange(self.num_warps)[:, None]
+        racy = (mem.write_epoch[flat] == self.epoch) & warp_of
+        if racy.any():
+            w, k = np.argwhere(racy)[0]
+            raise SimtRaceError(
+                op,
+                f"race: warp {w} reads byte {int(flat[w, k])}, written by thread "
+                f"{int(mem.writer[flat[w, k]])} since the last barrier",
+            )
+        mem.read_epoch[flat] = self.epoch
+        mem.reader[flat] = -2
+        matrices = mem.data[idx].view(np.uint16).reshape(self.num_warps, count, 8, 8)
+        rows, cols = self._lane_positions(count, op.trans is not None)
+        # out[w, lane, matrix, pair] = matrices[w, matrix, rows[lane, pair], cols[lane, pair]]
+        out = matrices[:, :, rows, cols]  # (warps, count, 32, 2)
+        out = out.transpose(0, 2, 1, 3).reshape(self.threads, 2 * count)
+        self.stats.count("ldmatrix")
+        return (out.copy(),)
+
+    @impl(simt.StMatrixOp)
+    def run_stmatrix(self, interp: Interpreter, op: simt.StMatrixOp, args: PythonValues):
+        self._check_warp(op)
+        value, mem, addr = args
+        count = op.count.value.data
+        idx = self._matrix_rows(op, mem, addr, count)
+        flat = idx.reshape(self.num_warps, -1)
+        read_by_other = (mem.read_epoch[flat] == self.epoch) & (mem.reader[flat] != -1)
+        if read_by_other.any():
+            w, k = np.argwhere(read_by_other)[0]
+            raise SimtRaceError(
+                op, f"race: warp {w} writes byte {int(flat[w, k])}, read since the last barrier"
+            )
+        rows, cols = self._lane_positions(count, op.trans is not None)
+        elements = np.ascontiguousarray(value).view(np.uint16).reshape(self.num_warps, 32, count, 2)
+        matrices = np.zeros((self.num_warps, count, 8, 8), dtype=np.uint16)
+        for_warp = elements.transpose(0, 2, 1, 3)  # (warps, count, 32, 2)
+        matrices[:, :, rows, cols] = for_warp
+        mem.data[idx] = matrices.view(np.uint8).reshape(idx.shape)
+        # The writer of each row's bytes: the lane holding its first element pair.
+        owner = np.zeros((8, 8), dtype=np.int64)
+        owner[rows, cols] = np.arange(32)[:, None]
+        writer = (
+            np.arange(self.num_warps)[:, None, None, None] * self.threads_per_warp
+            + owner.repeat(2, axis=1)[None, None]
+        )
+        mem.writer[idx] = np.broadcast_to(writer, idx.shape)
+        mem.write_epoch[flat] = self.epoch
+        self.stats.count("stmatrix")
+        return ()
+
 
 def _who(reader: int) -> str:
     return "(several)" if reader == -2 else str(int(reader))

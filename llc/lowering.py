@@ -32,7 +32,7 @@ Strategies, cheapest first (chosen by cost, never by layout family):
 >>> dst = BlockedLayout([4, 1], [4, 8], [1, 4], [0, 1]).to_linear_layout([32, 32])
 >>> plan = plan_conversion(src, dst, 32)
 >>> plan.strategy, plan.instructions["st.shared"], plan.instructions["ld.shared"]
-('shared', 8, 8)
+('shared', 2, 8)
 >>> plan_conversion(src, src, 32).strategy
 'none'
 """
@@ -239,11 +239,18 @@ class SimtProgram:
         """``a ^ value`` (no instruction when ``value`` is 0)."""
         return a if not value else self.binary("xori", a, self.const(value))
 
+    def thread_bit(self, bit: int) -> int:
+        """``bit`` of the thread id as ``i1`` (computed once per bit)."""
+        key = f"bit{bit}"
+        if key not in self._specials:
+            t = self.special("thread_id")
+            x = t if bit == 0 else self.binary("shrui", t, self.const(bit))
+            self._specials[key] = self.cmpne(self.binary("andi", x, self.const(1)))
+        return self._specials[key]
+
     def permute_by_thread(self, vec: int, bit: int, mask: int) -> int:
         """``V[j] = V[j ^ mask]`` in threads whose id has bit ``bit`` set."""
-        t = self.special("thread_id")
-        x = t if bit == 0 else self.binary("shrui", t, self.const(bit))
-        cond = self.cmpne(self.binary("andi", x, self.const(1)))
+        cond = self.thread_bit(bit)
         n = self.type_of(vec)[1]
         swapped = self.vperm(vec, vec, [j ^ mask for j in range(n)])
         return self.select(cond, swapped, vec)
@@ -577,7 +584,7 @@ def _shuffle_program(
         if M[j]:
             Y = p.permute_by_thread(Y, j, M[j])
     base = None if xor_mode else p.linear(S2)
-    conds = [p.cmpne(p.linear(col)) for col in phi]
+    conds = [p.thread_bit(col.index(1)) if sum(col) == 1 else p.cmpne(p.linear(col)) for col in phi]
     c_operand = lane_mask  # clamp = last lane, no segments: the whole warp
     # The (lane offset, sender register) each destination register ρ needs, per coordinate a
     # of Δ t.

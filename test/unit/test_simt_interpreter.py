@@ -140,3 +140,72 @@ def test_bank_conflicts_are_counted_per_distinct_word() -> None:
       func.return %a0 : vector<1xi32>"""
     _, stats = _run(body, [_lanes()])
     assert (stats.wavefronts, stats.ideal_wavefronts) == (32, 1)
+
+
+def _matrix_program(count: int, st_trans: bool, ld_trans: bool, barrier: bool = True) -> str:
+    n = 2 * count
+    st = " trans" if st_trans else ""
+    ld = " trans" if ld_trans else ""
+    sync = '"gpu.barrier"() : () -> ()' if barrier else ""
+    return f"""
+func.func @f(%v: vector<{n}xf16>) -> vector<{n}xf16> {{
+  %s = simt.shared_alloc : !simt.smem<512, align 16>
+  %t = "gpu.thread_id"() <{{dimension = #gpu<dim x>}}> : () -> index
+  %c16 = arith.constant 16 : index
+  %row = arith.muli %t, %c16 : index
+  simt.stmatrix %v, %s[%row] x {count}{st} : vector<{n}xf16>, !simt.smem<512, align 16>
+  {sync}
+  %r = simt.ldmatrix %s[%row] x {count}{ld} : !simt.smem<512, align 16> -> vector<{n}xf16>
+  func.return %r : vector<{n}xf16>
+}}"""
+
+
+def _run_matrix(text: str, values: np.ndarray):
+    ctx = Context()
+    for d in (builtin.Builtin, func.Func, arith.Arith, gpu.GPU, vector.Vector, SIMT):
+        ctx.load_dialect(d)
+    module = parse_module(ctx, text, "<test>")
+    module.verify()
+    interp, functions = make_simt_interpreter(module, 1, 32)
+    (out,) = interp.call_op("f", (values,))
+    return out, functions.stats
+
+
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_ldmatrix_and_stmatrix_follow_the_ptx_fragment_layout(count: int) -> None:
+    values = np.arange(32 * 2 * count, dtype=np.uint16).reshape(32, 2 * count)
+    # stmatrix then ldmatrix with the same addresses and the same .trans: the identity.
+    for trans in (False, True):
+        out, stats = _run_matrix(_matrix_program(count, trans, trans), values)
+        np.testing.assert_array_equal(out, values)
+        assert stats.instructions == {"alu": 1, "stmatrix": 1, "bar.sync": 1, "ldmatrix": 1}
+        assert (stats.wavefronts, stats.ideal_wavefronts) == (2 * count, 2 * count)
+    # Plain stmatrix, transposed ldmatrix: each 8x8 matrix comes back transposed. Lane t holds
+    # elements (t//4, 2(t%4)) and (t//4, 2(t%4)+1) of matrix i in registers 2i, 2i+1.
+    matrices = np.zeros((count, 8, 8), dtype=np.uint16)
+    for lane in range(32):
+        for i in range(count):
+            for pair in range(2):
+                matrices[i, lane // 4, 2 * (lane % 4) + pair] = values[lane, 2 * i + pair]
+    expected = np.zeros_like(values)
+    for lane in range(32):
+        for i in range(count):
+            for pair in range(2):
+                expected[lane, 2 * i + pair] = matrices[i, 2 * (lane % 4) + pair, lane // 4]
+    out, _ = _run_matrix(_matrix_program(count, False, True), values)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_ldmatrix_after_stmatrix_of_another_warp_needs_a_barrier() -> None:
+    text = _matrix_program(4, False, False, barrier=False).replace(
+        "%row = arith.muli %t, %c16 : index",
+        "%c512 = arith.constant 511 : index\n  %w = arith.muli %t, %c16 : index\n"
+        "  %row = arith.andi %w, %c512 : index",
+    )
+    ctx = Context()
+    for d in (builtin.Builtin, func.Func, arith.Arith, gpu.GPU, vector.Vector, SIMT):
+        ctx.load_dialect(d)
+    module = parse_module(ctx, text, "<test>")
+    interp, _ = make_simt_interpreter(module, 2, 32)
+    with pytest.raises(SimtRaceError, match="race: warp"):
+        interp.call_op("f", (np.zeros((64, 8), dtype=np.uint16),))

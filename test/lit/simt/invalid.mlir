@@ -40,3 +40,21 @@ func.func @f(%i: index) {
   func.return
 }
 // CHECK: vector<4xf32> does not fit in !simt.smem<8, align 4>
+
+// -----
+
+func.func @f(%i: index) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 16>
+  %m = simt.ldmatrix %s[%i] x 3 : !simt.smem<4096, align 16> -> vector<6xf16>
+  func.return
+}
+// CHECK: simt.ldmatrix: count 3 must be 1, 2 or 4 (.x1, .x2, .x4)
+
+// -----
+
+func.func @f(%v: vector<4xf32>, %i: index) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 16>
+  simt.stmatrix %v, %s[%i] x 2 : vector<4xf32>, !simt.smem<4096, align 16>
+  func.return
+}
+// CHECK: simt.stmatrix.x2 moves vector<4x16-bit> per thread (two b16 elements of each 8x8 matrix), got vector<4xf32>

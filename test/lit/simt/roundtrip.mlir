@@ -11,6 +11,8 @@ func.func @ops(%v: vector<2xf16>, %w: vector<4xf32>) -> vector<4xf32> {
   simt.shared_store %w, %s[%lane] : vector<4xf32>, !simt.smem<4096, align 16>
   "gpu.barrier"() : () -> ()
   %r = simt.shared_load %s[%lane] : !simt.smem<4096, align 16> -> vector<4xf32>
+  %m = simt.ldmatrix %s[%lane] x 4 trans : !simt.smem<4096, align 16> -> vector<8xf16>
+  simt.stmatrix %m, %s[%lane] x 4 : vector<8xf16>, !simt.smem<4096, align 16>
   func.return %r : vector<4xf32>
 }
 
@@ -20,3 +22,5 @@ func.func @ops(%v: vector<2xf16>, %w: vector<4xf32>) -> vector<4xf32> {
 // CHECK-NEXT: simt.shared_store %w, %s[%lane] : vector<4xf32>, !simt.smem<4096, align 16>
 // CHECK-NEXT: "gpu.barrier"() : () -> ()
 // CHECK-NEXT: %r = simt.shared_load %s[%lane] : !simt.smem<4096, align 16> -> vector<4xf32>
+// CHECK-NEXT: %m = simt.ldmatrix %s[%lane] x 4 trans : !simt.smem<4096, align 16> -> vector<8xf16>
+// CHECK-NEXT: simt.stmatrix %m, %s[%lane] x 4 : vector<8xf16>, !simt.smem<4096, align 16>
