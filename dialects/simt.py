@@ -455,11 +455,6 @@ class MmaOp(IRDLOperation):
 
 
 SIMT_KERNEL_OPS = [PtrToIntOp, CastOp, GlobalLoadOp, GlobalStoreOp, MmaOp]
-SIMT = Dialect(  # noqa: F811 - the conversion ops and the kernel ops
-    "simt",
-    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
-    [SharedMemoryType],
-)
 
 
 @irdl_op_definition
@@ -489,11 +484,6 @@ class CompareOp(IRDLOperation):
 
 
 SIMT_KERNEL_OPS.append(CompareOp)
-SIMT = Dialect(  # noqa: F811
-    "simt",
-    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
-    [SharedMemoryType],
-)
 
 
 @irdl_op_definition
@@ -517,8 +507,11 @@ class SelectOp(IRDLOperation):
 
 
 SIMT_KERNEL_OPS.append(SelectOp)
-SIMT = Dialect(  # noqa: F811
+
+
+_CONVERSION_SIMT = SIMT
+SIMT = Dialect(
     "simt",
-    [ShuffleOp, SharedAllocOp, SharedStoreOp, SharedLoadOp, *SIMT_KERNEL_OPS],
-    [SharedMemoryType],
+    [*_CONVERSION_SIMT.operations, *SIMT_KERNEL_OPS],
+    [*_CONVERSION_SIMT.attributes],
 )

@@ -266,8 +266,7 @@ class KernelFunctions(SimtFunctions):
     def _count_sectors(self, addr: np.ndarray, active: np.ndarray, nbytes: int) -> None:
         for w in range(self.num_warps):
             sl = slice(w * self.threads_per_warp, (w + 1) * self.threads_per_warp)
-            a, on = addr[sl][active[sl]], None
-            del on
+            a = addr[sl][active[sl]]
             if not a.size:
                 continue
             first = a // 32
@@ -306,8 +305,6 @@ class KernelFunctions(SimtFunctions):
             vals = value[threads].astype(buf.data.dtype)
             flat, inverse = np.unique(idx.ravel(), return_inverse=True)
             if flat.size != idx.size:  # several threads store one element: they must agree
-                first = np.full(flat.size, -1)
-                np.minimum.at(first, inverse, np.arange(idx.size)) if False else None
                 seen = np.zeros(flat.size, dtype=vals.dtype)
                 seen[inverse] = vals.ravel()
                 if not np.array_equal(seen[inverse], vals.ravel(), equal_nan=True):
@@ -319,7 +316,10 @@ class KernelFunctions(SimtFunctions):
     # ------------------------------------------------------------------ mma.sync m16n8k16
     @impl(simt.MmaOp)
     def run_mma(self, interp: Interpreter, op: simt.MmaOp, args: PythonValues):
-        a, b, c = (np.asarray(_typed(x, t)) for x, t in zip(args, (o.type for o in op.operands)))
+        a, b, c = (
+            np.asarray(_typed(x, t))
+            for x, t in zip(args, (o.type for o in op.operands), strict=True)
+        )
         lanes = self.threads_per_warp
         if lanes != 32:
             raise SimtError(op, "mma.sync needs warps of 32 lanes")

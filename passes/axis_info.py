@@ -150,7 +150,12 @@ class AxisAnalysis:
         if name == "tl.expand_dims":
             src = self.info(op.operands[0])
             axis = op.axis.value.data  # type: ignore[attr-defined]
-            divisibility = max(src.divisibility) if src.divisibility else 1
+            # Every element of the new dim must be divisible: a contiguous run [2^n, 2^n+1, ...]
+            # only guarantees its first element, so it counts as 1 (Triton's rule).
+            divisibility = 0
+            for c, d in zip(src.contiguity, src.divisibility, strict=True):
+                divisibility = math.gcd(divisibility, 1 if c > 1 else d)
+            divisibility = divisibility or 1
 
             def insert(values: tuple[int, ...], v: int) -> tuple[int, ...]:
                 return (*values[:axis], v, *values[axis:])
@@ -183,9 +188,12 @@ class AxisAnalysis:
             return AxisInfo(contiguity, divisibility, constancy)
         if name == "arith.muli":
             lhs, rhs = self.info(op.operands[0]), self.info(op.operands[1])
+            # A run [2^n, 2^n+1, ...] times anything is only divisible element by element.
             divisibility = tuple(
-                min(a * b, MAX_DIVISIBILITY)
-                for a, b in zip(lhs.divisibility, rhs.divisibility, strict=True)
+                min((1 if lc > 1 else a) * (1 if rc > 1 else b), MAX_DIVISIBILITY)
+                for a, b, lc, rc in zip(
+                    lhs.divisibility, rhs.divisibility, lhs.contiguity, rhs.contiguity, strict=True
+                )
             )
             constancy = tuple(
                 math.gcd(a, b) for a, b in zip(lhs.constancy, rhs.constancy, strict=True)

@@ -31,8 +31,7 @@ def lowerable_mma_version(target: str, threads_per_warp: int, requested: int) ->
         return 2, "mma v3 cannot be lowered to SIMT code; using mma v2 (mma.sync m16n8k16)"
     if requested == -1 or (requested == 0 and vendor == "hip" and threads_per_warp == 64):
         return 1, (
-            "the target would get mfma dot layouts, which the SIMT lowering cannot lower; "
-            "using FMA"
+            "the target would get mfma dot layouts, which the SIMT lowering cannot lower; using FMA"
         )
     return requested, ""
 

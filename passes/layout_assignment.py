@@ -65,6 +65,7 @@ from llc.dialects.tl import (
     encoding_of,
     shape_of,
 )
+from llc.errors import LayoutError
 from llc.layouts import BlockedLayout
 from llc.layouts.amd import AmdMfmaLayout
 from llc.layouts.nvidia import NvidiaMmaLayout
@@ -287,6 +288,8 @@ class LayoutAnalysis:
     anchor_options: dict[SSAValue, list[tuple[SSAValue, Attribute]]] = field(default_factory=dict)
     """Class root -> the anchors (value, layout) in it."""
     value_layouts: dict[SSAValue, Attribute] = field(default_factory=dict)
+    coalesced_roots: set[SSAValue] = field(default_factory=set)
+    """Classes anchored by a coalesced load (free to take an equivalent layout)."""
     """Anchors that keep their own layout, different from their class's."""
     """Layouts of stores recorded before the conversions feeding them were dropped."""
 
@@ -380,6 +383,8 @@ class LayoutAnalysis:
                         )
                         if anchor or self.partial:
                             self._pin(v, enc, "existing layout" if anchor else "user layout")
+                            if anchor and op.name == "tl.load" and not self.partial:
+                                self.coalesced_roots.add(self.cls(v))
                 enc = None
                 if op.name == "tl.store":
                     enc = self.store_layouts.get(op) or encoding_of(op.operands[0].type)
@@ -395,6 +400,7 @@ class LayoutAnalysis:
                 enc = coalesced_layout(op, axis, self.hw)
                 if op.name == "tl.load":
                     self._pin(op.results[0], enc, "coalesced load")
+                    self.coalesced_roots.add(self.cls(op.results[0]))
                 else:
                     self.sink_layouts[op] = enc
                     self.log.append(f"anchor {op.name} @{_name(op.operands[0])}: coalesced store")
@@ -590,12 +596,12 @@ class LayoutAnalysis:
         for op in self.ops:
             for v in _values_of(op):
                 if is_tensor(v) and self.layout(v) is None:
-                    self.chosen[self.cls(v)] = self._forward(v) or self._default(v)
+                    self.chosen[self.cls(v)] = self._forward(v) or self.default_layout(v)
         for func in self.module.ops:
             if isinstance(func, FuncOp) and func.body.blocks:
                 for arg in func.body.block.args:
                     if is_tensor(arg) and self.layout(arg) is None:
-                        self.chosen[self.cls(arg)] = self._default(arg)
+                        self.chosen[self.cls(arg)] = self.default_layout(arg)
 
     def _fill_backward(self, op: Operation) -> None:
         operands = tensor_operands(op)
@@ -617,9 +623,20 @@ class LayoutAnalysis:
         for o_idx, enc in zip(operands, required, strict=False):
             if enc is ANY:
                 continue
-            root = self.cls(op.operands[o_idx])
-            if self.layout_of_class(root) is None:
+            operand = op.operands[o_idx]
+            root = self.cls(operand)
+            current = self.layout_of_class(root)
+            if current is None:
                 self.chosen[root] = enc
+            elif (
+                root in self.coalesced_roots
+                and current != enc
+                and _same_linear_layout(current, enc, shape_of(operand.type))
+            ):
+                # A coalesced anchor may take any layout with the same linear layout (the same
+                # threads access the same elements): pick the one its user needs.
+                self.fixed[root] = enc
+                self.log.append(f"anchor {_name(operand)}: same linear layout as its use")
 
     def _forward(self, v: SSAValue) -> Attribute | None:
         owner = v.owner
@@ -635,7 +652,8 @@ class LayoutAnalysis:
                             return r_enc
         return None
 
-    def _default(self, v: SSAValue) -> Attribute:
+    def default_layout(self, v: SSAValue) -> Attribute:
+        """The default blocked layout of ``v``'s shape for the module's hardware."""
         return default_blocked(shape_of(v.type), self.hw.num_warps, self.hw.threads_per_warp)
 
     # ------------------------------------------------------------------ driving
@@ -649,7 +667,7 @@ class LayoutAnalysis:
         """Every tensor value's layout (defaults where the stages left none)."""
         out: dict[SSAValue, Attribute] = {}
         for v in self.classes.parent:
-            out[v] = self.value_layouts.get(v) or self.layout(v) or self._default(v)
+            out[v] = self.value_layouts.get(v) or self.layout(v) or self.default_layout(v)
         return out
 
     def dump(self, stage: str) -> str:
@@ -690,6 +708,16 @@ def _warps_per_tile(m: int, n: int, num_warps: int, tile_m: int, tile_n: int) ->
         else:
             ret[1] *= 2
     return ret
+
+
+def _same_linear_layout(a: Attribute, b: Attribute, shape: tuple[int, ...]) -> bool:
+    from llc.layouts.common import padded_shape
+
+    try:
+        padded = padded_shape(shape)
+        return a.to_linear_layout(padded) == b.to_linear_layout(padded)  # type: ignore[attr-defined]
+    except (LayoutError, ValueError, AttributeError):
+        return False
 
 
 def _coalesced(enc: Attribute) -> bool:

@@ -27,7 +27,7 @@ from xdsl.passes import ModulePass
 from llc.dialects.tl import ConvertLayoutOp, encoding_of
 from llc.passes.layout_assignment import Hardware, LayoutAnalysis, materialize, walk_ops
 from llc.passes.remove_conversions import (
-    _dce,
+    erase_dead_ops,
     fold_conversions,
     remove_conversions,
     stage_dot_operands,
@@ -140,7 +140,7 @@ class AssignAnchorsPass(_LayoutPass):
                     analysis.value_layouts.get(v)
                     or analysis.fixed.get(root)
                     or encoding_of(v.type)
-                    or analysis._default(v)
+                    or analysis.default_layout(v)
                 )
             materialize(op, layouts, analysis.sink_layouts, analysis.hw)
             fold_conversions(op)
@@ -174,7 +174,7 @@ class RemoveConversionsPass(_LayoutPass):
             remove_conversions(op, self.max_slice, log)
             stage_dot_operands(op)
             fold_conversions(op)
-            _dce(op)
+            erase_dead_ops(op)
             _emit(self.debug, "\n".join(f"// {line}" for line in log))
 
 

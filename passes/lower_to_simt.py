@@ -22,7 +22,7 @@ masks ``i1``). Everything is derived from the linear layouts:
 * **dot**: FMA (one ``math.fma`` per k on the accumulator registers) when each thread holds the
   rows of A and columns of B its accumulator needs; ``#tl.nvidia_mma`` v2 with 16-bit inputs
   through ``simt.mma_m16n8k16``; other layouts are a located error;
-* ``scf.for`` / ``scf.if`` / ``scf.yield`` carry the per-thread vectors.
+* ``scf.for`` / ``scf.if`` / ``scf.while`` carry the per-thread vectors.
 
 Module attributes ``tl.num-warps`` / ``tl.threads-per-warp`` give the CTA.
 """
@@ -118,9 +118,10 @@ def register_vector_type(typ: TensorType) -> VectorType:
     """The per-thread type of a tensor: ``vector<R x T>``, ``R`` its layout's registers.
 
     >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> from llc.layouts import BlockedLayout
     >>> from xdsl.dialects.builtin import f32
-    >>> t = TensorType(f32, [1024], BlockedEncodingAttr.from_params([4], [32], [4], [0]))
-    >>> print(register_vector_type(t))
+    >>> blocked = BlockedEncodingAttr(BlockedLayout([4], [32], [4], [0]))
+    >>> print(register_vector_type(TensorType(f32, [1024], blocked)))
     vector<8xf32>
     """
     ll = _layout(typ)
@@ -160,7 +161,7 @@ def _renaming(src: np.ndarray, dst: np.ndarray, sizes: list[int]) -> list[int] |
     """The source register each destination register copies, if that is the same register in
     every thread and every element stays in its thread; else ``None``."""
     ks, kd = _keys(src, sizes), _keys(dst, sizes)
-    threads, rs = ks.shape
+    threads = ks.shape[0]
     order = np.argsort(ks, axis=1, kind="stable")
     sorted_keys = np.take_along_axis(ks, order, axis=1)
     span = int(max(ks.max(initial=0), kd.max(initial=0))) + 1
@@ -327,7 +328,7 @@ class _FunctionLowering:
         return typ
 
     # ------------------------------------------------------------------ per op
-    def lower_op(self, op: Operation) -> None:  # noqa: C901 - one dispatch over op kinds
+    def lower_op(self, op: Operation) -> None:
         name = op.name
         tensor_io = any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))
         if name == "func.return":
@@ -367,6 +368,11 @@ class _FunctionLowering:
             self.scf_for(op)  # type: ignore[arg-type]
         elif name == "scf.if":
             self.scf_if(op)  # type: ignore[arg-type]
+        elif name == "scf.while":
+            self.scf_while(op)  # type: ignore[arg-type]
+        elif name == "scf.condition":
+            cond, *rest = (self.get(v) for v in op.operands)
+            self.emit(scf.ConditionOp(cond, *rest))
         elif name == "scf.yield":
             self.emit(scf.YieldOp(*[self.get(v) for v in op.operands]))
         elif name in _TL_CASTS and (tensor_io or name.startswith("tl.")):
@@ -377,12 +383,19 @@ class _FunctionLowering:
             self.set_result(op, self.emit(simt.CompareOp(pred, a, b)).results[0])
         elif name == "tl.select":
             c, a, b = (self.get(v) for v in op.operands)
-            sel = simt.SelectOp(c, a, b) if isinstance(c.type, VectorType) else arith.SelectOp(c, a, b)
+            sel = (
+                simt.SelectOp(c, a, b)
+                if isinstance(c.type, VectorType)
+                else arith.SelectOp(c, a, b)
+            )
             self.set_result(op, self.emit(sel).results[0])
         elif name == "arith.select" and isinstance(self.vtype(op.operands[0].type), VectorType):
             c, a, b = (self.get(v) for v in op.operands)
             self.set_result(op, self.emit(simt.SelectOp(c, a, b)).results[0])
-        elif name.startswith(("arith.", "math.")) or name in ("tl.get_program_id", "tl.get_num_programs"):
+        elif name.startswith(("arith.", "math.")) or name in (
+            "tl.get_program_id",
+            "tl.get_num_programs",
+        ):
             self.generic(op)
         else:
             raise LayoutError(f"'{name}' has no SIMT lowering")
@@ -446,9 +459,7 @@ class _FunctionLowering:
             if start:
                 base = self.const_vec(vt, [int(c) for c in coords[0, :, 0]])
                 x = self.emit(arith.XOrIOp(tv, base)).results[0]
-                value = self.emit(
-                    arith.AddiOp(x, self.const_vec(vt, [start] * regs))
-                ).results[0]
+                value = self.emit(arith.AddiOp(x, self.const_vec(vt, [start] * regs))).results[0]
             else:
                 value = self.emit(arith.XOrIOp(tv, value)).results[0]
         self.set_tensor(op.result, value, ll)
@@ -515,7 +526,7 @@ class _FunctionLowering:
             flat = np.zeros(dst.shape[:-1], dtype=np.int64)
             for d, s in enumerate(rshape):
                 flat = flat * s + dst[..., d]
-            need = np.empty(dst.shape[:-1] + (len(sshape),), dtype=np.int64)
+            need = np.empty((*dst.shape[:-1], len(sshape)), dtype=np.int64)
             for d in range(len(sshape) - 1, -1, -1):
                 need[..., d] = flat % sshape[d]
                 flat //= sshape[d]
@@ -584,33 +595,51 @@ class _FunctionLowering:
             self.vals[op.results[0]] = self.emit(arith.AddiOp(ptr, off)).results[0]
 
     def _mask_constancy(self, v: SSAValue, dim: int) -> int:
+        """Runs of equal values along ``dim`` of an i1 mask (Triton's rules for compares,
+        ``and``/``or``, ``broadcast`` and ``expand_dims``, on top of the axis analysis)."""
         owner = v.owner
         info = self.axis.info(v)
         base = info.constancy[dim] if dim < len(info.constancy) else 1
-        if isinstance(owner, Operation):
-            if owner.name in ("arith.andi", "arith.ori"):
-                return max(
-                    base,
-                    min(self._mask_constancy(owner.operands[0], dim), self._mask_constancy(owner.operands[1], dim)),
-                )
-            if owner.name in ("tl.cmpi", "arith.cmpi"):
-                a, b = (self.axis.info(x) for x in owner.operands)
-                shape = tl.shape_of(v.type) or (1,)
-                full = shape[dim]
-                if a.constancy[dim] >= full and b.constancy[dim] >= full:
-                    return full
-                for x, y in ((a, b), (b, a)):
-                    if y.constancy[dim] >= full:
-                        g = pymath.gcd(x.divisibility[dim], y.divisibility[dim])
-                        return max(base, min(x.contiguity[dim], g))
-                return max(base, min(a.constancy[dim], b.constancy[dim]))
+        shape = tl.shape_of(v.type) or (1,)
+        if not isinstance(owner, Operation):
+            return base
+        name = owner.name
+        if name in ("arith.andi", "arith.ori"):
+            a, b = (self._mask_constancy(x, dim) for x in owner.operands)
+            return max(base, min(a, b))
+        if name == "tl.broadcast":
+            src = owner.operands[0]
+            if (tl.shape_of(src.type) or (1,))[dim] == 1:
+                return shape[dim]
+            return max(base, self._mask_constancy(src, dim))
+        if name == "tl.expand_dims":
+            axis = owner.axis.value.data  # type: ignore[attr-defined]
+            if dim == axis:
+                return 1 if shape[dim] > 1 else shape[dim]
+            return max(base, self._mask_constancy(owner.operands[0], dim - (dim > axis)))
+        if name == "tl.convert_layout":
+            return max(base, self._mask_constancy(owner.operands[0], dim))
+        if name in ("tl.cmpi", "arith.cmpi"):
+            a, b = (self.axis.info(x) for x in owner.operands)
+            full = shape[dim]
+            if a.constancy[dim] >= full and b.constancy[dim] >= full:
+                return full
+            for x, y in ((a, b), (b, a)):
+                if y.constancy[dim] >= full:
+                    g = pymath.gcd(x.divisibility[dim], y.divisibility[dim])
+                    return max(base, min(x.contiguity[dim], g))
+            return max(base, min(a.constancy[dim], b.constancy[dim]))
         return base
 
     def _access_plan(self, ptr: SSAValue, mask: SSAValue | None, itemsize: int) -> int:
         """Registers per access: contiguous in the layout and proven by the axis analysis."""
         laid = self.laid[ptr]
         info = self.axis.info(ptr)
-        dim = int(np.argmax(info.contiguity)) if max(info.contiguity) > 1 else len(info.contiguity) - 1
+        dim = (
+            int(np.argmax(info.contiguity))
+            if max(info.contiguity) > 1
+            else len(info.contiguity) - 1
+        )
         ll = laid.ll
         k = 0
         rank = laid.coords.shape[-1]
@@ -737,7 +766,11 @@ class _FunctionLowering:
         while (
             width < regs
             and width * 2 * item <= 16
-            and all(reg[b + i] == reg[b] + i for b in range(0, regs, width * 2) for i in range(width * 2))
+            and all(
+                reg[b + i] == reg[b] + i
+                for b in range(0, regs, width * 2)
+                for i in range(width * 2)
+            )
             and all(reg[b] % (width * 2) == 0 for b in range(0, regs, width * 2))
             and all(c % (width * 2) == 0 for c in thread)
         ):
@@ -790,9 +823,7 @@ class _FunctionLowering:
         self.set_tensor(res, self.concat(parts), ll)
 
     # ------------------------------------------------------------------ reduce
-    def _combine(
-        self, op: tl.ReduceOp, lhs: list[SSAValue], rhs: list[SSAValue]
-    ) -> list[SSAValue]:
+    def _combine(self, op: tl.ReduceOp, lhs: list[SSAValue], rhs: list[SSAValue]) -> list[SSAValue]:
         block = op.combine.block
         width = lhs[0].type.get_shape()[0]  # type: ignore[attr-defined]
         local: dict[SSAValue, SSAValue] = dict(zip(block.args, [*lhs, *rhs], strict=True))
@@ -806,9 +837,20 @@ class _FunctionLowering:
                 continue
             if inner.regions:
                 raise LayoutError(f"'{inner.name}' in a reduce region has no SIMT lowering")
+            operands = [local[v] for v in inner.operands]
+            if inner.name in ("arith.cmpf", "arith.cmpi"):
+                table = tl.CMPF_PREDICATES if inner.name == "arith.cmpf" else tl.CMPI_PREDICATES
+                pred = table[inner.predicate.value.data]  # type: ignore[attr-defined]
+                cmp = self.emit(simt.CompareOp(pred, operands[0], operands[1]))
+                local[inner.results[0]] = cmp.results[0]
+                continue
+            if inner.name == "arith.select":
+                sel = self.emit(simt.SelectOp(*operands))
+                local[inner.results[0]] = sel.results[0]
+                continue
             rts = [VectorType(r.type, [width]) for r in inner.results]
             new = type(inner).create(
-                operands=[local[v] for v in inner.operands],
+                operands=operands,
                 result_types=rts,
                 properties=dict(inner.properties),
                 attributes=dict(inner.attributes),
@@ -818,15 +860,24 @@ class _FunctionLowering:
         raise LayoutError("reduce region without tl.reduce.return")
 
     def _ordered_combine(
-        self, op: tl.ReduceOp, own: list[SSAValue], other: list[SSAValue], upper: SSAValue | None
+        self, op: tl.ReduceOp, own: list[SSAValue], other: list[SSAValue], thread_bit: int
     ) -> list[SSAValue]:
-        """combine(lower, upper) where ``upper`` (i1, per thread) says this thread holds the
-        upper element; commutative single-op regions skip the selects."""
+        """combine(lower, upper), the thread whose ``thread_bit`` is set holding the upper
+        element; commutative single-op regions skip the selects."""
         body = [o.name for o in op.combine.block.ops]
-        if upper is None or (len(body) == 2 and body[0] in _COMMUTATIVE):
+        if len(body) == 2 and body[0] in _COMMUTATIVE:
             return self._combine(op, own, other)
-        lo = [self.emit(arith.SelectOp(upper, b, a)).results[0] for a, b in zip(own, other)]
-        hi = [self.emit(arith.SelectOp(upper, a, b)).results[0] for a, b in zip(own, other)]
+        assert self.tid is not None
+        bit = self.emit(arith.AndIOp(self.tid, self.const_index(1 << thread_bit))).results[0]
+        upper = self.emit(arith.CmpiOp(bit, self.const_index(0), "ne")).results[0]
+        lo = [
+            self.emit(arith.SelectOp(upper, b, a)).results[0]
+            for a, b in zip(own, other, strict=True)
+        ]
+        hi = [
+            self.emit(arith.SelectOp(upper, a, b)).results[0]
+            for a, b in zip(own, other, strict=True)
+        ]
         return self._combine(op, lo, hi)
 
     def reduce(self, op: tl.ReduceOp) -> None:
@@ -871,14 +922,11 @@ class _FunctionLowering:
                 regs = [regs[i] for i in lo]
             else:
                 tbit = pos if in_dim == "lane" else lane_bits + pos
-                assert self.tid is not None
-                x = self.emit(arith.AndIOp(self.tid, self.const_index(1 << tbit))).results[0]
-                upper = self.emit(arith.CmpiOp(x, self.const_index(0), "ne")).results[0]
                 if in_dim == "lane":
                     other = [self._xor_shuffle(v, 1 << pos) for v in values]
                 else:
                     other = [self._warp_exchange(v, 1 << tbit) for v in values]
-                values = self._ordered_combine(op, values, other, upper)
+                values = self._ordered_combine(op, values, other, tbit)
         coords = np.delete(srcs[0].coords[:, regs, :], axis, axis=-1)
         for res, v in zip(op.results, values, strict=True):
             rt = res.type
@@ -902,7 +950,9 @@ class _FunctionLowering:
         for r in range(n):
             one = self.shuffle(v, v, [r])
             parts.append(
-                self.emit(simt.ShuffleOp("bfly", one, self.const_index(lane_mask), clamp)).results[0]
+                self.emit(simt.ShuffleOp("bfly", one, self.const_index(lane_mask), clamp)).results[
+                    0
+                ]
             )
         return self.concat(parts)
 
@@ -917,24 +967,42 @@ class _FunctionLowering:
         chunk = min(row, 16)
         smem = self.emit(simt.SharedAllocOp(size, 16)).results[0]
         assert self.tid is not None
-        mine = self.emit(arith.MuliOp(self.tid, self.const_index(row))).results[0]
+        # chunk-major: chunk c of thread t at c * threads * chunk + t * chunk, so that each warp
+        # access is one contiguous run (no bank conflicts)
+        mine = self.emit(arith.MuliOp(self.tid, self.const_index(chunk))).results[0]
         peer_t = self.emit(arith.XOrIOp(self.tid, self.const_index(thread_mask))).results[0]
-        peer = self.emit(arith.MuliOp(peer_t, self.const_index(row))).results[0]
+        peer = self.emit(arith.MuliOp(peer_t, self.const_index(chunk))).results[0]
         per = chunk // item
         for c in range(0, n, per):
-            addr = mine if c == 0 else self.emit(arith.AddiOp(mine, self.const_index(c * item))).results[0]
+            addr = (
+                mine
+                if c == 0
+                else self.emit(
+                    arith.AddiOp(mine, self.const_index(c // per * self.threads * chunk))
+                ).results[0]
+            )
             self.emit(simt.SharedStoreOp(self.shuffle(v, v, list(range(c, c + per))), smem, addr))
         self.emit(gpu.BarrierOp())
         parts = []
         for c in range(0, n, per):
-            addr = peer if c == 0 else self.emit(arith.AddiOp(peer, self.const_index(c * item))).results[0]
-            parts.append(self.emit(simt.SharedLoadOp(smem, addr, VectorType(t.element_type, [per]))).results[0])
+            addr = (
+                peer
+                if c == 0
+                else self.emit(
+                    arith.AddiOp(peer, self.const_index(c // per * self.threads * chunk))
+                ).results[0]
+            )
+            parts.append(
+                self.emit(simt.SharedLoadOp(smem, addr, VectorType(t.element_type, [per]))).results[
+                    0
+                ]
+            )
         self.emit(gpu.BarrierOp())
         return self.concat(parts)
 
     # ------------------------------------------------------------------ dot
     def dot(self, op: tl.DotOp) -> None:
-        from llc.dialects.layout_attrs import NvidiaMmaEncodingAttr
+        from llc.dialects.layout_attrs import AMDMfmaEncodingAttr, NvidiaMmaEncodingAttr
 
         rt = op.result.type
         assert isinstance(rt, TensorType)
@@ -942,6 +1010,8 @@ class _FunctionLowering:
         if isinstance(enc, NvidiaMmaEncodingAttr):
             self.dot_mma(op)
             return
+        if isinstance(enc, AMDMfmaEncodingAttr):
+            raise LayoutError("mfma dot layouts have no SIMT lowering (llc-compile picks FMA)")
         acc = self.laid[op.acc]
         a, b = self.laid[op.a], self.laid[op.b]
         at = op.a.type
@@ -961,7 +1031,9 @@ class _FunctionLowering:
             ma = _renaming(a.coords, need_a, ashape)
             mb = _renaming(b.coords, need_b, bshape)
             if ma is None or mb is None:
-                raise LayoutError("an FMA dot needs each thread to hold its rows of A and columns of B")
+                raise LayoutError(
+                    "an FMA dot needs each thread to hold its rows of A and columns of B"
+                )
             av = self.shuffle(a.value, a.value, ma)
             bv = self.shuffle(b.value, b.value, mb)
             if av.type.element_type != elem:  # type: ignore[attr-defined]
@@ -1021,7 +1093,8 @@ class _FunctionLowering:
             groups[seen[t0]][int(j_of[0, r])] = r
         for g in groups:
             if -1 in g or not all(
-                (tile[:, x] == tile[:, g[0]]).all() and (j_of[:, x] == j).all() for j, x in enumerate(g)
+                (tile[:, x] == tile[:, g[0]]).all() and (j_of[:, x] == j).all()
+                for j, x in enumerate(g)
             ):
                 raise LayoutError("accumulator registers do not form whole mma tiles per thread")
         ashape = [int(x) for x in at.get_shape()]
@@ -1063,6 +1136,31 @@ class _FunctionLowering:
         self.lower_ops(list(body.ops))
         self.block = outer
         new = self.emit(scf.ForOp(lb, ub, step, inits, Region(new_body)))
+        for old, res in zip(op.results, new.results, strict=True):
+            if isinstance(old.type, TensorType):
+                self.set_tensor(old, res)
+            else:
+                self.vals[old] = res
+
+    def _lower_block(self, block: Block) -> Block:
+        new = Block(arg_types=[self.vtype(a.type) for a in block.args])
+        outer = self.block
+        self.block = new
+        for old_arg, new_arg in zip(block.args, new.args, strict=True):
+            if isinstance(old_arg.type, TensorType):
+                self.set_tensor(old_arg, new_arg)
+            else:
+                self.vals[old_arg] = new_arg
+        self.lower_ops(list(block.ops))
+        self.block = outer
+        return new
+
+    def scf_while(self, op: scf.WhileOp) -> None:
+        inits = [self.get(v) for v in op.arguments]
+        before = self._lower_block(op.before_region.block)
+        after = self._lower_block(op.after_region.block)
+        rts = [self.vtype(r.type) for r in op.results]
+        new = self.emit(scf.WhileOp(inits, rts, Region(before), Region(after)))
         for old, res in zip(op.results, new.results, strict=True):
             if isinstance(old.type, TensorType):
                 self.set_tensor(old, res)
@@ -1143,10 +1241,13 @@ def registers_per_thread(fn: func.FuncOp) -> int:
                 start[r] = i
         for v in o.operands:
             user = o
-            # a use inside a loop keeps the value live to the end of the loop
+            # a use inside a loop of a value defined outside it keeps it live through the loop
+            definer = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
             parent = user.parent_op()
             while parent is not None and parent is not fn:
-                if isinstance(parent, scf.ForOp):
+                if isinstance(parent, scf.ForOp) and not (
+                    definer is not None and parent.is_ancestor(definer)
+                ):
                     user = parent
                 parent = parent.parent_op()
             end = order[user] + (len(list(user.walk())) if user is not o else 0)

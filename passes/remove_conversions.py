@@ -50,6 +50,7 @@ from llc.passes.layout_cost import conversion_cost, remat_cost
 __all__ = [
     "RematPlan",
     "backward_slice",
+    "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
     "remove_conversions",
@@ -299,7 +300,7 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             improved += 1
             changed = True
         fold_conversions(module)
-        _dce(module)
+        erase_dead_ops(module)
         if not changed:
             break
     return improved
@@ -394,7 +395,9 @@ def fold_conversions(module: ModuleOp) -> None:
     PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns))).rewrite_module(module)
 
 
-def _dce(module: ModuleOp) -> None:
+def erase_dead_ops(module: ModuleOp) -> None:
+    """Erase side-effect-free ops (and loads, whose read has no effect) whose results are
+    unused, until none is left: the originals a rematerialization replaced."""
     from xdsl.traits import is_side_effect_free
 
     changed = True

@@ -192,13 +192,28 @@ def run_module(
         args.append(value)
         if buffer is not None:
             buffers[name] = buffer
-    interpreter = make_interpreter(module)
     dims = (*grid, 1, 1, 1)[:3]
+    kernel = None
+    if "llc.num_warps" in func.attributes:  # lowered by llc-lower-to-simt: the SIMT interpreter
+        from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+
+        interpreter, kernel = make_kernel_interpreter(
+            module,
+            func.attributes["llc.num_warps"].value.data,  # type: ignore[attr-defined]
+            func.attributes["llc.threads_per_warp"].value.data,  # type: ignore[attr-defined]
+            GlobalMemory(),
+        )
+        kernel.num_programs = dims
+    else:
+        interpreter = make_interpreter(module)
     outputs: dict[str, np.ndarray] = {}
     for z in range(dims[2]):
         for y in range(dims[1]):
             for x in range(dims[0]):
-                set_grid(interpreter, (x, y, z), dims)
+                if kernel is not None:
+                    kernel.program_id = (x, y, z)
+                else:
+                    set_grid(interpreter, (x, y, z), dims)
                 results = interpreter.call_op(func.sym_name.data, tuple(args))
                 for i, value in enumerate(results):
                     outputs[f"result #{i} of program {[x, y, z]}"] = np.asarray(value)

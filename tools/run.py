@@ -345,6 +345,8 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise LocatedError(f"--args #{i} (%{pname}: {typ}): {err}") from None
 
+    if "llc.num_warps" in func.attributes:  # the lowering vectorized on the hints
+        _check_divisibility(func, bound)
     tracker = OpTracker()
     values = tuple(b.value for b in bound)
     gpu = getattr(args, "gpu", False)
@@ -473,6 +475,26 @@ def _compare_on_gpu(
         f"gpu: {device}: {buffers} buffer(s) {agreement} the interpreter's; "
         f"kernel {run.milliseconds * 1000:.1f} us (CUDA events, mean of 20 launches)"
     )
+
+def _check_divisibility(func: FuncOp, bound: Sequence[BoundArgument]) -> None:
+    """An integer argument of a lowered kernel must honour its ``tl.divisibility`` hint: the
+    lowering vectorized on it, as Triton's launcher specialises on it (the tensor-level
+    interpreter ignores hints)."""
+    arg_attrs = func.arg_attrs
+    if arg_attrs is None:
+        return
+    for i, attrs in enumerate(arg_attrs.data):
+        hint = attrs.data.get("tl.divisibility") or attrs.data.get("tt.divisibility")
+        value = bound[i].value
+        if hint is None or not isinstance(value, np.integer | int):
+            continue
+        d = hint.value.data  # type: ignore[attr-defined]
+        if int(value) % d:
+            raise LocatedError(
+                f"--args #{i} (%{bound[i].name}) = {int(value)} is not a multiple of its "
+                f"tl.divisibility hint {d}",
+                op_location(func),
+            )
 
 
 def kernel_stats_text(kernel: Any, func: FuncOp, programs: int) -> str:

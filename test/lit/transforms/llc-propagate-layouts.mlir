@@ -143,3 +143,36 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
     func.return
   }
 }
+
+// -----
+
+// scf.while: the loop-carried tensor (init, before-region argument, condition operand,
+// after-region argument, yield, result) is one class and takes the load's layout everywhere.
+// CHECK: #[[W:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @halve
+// CHECK-NOT: tl.convert_layout
+// CHECK: scf.while (%v = %x, %i = %c0) : (tensor<512xf32, #[[W]]>, i32) -> (tensor<512xf32, #[[W]]>, i32)
+// CHECK: ^bb0(%w: tensor<512xf32, #[[W]]>, %j: i32):
+// CHECK-NEXT: %h = math.sqrt %w : tensor<512xf32, #[[W]]>
+// CHECK-NOT: tl.convert_layout
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
+  func.func @halve(%p: !tl.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = tl.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %base = tl.splat %p : !tl.ptr<f32> -> tensor<512x!tl.ptr<f32>>
+    %ptrs = tl.addptr %base, %r : tensor<512x!tl.ptr<f32>>, tensor<512xi32>
+    %x = tl.load %ptrs : tensor<512x!tl.ptr<f32>>
+    %res:2 = scf.while (%v = %x, %i = %c0) : (tensor<512xf32>, i32) -> (tensor<512xf32>, i32) {
+      %go = arith.cmpi slt, %i, %n : i32
+      scf.condition(%go) %v, %i : tensor<512xf32>, i32
+    } do {
+    ^bb0(%w: tensor<512xf32>, %j: i32):
+      %h = math.sqrt %w : tensor<512xf32>
+      %j1 = arith.addi %j, %c1 : i32
+      scf.yield %h, %j1 : tensor<512xf32>, i32
+    }
+    tl.store %ptrs, %res#0 : tensor<512x!tl.ptr<f32>>
+    func.return
+  }
+}

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-import check_example as ex  # noqa: E402
+import check_example as ex
 
 REASSOCIATES = {"matmul_epilogue", "attention", "matmul", "flash_attention"}
 """Kernels whose dot lowering sums in another order than the tensor-level interpreter."""
