@@ -802,7 +802,7 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
             src_loaded.text, dst_loaded.text, list(src.padded), args.dtype, warps, args.arch
         )
     report = analyze_conversion(src.ll, dst.ll)
-    lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"))
+    lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"), getattr(args, "arch", None))
     if args.json:
         fields = {
             "conversion": layout_json(report.forward),
@@ -847,13 +847,15 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _lowering(src: LinearLayout, dst: LinearLayout, dtype: str) -> Any:
-    """llc-lower-conversions' plan, lowered and just run in the SIMT interpreter; None for
-    layouts it does not lower (several CTAs)."""
+def _lowering(src: LinearLayout, dst: LinearLayout, dtype: str, arch: str | None) -> Any:
+    """llc-lower-conversions' plan for ``arch`` (``--arch``, ``sm_90`` when not given), lowered
+    and just run in the SIMT interpreter; None for layouts it does not lower (several CTAs)."""
+    from llc.lowering import compute_capability_of
     from llc.passes.lower_conversions import lower_and_verify
 
+    capability = compute_capability_of("cuda:" + arch.removeprefix("sm_") if arch else None)
     try:
-        return lower_and_verify(src, dst, dtype)
+        return lower_and_verify(src, dst, dtype, compute_capability=capability)
     except LayoutError:
         return None
 
