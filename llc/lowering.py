@@ -65,12 +65,12 @@ from llc.swizzle import (
 
 __all__ = [
     "COUNTED_KINDS",
-    "Instr",
-    "LoweringPlan",
-    "SimtProgram",
     "DEFAULT_COMPUTE_CAPABILITY",
     "LDMATRIX_MIN_CAPABILITY",
     "STMATRIX_MIN_CAPABILITY",
+    "Instr",
+    "LoweringPlan",
+    "SimtProgram",
     "compute_capability_of",
     "plan_conversion",
     "warp_wavefronts",
@@ -92,8 +92,8 @@ def compute_capability_of(target: str | None) -> int:
     :data:`DEFAULT_COMPUTE_CAPABILITY`; a target that is not CUDA (``"hip:gfx942"``) -> 0, which
     rules out ``ldmatrix`` and ``stmatrix``.
 
-    >>> compute_capability_of("cuda:80"), compute_capability_of(None), compute_capability_of("hip:gfx942")
-    (80, 90, 0)
+    >>> [compute_capability_of(t) for t in ("cuda:80", "cuda:90a", None, "hip:gfx942")]
+    [80, 90, 90, 0]
     """
     if target is None or target == "":
         return DEFAULT_COMPUTE_CAPABILITY
@@ -102,6 +102,7 @@ def compute_capability_of(target: str | None) -> int:
     if vendor != "cuda" or not digits.isdigit():
         return 0
     return int(digits)
+
 
 FULL_MASK = -1
 """``shfl.sync`` member mask: every lane of the warp."""

@@ -208,7 +208,7 @@ def conversion_function(
 
 def module_capability(module: ModuleOp) -> int:
     """The compute capability of ``module``'s ``tl.target`` (:func:`compute_capability_of`;
-    ``cuda:90`` when it has none), which decides whether a plan may use ``ldmatrix``/``stmatrix``."""
+    ``cuda:90`` when it has none): whether a plan may use ``ldmatrix``/``stmatrix``."""
     target = module.attributes.get("tl.target")
     return compute_capability_of(target.data if isinstance(target, StringAttr) else None)
 

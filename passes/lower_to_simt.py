@@ -557,9 +557,7 @@ class _FunctionLowering:
         if elem == i1:
             raise LayoutError("moving i1 masks between threads is not supported")
         bitwidth = dtype_bitwidth(str(elem))
-        plan = plan_conversion(
-            src.ll, dst_ll, bitwidth, compute_capability=self.compute_capability
-        )
+        plan = plan_conversion(src.ll, dst_ll, bitwidth, compute_capability=self.compute_capability)
         reg_t = element_type_for(elem, bitwidth)
         source = src.value
         if reg_t != elem:

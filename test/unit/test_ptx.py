@@ -112,7 +112,7 @@ def test_attention_uses_ldmatrix_on_sm80_and_stmatrix_only_on_sm90() -> None:
         # assemble raises on any error; the one warning left is attention's register spill.
         warnings = [w for w in assemble(ptx, arch).splitlines() if "spilled" not in w]
         assert warnings == []
-    with pytest.raises(RuntimeError, match="stmatrix' requires .target sm_90"):
+    with pytest.raises(RuntimeError, match=r"stmatrix' requires \.target sm_90"):
         assemble(sm90.replace(".target sm_90", ".target sm_80"), "sm_80")
 
 
