@@ -65,12 +65,44 @@ from llc.swizzle import (
 
 __all__ = [
     "COUNTED_KINDS",
+    "DEFAULT_COMPUTE_CAPABILITY",
+    "LDMATRIX_MIN_CAPABILITY",
+    "STMATRIX_MIN_CAPABILITY",
     "Instr",
     "LoweringPlan",
     "SimtProgram",
+    "compute_capability_of",
     "plan_conversion",
     "warp_wavefronts",
 ]
+
+DEFAULT_COMPUTE_CAPABILITY = 90
+"""The target a plan assumes when none is given: ``cuda:90`` (sm_90), the default ``tl.target`` of
+the layout passes and ``llc-layout --arch``."""
+
+LDMATRIX_MIN_CAPABILITY = 75
+"""``ldmatrix`` needs sm_75 or higher (PTX ISA, "Warp Level Matrix Load Instruction: ldmatrix")."""
+
+STMATRIX_MIN_CAPABILITY = 90
+"""``stmatrix`` needs sm_90 or higher (PTX ISA 7.8, "Warp Level Matrix Store Instruction")."""
+
+
+def compute_capability_of(target: str | None) -> int:
+    """The compute capability of a ``tl.target`` string: ``"cuda:80"`` -> 80; no target ->
+    :data:`DEFAULT_COMPUTE_CAPABILITY`; a target that is not CUDA (``"hip:gfx942"``) -> 0, which
+    rules out ``ldmatrix`` and ``stmatrix``.
+
+    >>> [compute_capability_of(t) for t in ("cuda:80", "cuda:90a", None, "hip:gfx942")]
+    [80, 90, 90, 0]
+    """
+    if target is None or target == "":
+        return DEFAULT_COMPUTE_CAPABILITY
+    vendor, _, arch = target.partition(":")
+    digits = arch.rstrip("a")
+    if vendor != "cuda" or not digits.isdigit():
+        return 0
+    return int(digits)
+
 
 FULL_MASK = -1
 """``shfl.sync`` member mask: every lane of the warp."""
@@ -421,8 +453,13 @@ def plan_conversion(
     bitwidth: int,
     scratch_limit: int = DEFAULT_SCRATCH_LIMIT,
     force: str | None = None,
+    compute_capability: int = DEFAULT_COMPUTE_CAPABILITY,
 ) -> LoweringPlan:
     """Lower ``src -> dst`` (one CTA, element width ``bitwidth``) to the cheapest program.
+
+    ``compute_capability`` (80 for sm_80, :func:`compute_capability_of` a ``tl.target``) gates the
+    matrix instructions: ``ldmatrix`` only from :data:`LDMATRIX_MIN_CAPABILITY` (75), ``stmatrix``
+    only from :data:`STMATRIX_MIN_CAPABILITY` (90).
 
     ``force`` (``"shuffle"`` or ``"shared"``: the round trip with plain ``ld``/``st.shared``
     vectors, no ``ldmatrix``/``stmatrix``) skips the cost comparison, for tests; a forced
@@ -433,12 +470,17 @@ def plan_conversion(
     >>> plan_conversion(regs, swap, 32).strategy
     'registers'
     """
-    return _plan(src, dst, int(bitwidth), int(scratch_limit), force)
+    return _plan(src, dst, int(bitwidth), int(scratch_limit), force, int(compute_capability))
 
 
 @functools.lru_cache(maxsize=2048)
 def _plan(
-    src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int, force: str | None
+    src: LinearLayout,
+    dst: LinearLayout,
+    bitwidth: int,
+    scratch_limit: int,
+    force: str | None,
+    compute_capability: int,
 ) -> LoweringPlan:
     _check(src, dst, bitwidth)
     candidates: list[LoweringPlan] = []
@@ -450,7 +492,12 @@ def _plan(
             candidates.append(warp_local)
     if force != "shuffle" and not (candidates and candidates[0].strategy in ("none", "registers")):
         candidates.append(_shared_plan(src, dst, bitwidth, scratch_limit))
-        for side in ("ld", "st") if force is None else ():
+        sides = [
+            side
+            for side, least in (("ld", LDMATRIX_MIN_CAPABILITY), ("st", STMATRIX_MIN_CAPABILITY))
+            if compute_capability >= least
+        ]
+        for side in sides if force is None else ():
             for trans in (False, True):
                 trip = _matrix_trip(src, dst, bitwidth, scratch_limit, side, trans)
                 if trip is not None:

@@ -52,7 +52,13 @@ from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
 from llc.dialects.tl import ConvertLayoutOp
 from llc.errors import LayoutError
-from llc.lowering import LoweringPlan, SimtProgram, plan_conversion
+from llc.lowering import (
+    DEFAULT_COMPUTE_CAPABILITY,
+    LoweringPlan,
+    SimtProgram,
+    compute_capability_of,
+    plan_conversion,
+)
 from llc.swizzle import DEFAULT_SCRATCH_LIMIT
 
 if TYPE_CHECKING:
@@ -200,6 +206,13 @@ def conversion_function(
     return f
 
 
+def module_capability(module: ModuleOp) -> int:
+    """The compute capability of ``module``'s ``tl.target`` (:func:`compute_capability_of`;
+    ``cuda:90`` when it has none): whether a plan may use ``ldmatrix``/``stmatrix``."""
+    target = module.attributes.get("tl.target")
+    return compute_capability_of(target.data if isinstance(target, StringAttr) else None)
+
+
 def _bitwidth(typ: Attribute) -> int:
     from llc.cost import dtype_bitwidth
 
@@ -213,6 +226,7 @@ class LowerConvertLayout(RewritePattern):
     module: ModuleOp
     scratch_limit: int
     taken: set[str] = field(default_factory=set)
+    compute_capability: int = DEFAULT_COMPUTE_CAPABILITY
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, cvt: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
@@ -223,7 +237,11 @@ class LowerConvertLayout(RewritePattern):
         try:
             src_ll, dst_ll = layouts_of(src_type, dst_type)
             plan = plan_conversion(
-                src_ll, dst_ll, _bitwidth(src_type.element_type), self.scratch_limit
+                src_ll,
+                dst_ll,
+                _bitwidth(src_type.element_type),
+                self.scratch_limit,
+                compute_capability=self.compute_capability,
             )
         except LayoutError as err:
             raise error_at(cvt, f"cannot lower this conversion: {err}") from None
@@ -251,7 +269,7 @@ class LowerConversionsPass(ModulePass):
             for o in op.walk()
             if isinstance(getattr(o, "sym_name", None), StringAttr)
         }
-        pattern = LowerConvertLayout(op, self.scratch_limit, taken)
+        pattern = LowerConvertLayout(op, self.scratch_limit, taken, module_capability(op))
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
 
 
@@ -280,11 +298,12 @@ def lower_and_verify(
     dst_ll: LinearLayout,
     dtype: str,
     scratch_limit: int = DEFAULT_SCRATCH_LIMIT,
+    compute_capability: int = DEFAULT_COMPUTE_CAPABILITY,
 ) -> tuple[LoweringPlan, ConversionCheck]:
-    """Plan ``src_ll -> dst_ll`` for elements of ``dtype`` (``"f16"``, ``"i8"``, ...), lower it to
-    a SIMT function and run it: ``(plan, check)`` (:class:`llc.lowering.LoweringPlan`,
-    :class:`llc.dialects.simt_interpreter.ConversionCheck`). Layout problems raise
-    :class:`LayoutError`."""
+    """Plan ``src_ll -> dst_ll`` for elements of ``dtype`` (``"f16"``, ``"i8"``, ...) on a target of
+    ``compute_capability`` (90: sm_90), lower it to a SIMT function and run it: ``(plan, check)``
+    (:class:`llc.lowering.LoweringPlan`, :class:`llc.dialects.simt_interpreter.ConversionCheck`).
+    Layout problems raise :class:`LayoutError`."""
     from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
 
     from llc.cost import dtype_bitwidth
@@ -294,7 +313,9 @@ def lower_and_verify(
     floats = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type()}
     floats["f64"] = Float64Type()
     elem = floats.get(dtype.strip(), IntegerType(bitwidth))
-    plan = plan_conversion(src_ll, dst_ll, bitwidth, scratch_limit)
+    plan = plan_conversion(
+        src_ll, dst_ll, bitwidth, scratch_limit, compute_capability=compute_capability
+    )
     shape = [size for _, size in src_ll.out_dims]
     tensor = TensorType(elem, shape)
     function = conversion_function("cvt", tensor, tensor, plan)

@@ -178,10 +178,14 @@ def _renaming(src: np.ndarray, dst: np.ndarray, sizes: list[int]) -> list[int] |
 
 
 class _FunctionLowering:
-    def __init__(self, fn: func.FuncOp, num_warps: int, lanes: int) -> None:
+    def __init__(
+        self, fn: func.FuncOp, num_warps: int, lanes: int, compute_capability: int = 90
+    ) -> None:
         from llc.passes.axis_info import AxisAnalysis
 
         self.fn = fn
+        # Gates ldmatrix/stmatrix in the conversion plans (the module's tl.target).
+        self.compute_capability = compute_capability
         self.num_warps = num_warps
         self.lanes = lanes
         self.threads = num_warps * lanes
@@ -553,7 +557,7 @@ class _FunctionLowering:
         if elem == i1:
             raise LayoutError("moving i1 masks between threads is not supported")
         bitwidth = dtype_bitwidth(str(elem))
-        plan = plan_conversion(src.ll, dst_ll, bitwidth)
+        plan = plan_conversion(src.ll, dst_ll, bitwidth, compute_capability=self.compute_capability)
         reg_t = element_type_for(elem, bitwidth)
         source = src.value
         if reg_t != elem:
@@ -1208,7 +1212,11 @@ class _FunctionLowering:
 
 
 def lower_module(module: ModuleOp) -> None:
-    """Lower every function of ``module`` that uses tensors (in place)."""
+    """Lower every function of ``module`` that uses tensors (in place), for the target of its
+    ``tl.target`` (``cuda:90`` when it has none)."""
+    from llc.passes.lower_conversions import module_capability
+
+    capability = module_capability(module)
     attrs = module.attributes
     warps = attrs.get("tl.num-warps")
     lanes = attrs.get("tl.threads-per-warp")
@@ -1217,7 +1225,7 @@ def lower_module(module: ModuleOp) -> None:
     for fn in [o for o in module.body.block.ops if isinstance(o, func.FuncOp)]:
         if "llc.src" in fn.attributes or not fn.body.blocks:
             continue
-        _FunctionLowering(fn, num_warps, tpw).run()
+        _FunctionLowering(fn, num_warps, tpw, capability).run()
         fn.attributes["llc.num_warps"] = IntegerAttr(num_warps, 32)
         fn.attributes["llc.threads_per_warp"] = IntegerAttr(tpw, 32)
 

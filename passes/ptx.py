@@ -856,6 +856,37 @@ def _load(f: _Function, op: Operation) -> None:
     f.regs[result] = f.from_words(words, t, n)
 
 
+def _matrix_suffix(op: Operation) -> str:
+    """``.m8n8.x{1,2,4}[.trans]`` of a ``simt.ldmatrix``/``simt.stmatrix``."""
+    assert isinstance(op, simt.LdMatrixOp | simt.StMatrixOp)
+    trans = ".trans" if op.trans is not None else ""
+    return f".m8n8.x{op.count.value.data}{trans}"
+
+
+@_handles("simt.ldmatrix")
+def _ldmatrix(f: _Function, op: Operation) -> None:
+    # One 32-bit register per 8x8 matrix, its two b16 elements packed low (the first) to high, as
+    # the SIMT interpreter orders them: ``from_words`` unpacks them like a shared load's words.
+    assert isinstance(op, simt.LdMatrixOp)
+    addr = f.address(f.get(op.smem)[0], f.get(op.addr)[0], op.addr.type)
+    words = [f.new_of(".b32", "%r") for _ in range(op.count.value.data)]
+    f.emit(
+        f"ldmatrix.sync.aligned{_matrix_suffix(op)}.shared.b16 {{{', '.join(words)}}}, [{addr}];"
+    )
+    f.regs[op.result] = f.from_words(words, _scalar(op.result.type), _count(op.result.type))
+
+
+@_handles("simt.stmatrix")
+def _stmatrix(f: _Function, op: Operation) -> None:
+    # stmatrix needs sm_90 (PTX ISA 7.8); the planner only picks it for such targets.
+    assert isinstance(op, simt.StMatrixOp)
+    words = f.to_words(f.get(op.value), _scalar(op.value.type))
+    addr = f.address(f.get(op.smem)[0], f.get(op.addr)[0], op.addr.type)
+    f.emit(
+        f"stmatrix.sync.aligned{_matrix_suffix(op)}.shared.b16 [{addr}], {{{', '.join(words)}}};"
+    )
+
+
 @_handles("simt.mma_m16n8k16")
 def _mma(f: _Function, op: Operation) -> None:
     assert isinstance(op, simt.MmaOp)

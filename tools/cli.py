@@ -153,7 +153,8 @@ def layout_arg_parser() -> ArgumentParser:
         "--arch",
         choices=["sm_80", "sm_90"],
         default="sm_90",
-        help="--emit ptx: the PTX target (default sm_90)",
+        help="the target of --emit ptx and of the --to lowering plan (ldmatrix needs sm_75+, "
+        "stmatrix sm_90+; default sm_90)",
     )
     parser.add_argument(
         "--dtype",

@@ -837,7 +837,7 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> tupl
     if _wants_pictures(args):
         return _pictures(args, src, dst), True
     report = analyze_conversion(src.ll, dst.ll)
-    lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"))
+    lowered = _lowering(src.ll, dst.ll, getattr(args, "dtype", "f32"), getattr(args, "arch", None))
     if args.json:
         fields = {
             "conversion": layout_json(report.forward),
@@ -882,13 +882,15 @@ def _conversion(args: argparse.Namespace, shape: tuple[int, ...] | None) -> tupl
     return "\n".join(lines) + "\n", True
 
 
-def _lowering(src: LinearLayout, dst: LinearLayout, dtype: str) -> Any:
-    """llc-lower-conversions' plan, lowered and just run in the SIMT interpreter; None for
-    layouts it does not lower (several CTAs)."""
+def _lowering(src: LinearLayout, dst: LinearLayout, dtype: str, arch: str | None) -> Any:
+    """llc-lower-conversions' plan for ``arch`` (``--arch``, ``sm_90`` when not given), lowered
+    and just run in the SIMT interpreter; None for layouts it does not lower (several CTAs)."""
+    from llc.lowering import compute_capability_of
     from llc.passes.lower_conversions import lower_and_verify
 
+    capability = compute_capability_of("cuda:" + arch.removeprefix("sm_") if arch else None)
     try:
-        return lower_and_verify(src, dst, dtype)
+        return lower_and_verify(src, dst, dtype, compute_capability=capability)
     except LayoutError:
         return None
 

@@ -4,13 +4,21 @@ destination layout puts there. The figures the planner reports must be the inter
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conversion_pairs import random_pair
-from xdsl.dialects.builtin import ModuleOp, TensorType, f16, f32, f64, i8
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType, f16, f32, f64, i8
 
+from llc.dialects.diagnostics import parse_module
 from llc.dialects.simt_interpreter import check_conversion
 from llc.lowering import plan_conversion
-from llc.passes.lower_conversions import conversion_function
+from llc.passes.conversion_kernel import _context
+from llc.passes.layout_passes import OptimizeLayoutsPass
+from llc.passes.lower_conversions import LowerConversionsPass, conversion_function
+from llc.passes.lower_to_simt import LowerToSimtPass
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 _TYPES = {8: i8, 16: f16, 32: f32, 64: f64}
 PAIRS = 1200
@@ -169,3 +177,53 @@ def test_random_pairs_through_ldmatrix_and_stmatrix(seed: int) -> None:
     assert result.stats.instructions == plan.instructions
     assert result.stats.wavefronts == plan.wavefronts * plan.num_warps
     assert result.stats.ideal_wavefronts == plan.ideal_wavefronts * plan.num_warps
+
+
+# stmatrix needs sm_90 and ldmatrix sm_75 (PTX ISA; ptxas refuses stmatrix for sm_80): the
+# planner only picks them for targets that have them.
+@pytest.mark.parametrize("seed", _RANDOM_LDMATRIX[:5] + _RANDOM_STMATRIX[:5])
+def test_matrix_instructions_follow_the_target(seed: int) -> None:
+    src, dst, bits, kind = random_pair(seed)
+    ops = {
+        cc: {op for op, _, _ in _matrix_ops(plan_conversion(src, dst, bits, compute_capability=cc))}
+        for cc in (70, 75, 80, 90)
+    }
+    assert ops[90] == {op for op, _, _ in _matrix_ops(plan_conversion(src, dst, bits))}
+    wanted = "ldm" if seed in _RANDOM_LDMATRIX else "stm"
+    assert wanted in ops[90], f"seed {seed} ({kind})"
+    assert "stm" not in ops[80] | ops[75] and not ops[70], f"seed {seed} ({kind}): {ops}"
+    assert ops[80] == ops[75]
+    # Without stmatrix the plan is still correct (plain stores, or ldmatrix on the other side).
+    plan = plan_conversion(src, dst, bits, compute_capability=80)
+    shape = [size for _, size in src.out_dims]
+    tensor = TensorType(_TYPES[bits], shape)
+    function = conversion_function("cvt", tensor, tensor, plan)
+    result = check_conversion(ModuleOp([function]), function, src, dst, bits)
+    assert result.ok, f"seed {seed} ({kind}): {result.message}"
+
+
+def _lowered_ops(target: str) -> set[str]:
+    """The ops of examples/attention.mlir and matmul.mlir lowered for ``target`` by
+    llc-lower-conversions and by llc-lower-to-simt."""
+    names: set[str] = set()
+    for example in ("attention", "matmul"):
+        ctx = _context()
+        with open(f"{_ROOT}/examples/{example}.mlir") as f:
+            module = parse_module(ctx, f.read(), example)
+        module.attributes["tl.target"] = StringAttr(target)
+        OptimizeLayoutsPass().apply(ctx, module)
+        copy = module.clone()
+        LowerConversionsPass().apply(ctx, copy)
+        LowerToSimtPass().apply(ctx, module)
+        names |= {op.name for m in (module, copy) for op in m.walk()}
+    return names
+
+
+def test_lowering_passes_take_the_target_from_the_module() -> None:
+    # examples/attention.mlir (tl.target = "cuda:80") must never lower to stmatrix (ptxas
+    # refuses it below sm_90) but loads its dot operands with ldmatrix; as cuda:90 (other mma
+    # layouts) its accumulators go through stmatrix; sm_70 has neither instruction.
+    sm80, sm90 = _lowered_ops("cuda:80"), _lowered_ops("cuda:90")
+    assert "simt.stmatrix" not in sm80 and "simt.ldmatrix" in sm80
+    assert "simt.stmatrix" in sm90
+    assert not {"simt.stmatrix", "simt.ldmatrix"} & _lowered_ops("cuda:70")
