@@ -208,14 +208,20 @@ def _pairs(instructions: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
 
 # ------------------------------------------------------------------------------ conversions
 def conversion_cost(
-    src: LayoutLike, dst: LayoutLike, shape: Sequence[int], dtype: str | int
+    src: LayoutLike,
+    dst: LayoutLike,
+    shape: Sequence[int],
+    dtype: str | int,
+    compute_capability: int = 90,
 ) -> ConversionCost:
     """The cost of converting a ``shape`` tensor of ``dtype`` from layout ``src`` to ``dst``.
 
     ``src`` and ``dst`` are :class:`~llc.linear_layout.LinearLayout` s over the (power-of-two
     padded) ``shape`` with in-dims ``register, lane, warp[, block]``, or distributed layout
     families (:mod:`llc.layouts`), built on the padded shape. ``dtype`` is an element type name
-    (``"f16"``, ``"i1"``, ...) or a bit width (:func:`dtype_bitwidth`). Cached.
+    (``"f16"``, ``"i1"``, ...) or a bit width (:func:`dtype_bitwidth`). ``compute_capability``
+    (e.g. 80 for ``cuda:80``, :func:`llc.lowering.compute_capability_of`) decides which
+    instructions the plan may use: ``ldmatrix`` from 75, ``stmatrix`` from 90. Cached.
 
     >>> def ll(regs, lanes):
     ...     return LinearLayout.from_bases(
@@ -230,12 +236,14 @@ def conversion_cost(
     >>> [conversion_cost(src, swap, [256], t).total for t in ("f16", "f32", "f64")]
     [17.0, 25.0, 35.0]
     """
-    key = (src, dst, shape if type(shape) is tuple else tuple(shape), dtype)
+    key = (src, dst, shape if type(shape) is tuple else tuple(shape), dtype, compute_capability)
     cost = _MEMO.get(key)
     if cost is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        cost = _conversion_cost(src, dst, tuple(int(s) for s in shape), dtype_bitwidth(dtype))
+        cost = _conversion_cost(
+            src, dst, tuple(int(s) for s in shape), dtype_bitwidth(dtype), compute_capability
+        )
         _MEMO[key] = cost
     return cost
 
@@ -248,7 +256,11 @@ _MEMO_LIMIT = 1 << 16
 
 @functools.lru_cache(maxsize=16384)
 def _conversion_cost(
-    src: LayoutLike, dst: LayoutLike, shape: tuple[int, ...], bitwidth: int
+    src: LayoutLike,
+    dst: LayoutLike,
+    shape: tuple[int, ...],
+    bitwidth: int,
+    compute_capability: int,
 ) -> ConversionCost:
     src_ll = _as_linear(src, shape, "source")
     dst_ll = _as_linear(dst, shape, "destination")
@@ -264,11 +276,11 @@ def _conversion_cost(
     if level == "block":
         return _distributed_shared_cost(src_ll, dst_ll, bitwidth)
     src_ll, dst_ll = _per_cta(src_ll, dst_ll)
-    return _lowered_cost(src_ll, dst_ll, bitwidth, level)
+    return _lowered_cost(src_ll, dst_ll, bitwidth, level, compute_capability)
 
 
 def _lowered_cost(
-    src: LinearLayout, dst: LinearLayout, bitwidth: int, level: str
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, level: str, compute_capability: int
 ) -> ConversionCost:
     """The figures of the code llc-lower-conversions emits (:func:`llc.lowering.plan_conversion`).
 
@@ -276,7 +288,7 @@ def _lowered_cost(
     """
     from llc.lowering import plan_conversion
 
-    lowered = plan_conversion(src, dst, bitwidth)
+    lowered = plan_conversion(src, dst, bitwidth, compute_capability=compute_capability)
     counts = dict(lowered.instructions)
     barriers = counts.pop("bar.sync", 0)
     plan = None
