@@ -76,18 +76,8 @@ def _arch(ptx: str) -> str:
     return found.group(1)
 
 
-# The lowered attention kernel keeps 472 32-bit registers live at its peak
-# (lower_to_simt.registers_per_thread), above the 255 a thread has: ptxas spills and warns. Not a
-# problem of the emitter; strict, so that it shows when the lowering gets under the limit.
-_SPILLS = pytest.mark.xfail(
-    reason="attention needs 472 registers per thread: ptxas warns about spills", strict=True
-)
-
-
 @needs_ptxas
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=_SPILLS) if n == "attention" else n for n in EXAMPLES]
-)
+@pytest.mark.parametrize("name", EXAMPLES)
 def test_every_example_assembles(name: str) -> None:
     module = _compile(name)
     ptx = emit_ptx(module)
