@@ -30,11 +30,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from llc.dialects.layout_attrs import layout_attr_for
 from llc.layouts import BlockedLayout
 from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
 from llc.layouts.slice import SliceLayout
 from llc.lowering import _plan
+from llc.passes.conversion_kernel import conversion_kernel_text
 from llc.passes.lower_conversions import lower_and_verify
 
 
@@ -135,98 +135,11 @@ def _suite() -> list[tuple[str, Any, Any, list[int], str]]:
 
 
 def _ttgir(src: Any, dst: Any, shape: list[int], dtype: str, warps: int) -> str:
-    """A kernel that loads in ``src``, converts once to ``dst`` and stores."""
-    elem = {"i8": "i8", "f16": "f16", "f32": "f32"}.get(dtype, dtype)
-    enc = {
-        "src": str(layout_attr_for(src)).replace("#tl.", "#ttg."),
-        "dst": str(layout_attr_for(dst)).replace("#tl.", "#ttg."),
-    }
-    rank = len(shape)
-    full = "x".join(map(str, shape))
-    lines: list[str] = []
-    n = [0]
-
-    def fresh() -> str:
-        n[0] += 1
-        return f"%v{n[0]}"
-
-    def offsets(which: str) -> str:
-        layout = enc[which]
-        total = None
-        stride = 1
-        for d in reversed(range(rank)):
-            removed = [k for k in reversed(range(rank)) if k != d]
-            chain = [layout]
-            for k in removed:
-                chain.append(f"#ttg.slice<{{dim = {k}, parent = {chain[-1]}}}>")
-            value = fresh()
-            lines.append(
-                f"    {value} = tt.make_range {{end = {shape[d]} : i32, start = 0 : i32}} : "
-                f"tensor<{shape[d]}xi32, {chain[-1]}>"
-            )
-            dims = [shape[d]]
-            positions = [d]
-            for level, k in enumerate(reversed(removed)):
-                before = chain[len(chain) - 1 - level]
-                after = chain[len(chain) - 2 - level]
-                positions = sorted([*positions, k])
-                new_dims = [shape[p] if p in positions and p == d else 1 for p in positions]
-                expanded = fresh()
-                lines.append(
-                    f"    {expanded} = tt.expand_dims {value} {{axis = {positions.index(k)} : i32}}"
-                    f" : tensor<{'x'.join(map(str, dims))}xi32, {before}> -> "
-                    f"tensor<{'x'.join(map(str, new_dims))}xi32, {after}>"
-                )
-                value, dims = expanded, new_dims
-            if rank > 1:
-                shaped = "x".join(map(str, dims))
-                const = fresh()
-                lines.append(
-                    f"    {const} = arith.constant dense<{stride}> : tensor<{shaped}xi32, {layout}>"
-                )
-                scaled = fresh()
-                lines.append(
-                    f"    {scaled} = arith.muli {value}, {const} : tensor<{shaped}xi32, {layout}>"
-                )
-                wide = fresh()
-                lines.append(
-                    f"    {wide} = tt.broadcast {scaled} : tensor<{shaped}xi32, {layout}> -> "
-                    f"tensor<{full}xi32, {layout}>"
-                )
-                value = wide
-            if total is None:
-                total = value
-            else:
-                summed = fresh()
-                lines.append(
-                    f"    {summed} = arith.addi {total}, {value} : tensor<{full}xi32, {layout}>"
-                )
-                total = summed
-            stride *= shape[d]
-        assert total is not None
-        return total
-
-    src_off = offsets("src")
-    dst_off = offsets("dst")
-    s, d = enc["src"], enc["dst"]
-    ps, pd = f"tensor<{full}x!tt.ptr<{elem}>, {s}>", f"tensor<{full}x!tt.ptr<{elem}>, {d}>"
-    lines += [
-        f"    %p = tt.splat %in : !tt.ptr<{elem}> -> {ps}",
-        f"    %ptrs = tt.addptr %p, {src_off} : {ps}, tensor<{full}xi32, {s}>",
-        f"    %x = tt.load %ptrs : {ps}",
-        f"    %y = ttg.convert_layout %x : tensor<{full}x{elem}, {s}> -> "
-        f"tensor<{full}x{elem}, {d}>",
-        f"    %q = tt.splat %out : !tt.ptr<{elem}> -> {pd}",
-        f"    %qptrs = tt.addptr %q, {dst_off} : {pd}, tensor<{full}xi32, {d}>",
-        f"    tt.store %qptrs, %y : {pd}",
-        "    tt.return",
-    ]
-    head = (
-        f'module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.num-ctas" = 1 : i32, '
-        f'"ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"}} {{\n'
-        f"  tt.func public @kernel(%in: !tt.ptr<{elem}>, %out: !tt.ptr<{elem}>) {{\n"
+    """A Triton kernel that loads in ``src``, converts once to ``dst`` and stores (no
+    divisibility hints, as Triton compiles a kernel without launch specialisation)."""
+    return conversion_kernel_text(
+        src, dst, shape, dtype, warps, dialect="triton", pointer_divisibility=None
     )
-    return head + "\n".join(lines) + "\n  }\n}\n"
 
 
 def _triton_figures(python: str, jobs: list[dict[str, str]]) -> list[dict[str, Any]]:

@@ -31,10 +31,13 @@ def conversion_kernel_text(
     *,
     dialect: str = "tl",
     target: str = "cuda:90",
+    pointer_divisibility: int | None = 16,
 ) -> str:
     """The kernel loading ``shape`` in ``src``, converting to ``dst`` and storing, as text.
 
     ``src``/``dst`` are layout families (:mod:`llc.layouts`) or their ``#tl.`` attributes.
+    ``pointer_divisibility`` is the ``divisibility`` hint on both pointer parameters (``None``: no
+    hint, as a plain Triton kernel without launch specialisation).
 
     >>> from llc.layouts import BlockedLayout
     >>> a = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])
@@ -134,11 +137,15 @@ def conversion_kernel_text(
         f"    {ret}",
     ]
     ctas = f'"{attrs}.num-ctas" = 1 : i32, ' if dialect == "triton" else ""
+    hint = (
+        ""
+        if pointer_divisibility is None
+        else (f" {{{ops}.divisibility = {pointer_divisibility} : i32}}")
+    )
     head = (
         f'module attributes {{"{attrs}.num-warps" = {num_warps} : i32, {ctas}'
         f'"{attrs}.threads-per-warp" = 32 : i32, {attrs}.target = "{target}"}} {{\n'
-        f"  {func_op} @kernel(%in: {ptr}<{dtype}> {{{ops}.divisibility = 16 : i32}}, "
-        f"%out: {ptr}<{dtype}> {{{ops}.divisibility = 16 : i32}}) {{\n"
+        f"  {func_op} @kernel(%in: {ptr}<{dtype}>{hint}, %out: {ptr}<{dtype}>{hint}) {{\n"
     )
     return head + "\n".join(lines) + "\n  }\n}\n"
 
