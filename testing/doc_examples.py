@@ -31,6 +31,7 @@ builtin.module {
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import re
 import shlex
@@ -191,25 +192,32 @@ class DocExamples:
         self.ops.update(op.name for op in module.walk())
 
     # ---------------------------------------------------------------------------- tools
-    def llc_opt(self, *argv: str, stdin: str | None = None, grep: str | None = None) -> None:
-        """Run ``llc-opt ARGV`` (``-`` reads ``stdin``); print its output (lines matching
-        ``grep``, a regular expression, if given) and a non-zero exit status."""
+    def llc_opt(
+        self, *argv: str, stdin: str | None = None, grep: str | None = None, head: int = 0
+    ) -> None:
+        """Run ``llc-opt ARGV`` (``-`` reads ``stdin``); print its output (only the lines
+        matching ``grep``, a regular expression, if given; the first ``head`` lines and ``...``
+        if given) and a non-zero exit status."""
         from llc.tools.cli import opt_main
 
-        if self._run_tool("llc-opt", opt_main, argv, stdin, grep) == 0:
+        if self._run_tool("llc-opt", opt_main, argv, stdin, grep, head) == 0:
             self.passes.update(_pipeline_entries(argv))
 
-    def llc_run(self, *argv: str, stdin: str | None = None, grep: str | None = None) -> None:
+    def llc_run(
+        self, *argv: str, stdin: str | None = None, grep: str | None = None, head: int = 0
+    ) -> None:
         """Run ``llc-run ARGV`` like :meth:`llc_opt`."""
         from llc.tools.cli import run_main
 
-        self._run_tool("llc-run", run_main, argv, stdin, grep)
+        self._run_tool("llc-run", run_main, argv, stdin, grep, head)
 
-    def llc_layout(self, *argv: str, stdin: str | None = None, grep: str | None = None) -> None:
+    def llc_layout(
+        self, *argv: str, stdin: str | None = None, grep: str | None = None, head: int = 0
+    ) -> None:
         """Run ``llc-layout ARGV`` like :meth:`llc_opt`."""
         from llc.tools.cli import layout_main
 
-        self._run_tool("llc-layout", layout_main, argv, stdin, grep)
+        self._run_tool("llc-layout", layout_main, argv, stdin, grep, head)
 
     def _run_tool(
         self,
@@ -218,6 +226,7 @@ class DocExamples:
         argv: Sequence[str],
         stdin: str | None,
         grep: str | None,
+        head: int,
     ) -> int:
         self.options[tool].update(a.split("=", 1)[0] for a in argv if a.startswith("-"))
         out = io.StringIO()
@@ -237,6 +246,8 @@ class DocExamples:
             lines = [line for line in lines if re.search(grep, line)]
         while lines and not lines[-1].strip():
             lines.pop()
+        if head and len(lines) > head:
+            lines = [*lines[:head], "..."]
         for line in lines:
             print(line.rstrip())
         if status:
@@ -249,20 +260,40 @@ class DocExamples:
         return [n for n in names if n not in self.ops]
 
     def missing_passes(self, names: Iterable[str]) -> list[str]:
-        """Passes (and ``pass{option}``) among ``names`` that no ``llc-opt`` example ran."""
+        """Passes among ``names`` that no ``llc-opt`` example ran, and their options
+        (``pass{option}``) that none gave. An option that several passes inherit from one
+        class (the layout passes' ``num-warps``) needs one example, on any of them."""
+        owners = {name: _option_owners(name) for name in names}
+        covered = {
+            owner
+            for name, by_option in owners.items()
+            for option, owner in by_option.items()
+            if f"{name}{{{option}}}" in self.passes
+        }
         missing = []
-        for name in names:
+        for name, by_option in owners.items():
             if name not in self.passes:
                 missing.append(name)
-            missing += [
-                f"{name}{{{o}}}" for o in pass_options(name) if f"{name}{{{o}}}" not in self.passes
-            ]
+            missing += [f"{name}{{{o}}}" for o, owner in by_option.items() if owner not in covered]
         return missing
 
     def missing_options(self, tool: str) -> list[str]:
         """The options of ``tool`` that no example gave it."""
         used = self.options[tool]
         return [o for o in tool_options(tool) if o not in used]
+
+
+def _option_owners(name: str) -> dict[str, tuple[str, str]]:
+    """Option of pass ``name`` -> (the class that declares it, the option)."""
+    from llc.dialects.universe import LLC_UNIVERSE
+
+    pass_class = LLC_UNIVERSE.all_passes[name]()
+    owners = {}
+    for option in pass_options(name):
+        field_name = option.replace("-", "_")
+        owner = next(c for c in pass_class.__mro__ if field_name in inspect.get_annotations(c))
+        owners[option] = (owner.__qualname__, option)
+    return owners
 
 
 def _pipeline_entries(argv: Sequence[str]) -> set[str]:
@@ -280,6 +311,3 @@ def _pipeline_entries(argv: Sequence[str]) -> set[str]:
             for option in shlex.split(options.replace(",", " ")):
                 found.add(f"{name}{{{option.split('=', 1)[0]}}}")
     return found
-
-
-
