@@ -249,7 +249,8 @@ class DocExamples:
         if head and len(lines) > head:
             lines = [*lines[:head], "..."]
         for line in lines:
-            print(line.rstrip())
+            # tabs (PTX) as spaces, as doctest reads them; escapes (--syntax-highlight) as text
+            print(line.rstrip().expandtabs().replace("\x1b", "\\x1b"))
         if status:
             print(f"[exit status {status}]")
         return status
