@@ -119,6 +119,8 @@ def _format(value: Any, typ: Any) -> str:
 class DocExamples:
     """Runs documentation examples and records the ops, passes and options they use."""
 
+    attributes: set[str] = field(default_factory=set)
+    """Every attribute or type name :meth:`attribute` parsed."""
     ops: set[str] = field(default_factory=set)
     """Every op name in a snippet that :meth:`ir` parsed, verified and ran."""
     passes: set[str] = field(default_factory=set)
@@ -127,6 +129,26 @@ class DocExamples:
     """The options given to each tool in an example."""
 
     # ---------------------------------------------------------------------------- IR
+    def attribute(self, text: str, aliases: dict[str, str] | None = None) -> None:
+        """Parse a ``#tl.`` attribute or ``!tl.`` type as IR spells it (``aliases``: alias name
+        -> text, written out first) and print its name.
+
+        >>> DocExamples().attribute("#tl.slice<{dim = 0, parent = #b}>",
+        ...     {"#b": "#tl.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], "
+        ...            "warpsPerCTA = [4, 1], order = [1, 0]}>"})
+        tl.slice
+        """
+        from xdsl.parser import Parser
+
+        from llc.tools.run import make_context
+
+        for alias, expansion in (aliases or {}).items():
+            text = re.sub(rf"{re.escape(alias)}\b", expansion, text)
+        parser = Parser(make_context(), text)
+        parsed = parser.parse_type() if text.startswith("!") else parser.parse_attribute()
+        self.attributes.add(parsed.name)
+        print(parsed.name)
+
     def ir(
         self,
         text: str,
@@ -256,6 +278,10 @@ class DocExamples:
         return status
 
     # ---------------------------------------------------------------------------- coverage
+    def missing_attributes(self, names: Iterable[str]) -> list[str]:
+        """The attribute and type ``names`` no :meth:`attribute` example parsed."""
+        return [n for n in names if n not in self.attributes]
+
     def missing_ops(self, names: Iterable[str]) -> list[str]:
         """The op ``names`` no :meth:`ir` example used."""
         return [n for n in names if n not in self.ops]
