@@ -228,7 +228,13 @@ class DocExamples:
     def llc_run(
         self, *argv: str, stdin: str | None = None, grep: str | None = None, head: int = 0
     ) -> None:
-        """Run ``llc-run ARGV`` like :meth:`llc_opt`."""
+        """Run ``llc-run ARGV`` like :meth:`llc_opt`.
+
+        >>> DocExamples().llc_run("-", stdin="func.func @f() -> i32 { "
+        ...     "%c = arith.constant 7 : i32 func.return %c : i32 }")
+        @f result #0 : i32 =
+        7
+        """
         from llc.tools.cli import run_main
 
         self._run_tool("llc-run", run_main, argv, stdin, grep, head)
@@ -236,7 +242,16 @@ class DocExamples:
     def llc_layout(
         self, *argv: str, stdin: str | None = None, grep: str | None = None, head: int = 0
     ) -> None:
-        """Run ``llc-layout ARGV`` like :meth:`llc_opt`."""
+        """Run ``llc-layout ARGV`` like :meth:`llc_opt`.
+
+        A bad layout is an error (exit status 1):
+
+        >>> DocExamples().llc_layout("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+        ...     "warpsPerCTA = [4], order = [1]}>", "--shape", "128")
+        <layout>:1:78: error: blocked: order [1] is not a permutation of [0]
+        [exit status 1]
+        [exit status 1]
+        """
         from llc.tools.cli import layout_main
 
         self._run_tool("llc-layout", layout_main, argv, stdin, grep, head)
@@ -279,17 +294,32 @@ class DocExamples:
 
     # ---------------------------------------------------------------------------- coverage
     def missing_attributes(self, names: Iterable[str]) -> list[str]:
-        """The attribute and type ``names`` no :meth:`attribute` example parsed."""
+        """The attribute and type ``names`` no :meth:`attribute` example parsed.
+
+        >>> DocExamples().missing_attributes(["tl.ptr"])
+        ['tl.ptr']
+        """
         return [n for n in names if n not in self.attributes]
 
     def missing_ops(self, names: Iterable[str]) -> list[str]:
-        """The op ``names`` no :meth:`ir` example used."""
+        """The op ``names`` no :meth:`ir` example used.
+
+        >>> doc = DocExamples()
+        >>> doc.ir("%r = tl.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>")
+        %r = [0, 1]
+        >>> doc.missing_ops(["tl.make_range", "tl.splat"])
+        ['tl.splat']
+        """
         return [n for n in names if n not in self.ops]
 
     def missing_passes(self, names: Iterable[str]) -> list[str]:
         """Passes among ``names`` that no ``llc-opt`` example ran, and their options
         (``pass{option}``) that none gave. An option that several passes inherit from one
-        class (the layout passes' ``num-warps``) needs one example, on any of them."""
+        class (the layout passes' ``num-warps``) needs one example, on any of them.
+
+        >>> DocExamples().missing_passes(["llc-lower-conversions"])
+        ['llc-lower-conversions', 'llc-lower-conversions{scratch-limit}']
+        """
         owners = {name: _option_owners(name) for name in names}
         covered = {
             owner
@@ -305,7 +335,15 @@ class DocExamples:
         return missing
 
     def missing_options(self, tool: str) -> list[str]:
-        """The options of ``tool`` that no example gave it."""
+        """The options of ``tool`` that no example gave it.
+
+        >>> doc = DocExamples()
+        >>> doc.llc_run("--version")  # doctest: +ELLIPSIS
+        llc-run ...
+        >>> missing = doc.missing_options("llc-run")
+        >>> "--version" in missing, "--grid" in missing
+        (False, True)
+        """
         used = self.options[tool]
         return [o for o in tool_options(tool) if o not in used]
 
