@@ -250,7 +250,6 @@ class DocExamples:
         ...     "warpsPerCTA = [4], order = [1]}>", "--shape", "128")
         <layout>:1:78: error: blocked: order [1] is not a permutation of [0]
         [exit status 1]
-        [exit status 1]
         """
         from llc.tools.cli import layout_main
 
