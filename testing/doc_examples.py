@@ -171,11 +171,14 @@ class DocExamples:
         if "func.func" not in text:
             text = f"func.func @example() {{\n{text.strip()}\n  func.return\n}}"
         if lanes is not None and "llc.num_warps" not in text:
+            # the attributes go between the signature (results included) and the body
+            cta = f"llc.num_warps = 1 : i32, llc.threads_per_warp = {lanes} : i32"
             text = re.sub(
-                r"(func\.func @\w+\([^)]*\))",
-                rf"\1 attributes {{llc.num_warps = 1 : i32, llc.threads_per_warp = {lanes} : i32}}",
+                r"^(\s*func\.func @.*?)\s*\{\s*$",
+                rf"\1 attributes {{{cta}}} {{",
                 text,
                 count=1,
+                flags=re.M,
             )
         ctx = make_context()
         module = parse_module(ctx, text, "<example>")
