@@ -360,6 +360,10 @@ class _FunctionLowering:
             self.reduce(op)  # type: ignore[arg-type]
         elif name == "tl.dot":
             self.dot(op)  # type: ignore[arg-type]
+        elif name == "tl.gather":
+            self.gather(op)  # type: ignore[arg-type]
+        elif name == "tl.fp4_to_fp":
+            self.fp4_to_fp(op)  # type: ignore[arg-type]
         elif name == "tl.local_alloc":
             self.local_alloc(op)
         elif name == "tl.local_store":
@@ -573,6 +577,66 @@ class _FunctionLowering:
             n = out.type.get_shape()[0]  # type: ignore[attr-defined]
             out = self.emit(simt.CastOp("bitcast", out, VectorType(elem, [n]))).results[0]
         self.set_tensor(res, out, dst_ll)
+
+    # ------------------------------------------------------------------ gather
+    def gather(self, op: tl.GatherOp) -> None:
+        """``tl.gather`` by the plan of :func:`llc.gather.plan_gather`: ``shfl.sync.idx`` rounds
+        when the axis stays in a warp, else a shared-memory buffer of the source (its own
+        allocation, so it never aliases another shared use; inside a loop a trailing barrier
+        keeps the next iteration's stores behind this one's loads)."""
+        from llc.cost import dtype_bitwidth
+        from llc.gather import gather_program, plan_gather
+        from llc.passes.lower_conversions import element_type_for, materialize
+
+        src, idx = self.laid[op.src], self.laid[op.indices]
+        rt = op.result.type
+        assert isinstance(rt, TensorType)
+        for value in (op.src, op.indices):
+            if any(s & (s - 1) for s in tl.shape_of(value.type)):
+                raise LayoutError("gather needs power-of-two shapes")
+        elem = _scalar_of(rt)
+        if elem == i1:
+            raise LayoutError("gathering i1 masks is not supported")
+        bitwidth = dtype_bitwidth(str(elem))
+        axis = op.axis.value.data
+        plan = plan_gather(src.ll, idx.ll, axis, bitwidth)
+        reg_t = element_type_for(elem, bitwidth)
+        source = src.value
+        n_src = plan.src_registers
+        if reg_t != elem:
+            source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n_src]))).results[0]
+        indices = idx.value
+        it = indices.type
+        assert isinstance(it, VectorType)
+        i_elem = it.element_type
+        assert isinstance(i_elem, IntegerType)
+        i32_vec = VectorType(i32, [plan.dst_registers])
+        if i_elem.width.data > 32:
+            indices = self.emit(simt.CastOp("trunci", indices, i32_vec)).results[0]
+        elif i_elem.width.data < 32:
+            indices = self.emit(simt.CastOp("extsi", indices, i32_vec)).results[0]
+        ops, out = materialize(gather_program(plan, src.ll, idx.ll), reg_t, source, (indices,))
+        for o in ops:
+            if isinstance(o, gpu.ThreadIdOp):
+                o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]
+                continue
+            self.emit(o)
+        if plan.strategy == "shared" and self._in_loop(op):
+            self.emit(gpu.BarrierOp())
+        if reg_t != elem:
+            out = self.emit(
+                simt.CastOp("bitcast", out, VectorType(elem, [plan.dst_registers]))
+            ).results[0]
+        self.set_tensor(op.result, out, _layout(rt))
+
+    @staticmethod
+    def _in_loop(op: Operation) -> bool:
+        parent = op.parent_op()
+        while parent is not None:
+            if isinstance(parent, scf.ForOp | scf.WhileOp):
+                return True
+            parent = parent.parent_op()
+        return False
 
     # ------------------------------------------------------------------ pointers and memory
     def addptr(self, op: Operation) -> None:
