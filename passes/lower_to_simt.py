@@ -638,6 +638,53 @@ class _FunctionLowering:
             parent = parent.parent_op()
         return False
 
+    # ------------------------------------------------------------------ MXFP
+    def fp4_to_fp(self, op: tl.Fp4ToFpOp) -> None:
+        """``tl.fp4_to_fp`` in registers: byte ``r`` becomes registers ``2r`` (low nibble) and
+        ``2r + 1`` (high nibble), the unpacked layout's lowest register bit (the verifier holds
+        the result to :func:`llc.mxfp.unpacked_layout`), then each e2m1 code becomes the result
+        type's bits: ``s.ee.m`` with ``ee > 0`` is ``(ee.m << (M - 1)) + ((bias - 1) << M)``,
+        ``0.1`` is ``(bias - 1) << M`` (0.5), ``0.0`` is 0, the sign goes to the top bit."""
+        rt = op.result.type
+        assert isinstance(rt, TensorType)
+        out_t = register_vector_type(rt)
+        elem = out_t.element_type
+        fmt = {32: (23, 127), 16: (7, 127) if "bf16" in str(elem) else (10, 15)}
+        width = simt.bit_width(elem)
+        if width not in fmt:
+            raise LayoutError(f"fp4_to_fp to {elem} (f32, f16 or bf16 only)")
+        mant, bias = fmt[width]
+        packed = self.get(op.src)
+        n = packed.type.get_shape()[0]  # type: ignore[attr-defined]
+        if out_t.get_shape()[0] != 2 * n:
+            raise LayoutError("the result layout is not the unpacked layout of the operand's")
+        words = VectorType(i32, [n])
+        x = self.emit(simt.CastOp("extui", packed, words)).results[0]
+        lo = self.emit(arith.AndIOp(x, self.const_vec(words, [15] * n))).results[0]
+        hi = self.emit(arith.ShRUIOp(x, self.const_vec(words, [4] * n))).results[0]
+        codes = self.shuffle(lo, hi, [k for r in range(n) for k in (r, n + r)])
+        m = 2 * n
+        wide = VectorType(i32, [m])
+
+        def splat(v: int) -> SSAValue:
+            return self.const_vec(wide, [v] * m)
+
+        mag = self.emit(arith.AndIOp(codes, splat(7))).results[0]
+        half = (bias - 1) << mant
+        shifted = self.emit(arith.ShLIOp(mag, splat(mant - 1))).results[0]
+        normal = self.emit(arith.AddiOp(shifted, splat(half))).results[0]
+        small = self.emit(arith.MuliOp(mag, splat(half))).results[0]
+        is_small = self.emit(simt.CompareOp("ult", mag, splat(2))).results[0]
+        bits = self.emit(simt.SelectOp(is_small, small, normal)).results[0]
+        sign = self.emit(arith.AndIOp(codes, splat(8))).results[0]
+        sign = self.emit(arith.ShLIOp(sign, splat(width - 4))).results[0]
+        bits = self.emit(arith.OrIOp(bits, sign)).results[0]
+        if width != 32:
+            bits = self.emit(simt.CastOp("trunci", bits, VectorType(IntegerType(width), [m])))
+            bits = bits.results[0]
+        value = self.emit(simt.CastOp("bitcast", bits, out_t)).results[0]
+        self.set_tensor(op.result, value)
+
     # ------------------------------------------------------------------ pointers and memory
     def addptr(self, op: Operation) -> None:
         ptr, off = (self.get(v) for v in op.operands)
