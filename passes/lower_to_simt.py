@@ -93,6 +93,7 @@ _TL_CASTS = {
     "arith.fptosi": "fptosi",
     "arith.fptoui": "fptoui",
     "arith.bitcast": "bitcast",
+    "tl.bitcast": "bitcast",
 }
 
 
@@ -489,7 +490,9 @@ class _FunctionLowering:
         attr = op.properties.get("value") or op.attributes.get("value")
         if isinstance(attr, DenseIntOrFPElementsAttr):
             values = np.asarray(attr.get_values())
-            if values.size == 1 or (values == values.flat[0]).all():
+            flat = values.reshape(-1)
+            nan_ok = flat.dtype.kind == "f"  # a NaN splat is uniform too
+            if values.size == 1 or np.array_equal(flat, np.full_like(flat, flat[0]), nan_ok):
                 scalar = values.flat[0]
             else:
                 raise LayoutError("a non-uniform tensor constant has no SIMT lowering")
