@@ -96,7 +96,8 @@ def _decode_f8(b: _Builder, codes: SSAValue, fmt: str) -> SSAValue:
     )
     value = b.select(b.cmp("eq", exp, 0), sub, normal)
     if fmt == "e4m3":  # S.1111.111 is NaN, no infinities
-        nan = b.const(shape, f32, float("nan"))
+        # NaN by its bits: a NaN float constant prints as a hex blob of every element
+        nan = b.cast(tl.BitcastOp, b.const(shape, i32, 0x7FC00000), f32)
         value = b.select(b.cmp("eq", mag, 0x7F), nan, value)
     else:  # IEEE-like: all-ones exponent is inf (mantissa 0) or NaN
         man = b.ints(arith.AndIOp, mag, (1 << mbits) - 1)
