@@ -487,7 +487,9 @@ class _FunctionLowering:
         typ = op.results[0].type
         assert isinstance(typ, TensorType)
         vt = register_vector_type(typ)
-        attr = op.properties.get("value") or op.attributes.get("value")
+        attr = op.properties.get("value")
+        if attr is None:  # not `or`: an IntegerAttr of 0 is falsy
+            attr = op.attributes.get("value")
         if isinstance(attr, DenseIntOrFPElementsAttr):
             values = np.asarray(attr.get_values())
             flat = values.reshape(-1)
