@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, func, gpu, vector
-from xdsl.dialects.builtin import BFloat16Type, IntegerAttr, ModuleOp, VectorType, bf16
+from xdsl.dialects.builtin import BFloat16Type, IntegerAttr, ModuleOp, VectorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -65,6 +65,7 @@ def element_bits(value: Any, typ: Attribute) -> np.ndarray:
     """``value``'s elements as raw bits of ``typ``'s width: bf16 (held in float32 by the
     interpreters) is the high half of each float32; other types are viewed as they are.
 
+    >>> from xdsl.dialects.builtin import bf16
     >>> element_bits(np.array([[1.0, -2.0]], dtype=np.float32), VectorType(bf16, [2])).tolist()
     [[16256, 49152]]
     """

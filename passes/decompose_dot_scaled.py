@@ -33,7 +33,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     IntegerAttr,
     ModuleOp,
-    StringAttr,
     TensorType,
     bf16,
     f16,
@@ -102,7 +101,9 @@ def _decode_f8(b: _Builder, codes: SSAValue, fmt: str) -> SSAValue:
     else:  # IEEE-like: all-ones exponent is inf (mantissa 0) or NaN
         man = b.ints(arith.AndIOp, mag, (1 << mbits) - 1)
         special = b.cast(
-            tl.BitcastOp, b.ints(arith.OrIOp, b.ints(arith.ShLIOp, man, 23 - mbits), 0x7F800000), f32
+            tl.BitcastOp,
+            b.ints(arith.OrIOp, b.ints(arith.ShLIOp, man, 23 - mbits), 0x7F800000),
+            f32,
         )
         value = b.select(b.cmp("eq", exp, (1 << ebits) - 1), special, value)
     negative = b.cmp("ne", b.ints(arith.AndIOp, c, 0x80), 0)

@@ -609,7 +609,9 @@ class _FunctionLowering:
         source = src.value
         n_src = plan.src_registers
         if reg_t != elem:
-            source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n_src]))).results[0]
+            source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n_src]))).results[
+                0
+            ]
         indices = idx.value
         it = indices.type
         assert isinstance(it, VectorType)

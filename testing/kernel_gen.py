@@ -648,7 +648,7 @@ class _Builder:
             size = src.shape[axis]
             for _ in range(8):
                 extent = self.rng.choice((2, 4, 8, 16, 32))
-                shape = src.shape[:axis] + (extent,) + src.shape[axis + 1 :]
+                shape = (*src.shape[:axis], extent, *src.shape[axis + 1 :])
                 if prod(shape) <= MAX_ELEMENTS:
                     break
             else:
@@ -683,7 +683,9 @@ class _Builder:
             mask = self.splat_i32(size - 1, shape, layout)
             moved, idx = self.fresh("gi"), self.fresh("gidx")
             self.emit(
-                lambda T: f"{moved} = arith.addi {acc.name}, {shift.name} : {T(shape, 'i32', layout)}"
+                lambda T: (
+                    f"{moved} = arith.addi {acc.name}, {shift.name} : {T(shape, 'i32', layout)}"
+                )
             )
             self.emit(
                 lambda T: f"{idx} = arith.andi {moved}, {mask.name} : {T(shape, 'i32', layout)}"

@@ -39,11 +39,13 @@ def _load(lines: list[str], name: str, ptr: str, shape: tuple[int, int], elem: s
     rows, cols = shape
     t = f"tensor<{rows}x{cols}xi32>"
     lines += [
-        f"    %{name}_r = tl.make_range {{end = {rows} : i32, start = 0 : i32}} : tensor<{rows}xi32>",
+        f"    %{name}_r = tl.make_range {{end = {rows} : i32, start = 0 : i32}} : "
+        f"tensor<{rows}xi32>",
         f"    %{name}_r2 = tl.expand_dims %{name}_r {{axis = 1 : i32}} : tensor<{rows}xi32> -> "
         f"tensor<{rows}x1xi32>",
         f"    %{name}_rb = tl.broadcast %{name}_r2 : tensor<{rows}x1xi32> -> {t}",
-        f"    %{name}_c = tl.make_range {{end = {cols} : i32, start = 0 : i32}} : tensor<{cols}xi32>",
+        f"    %{name}_c = tl.make_range {{end = {cols} : i32, start = 0 : i32}} : "
+        f"tensor<{cols}xi32>",
         f"    %{name}_c2 = tl.expand_dims %{name}_c {{axis = 0 : i32}} : tensor<{cols}xi32> -> "
         f"tensor<1x{cols}xi32>",
         f"    %{name}_cb = tl.broadcast %{name}_c2 : tensor<1x{cols}xi32> -> {t}",
@@ -84,7 +86,9 @@ def dot_scaled_kernel(lhs: str, rhs: str, m: int, n: int, k: int, name: str = "m
             if fmt == "bf16":
                 lines.append(f"    %{key}_f32 = {load}")
                 t = f"tensor<{shape[0]}x{shape[1]}xbf16>"
-                lines.append(f"    %{key} = arith.truncf %{key}_f32 : {values_t(shape, 'f32')} to {t}")
+                lines.append(
+                    f"    %{key} = arith.truncf %{key}_f32 : {values_t(shape, 'f32')} to {t}"
+                )
             else:
                 lines.append(f"    %{key} = {load}")
         values[key] = (ptrs, t)

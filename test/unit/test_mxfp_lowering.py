@@ -103,7 +103,9 @@ def _scales(rng: np.random.Generator, rows: int, groups: int, f16: bool) -> np.n
     # fp16 operands compute in f16 (as in Triton): keep scaled values inside its range (scales
     # up to 2^0: e5m2's 57344 < 65504) and give it no scale 0 (2^-127 underflows to 0 in f16,
     # and inf * 0 would be NaN where OCP says inf)
-    codes = rng.integers(115, 128, (rows, groups)) if f16 else rng.integers(120, 137, (rows, groups))
+    codes = (
+        rng.integers(115, 128, (rows, groups)) if f16 else rng.integers(120, 137, (rows, groups))
+    )
     codes[3, 0] = 255  # NaN
     if not f16:
         codes[4, :] = 0  # 2^-127, the smallest scale, on a whole row
