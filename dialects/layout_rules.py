@@ -432,7 +432,11 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     ),
     "tl.print": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
     "tl.assert": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
-    "tl.gather": LayoutRule("structural", _gather_forward, _gather_backward),
+    # A gather is never recomputed in another layout (Triton's canBeRemat): its layout is chosen
+    # so that the gather axis stays in a warp (llc.passes.layout_assignment).
+    "tl.gather": LayoutRule(
+        "structural", _gather_forward, _gather_backward, rematerializable=False
+    ),
     # MXFP (issue 14): fp4 unpacking is a layout change by LinearLayout algebra; a scaled dot
     # pins its operands like calls do (no rule: its layouts are chosen by hand for now).
     "tl.fp4_to_fp": LayoutRule("structural", _fp4_forward, _fp4_backward),

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, func, gpu, vector
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, VectorType
+from xdsl.dialects.builtin import BFloat16Type, IntegerAttr, ModuleOp, VectorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -37,7 +37,7 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import simt
@@ -59,6 +59,21 @@ __all__ = [
 ]
 
 _UINT = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
+def element_bits(value: Any, typ: Attribute) -> np.ndarray:
+    """``value``'s elements as raw bits of ``typ``'s width: bf16 (held in float32 by the
+    interpreters) is the high half of each float32; other types are viewed as they are.
+
+    >>> from xdsl.dialects.builtin import bf16
+    >>> element_bits(np.array([[1.0, -2.0]], dtype=np.float32), VectorType(bf16, [2])).tolist()
+    [[16256, 49152]]
+    """
+    arr = np.ascontiguousarray(value)
+    elem = typ.element_type if isinstance(typ, VectorType) else typ
+    if isinstance(elem, BFloat16Type) and arr.dtype == np.float32:
+        return (arr.view(np.uint32) >> 16).astype(np.uint16)
+    return arr
 
 
 def raw_dtype(bits: int) -> type[np.unsignedinteger[Any]]:
@@ -213,7 +228,8 @@ class SimtFunctions(InterpreterFunctions):
         typ = op.result.type
         assert isinstance(typ, VectorType)
         bits = simt.bit_width(typ.element_type)
-        out = np.ascontiguousarray(a).view(raw_dtype(bits)).reshape(self.threads, -1)
+        raw = element_bits(a, op.source.type)
+        out = raw.view(raw_dtype(bits)).reshape(self.threads, -1)
         return (out,)
 
     # --------------------------------------------------------------- shuffles
@@ -294,7 +310,7 @@ class SimtFunctions(InterpreterFunctions):
     @impl(simt.SharedStoreOp)
     def run_store(self, interp: Interpreter, op: simt.SharedStoreOp, args: PythonValues):
         value, mem, addr = args
-        raw = np.ascontiguousarray(value).view(np.uint8).reshape(self.threads, -1)
+        raw = element_bits(value, op.value.type).view(np.uint8).reshape(self.threads, -1)
         idx = self._bytes(op, mem, addr, raw.shape[1])
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
         now = self.epoch
@@ -438,7 +454,8 @@ class SimtFunctions(InterpreterFunctions):
                 op, f"race: warp {w} writes byte {int(flat[w, k])}, read since the last barrier"
             )
         rows, cols = self._lane_positions(count, op.trans is not None)
-        elements = np.ascontiguousarray(value).view(np.uint16).reshape(self.num_warps, 32, count, 2)
+        elements = element_bits(value, op.value.type).view(np.uint16)
+        elements = elements.reshape(self.num_warps, 32, count, 2)
         matrices = np.zeros((self.num_warps, count, 8, 8), dtype=np.uint16)
         for_warp = elements.transpose(0, 2, 1, 3)  # (warps, count, 32, 2)
         matrices[:, :, rows, cols] = for_warp

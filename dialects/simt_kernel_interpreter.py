@@ -179,7 +179,14 @@ class KernelFunctions(SimtFunctions):
         kind = op.kind.data
         self.stats.count(f"cast.{kind}", src_t.get_shape()[0])  # type: ignore[union-attr]
         with np.errstate(all="ignore"):
-            if kind == "bitcast":
+            if kind == "bitcast" and isinstance(_scalar_type(dst_t), BFloat16Type):
+                # bf16 lives in float32: its 16 bits are the high half of a float32.
+                raw = np.ascontiguousarray(x).view(np.uint16).astype(np.uint32) << 16
+                out = raw.view(np.float32)
+            elif kind == "bitcast" and isinstance(_scalar_type(src_t), BFloat16Type):
+                raw = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32) >> 16
+                out = raw.astype(np.uint16).view(_dtype(dst_t))
+            elif kind == "bitcast":
                 out = np.ascontiguousarray(x).view(_dtype(dst_t))
             elif kind in ("extui", "uitofp"):
                 bits = _dtype(src_t).itemsize * 8

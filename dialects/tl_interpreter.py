@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     TensorType,
+    VectorType,
 )
 from xdsl.interpreter import (
     Interpreter,
@@ -296,7 +297,9 @@ def _signed_div(op: Operation, a: Any, b: Any) -> np.ndarray:
 
 
 def _unsigned_args(op: Operation, *args: Any) -> list[np.ndarray]:
-    dtype = numpy_dtype(op.operands[0].type)
+    typ = op.operands[0].type
+    # The SIMT interpreter applies these per register: its operands are vectors.
+    dtype = numpy_dtype(typ.element_type if isinstance(typ, VectorType) else typ)
     return [np.asarray(a).astype(dtype).view(_unsigned(dtype)) for a in args]
 
 

@@ -40,6 +40,7 @@ PASSES: dict[str, str] = {
     "llc-lower-conversions": "llc.passes.lower_conversions:LowerConversionsPass",
     "llc-lower-to-simt": "llc.passes.lower_to_simt:LowerToSimtPass",
     "llc-compile": "llc.passes.compile:CompilePass",
+    "llc-decompose-dot-scaled": "llc.passes.decompose_dot_scaled:DecomposeDotScaledPass",
 }
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 

@@ -1,4 +1,5 @@
-"""``llc-compile``: the whole pipeline, ``llc-optimize-layouts`` then ``llc-lower-to-simt``.
+"""``llc-compile``: the whole pipeline, ``llc-decompose-dot-scaled``, ``llc-optimize-layouts``, then
+``llc-lower-to-simt``.
 
 Where the layout assignment would pick an accumulator layout the SIMT lowering cannot lower
 (mma v3, mfma), ``llc-compile`` has it pick the one it can (mma v2 on NVIDIA targets, FMA
@@ -46,6 +47,7 @@ class CompilePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.dialects.builtin import IntegerAttr, StringAttr
 
+        from llc.passes.decompose_dot_scaled import DecomposeDotScaledPass
         from llc.passes.layout_passes import OptimizeLayoutsPass
         from llc.passes.lower_to_simt import LowerToSimtPass
 
@@ -58,5 +60,6 @@ class CompilePass(ModulePass):
         )
         if remark:
             print(f"remark: llc-compile: {remark}", file=sys.stderr)
+        DecomposeDotScaledPass().apply(ctx, op)
         OptimizeLayoutsPass(mma_version=version).apply(ctx, op)
         LowerToSimtPass().apply(ctx, op)

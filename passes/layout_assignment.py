@@ -23,6 +23,7 @@ layout); ``llc-propagate-layouts`` runs all stages.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -209,6 +210,48 @@ def default_blocked(
     tpw[last] = threads_per_warp // prev_lanes
     wpc[last] = num_warps // prev_warps
     return BlockedEncodingAttr(BlockedLayout(spt, tpw, wpc, list(order)))
+
+
+def warp_local_gather_layout(
+    src_shape: tuple[int, ...],
+    idx_shape: tuple[int, ...],
+    axis: int,
+    num_warps: int,
+    threads_per_warp: int,
+) -> BlockedEncodingAttr | None:
+    """A blocked layout for both operands of ``tl.gather`` that keeps the gather ``axis`` inside
+    each warp (Triton's OptimizeGatherLayouts), or ``None`` when the other dims cannot take the
+    warps (fewer elements than warps) or a shape is not a power of two.
+
+    Lanes go along the axis first (up to its size), the remaining lanes and all warps along the
+    other dims, so no warp bit of the layout maps to the axis and a gather needs only shuffles.
+
+    >>> warp_local_gather_layout((32, 64), (32, 16), 1, 4, 32).layout.triton_params()
+    {'sizePerThread': [1, 1], 'threadsPerWarp': [2, 16], 'warpsPerCTA': [4, 1], 'order': [1, 0]}
+    >>> warp_local_gather_layout((256,), (256,), 0, 4, 32) is None
+    True
+    """
+    rank = len(src_shape)
+    shapes = (src_shape, idx_shape)
+    if any(s & (s - 1) or s < 1 for shape in shapes for s in shape) or not 0 <= axis < rank:
+        return None
+    others = [d for d in range(rank) if d != axis]
+    if not others or math.prod(src_shape[d] for d in others) < num_warps:
+        return None
+    lanes_on_axis = min(threads_per_warp, min(src_shape[axis], idx_shape[axis]))
+    tpw = [1] * rank
+    wpc = [1] * rank
+    tpw[axis] = lanes_on_axis
+    lanes, warps = threads_per_warp // lanes_on_axis, num_warps
+    for d in reversed(others):  # the fastest non-axis dim first
+        room = src_shape[d]
+        tpw[d] = min(lanes, room) if d != others[0] else lanes
+        room = max(1, room // tpw[d])
+        wpc[d] = min(warps, room) if d != others[0] else warps
+        lanes //= tpw[d]
+        warps //= wpc[d]
+    order = [axis, *reversed(others)]
+    return BlockedEncodingAttr(BlockedLayout([1] * rank, tpw, wpc, order))
 
 
 # ---------------------------------------------------------------------------------- classes
@@ -406,7 +449,45 @@ class LayoutAnalysis:
                     self.log.append(f"anchor {op.name} @{_name(op.operands[0])}: coalesced store")
             elif op.name == "tl.dot" and self.cls(op.results[0]) not in self.fixed:
                 self._pin(op.results[0], self.dot_layout(op), "dot")
+            elif op.name == "tl.gather" and self.cls(op.results[0]) not in self.fixed:
+                enc = warp_local_gather_layout(
+                    shape_of(op.operands[0].type),
+                    shape_of(op.operands[1].type),
+                    op.axis.value.data,  # type: ignore[attr-defined]
+                    self.hw.num_warps,
+                    self.hw.threads_per_warp,
+                )
+                if (
+                    enc is not None
+                    and encoding_of(op.results[0].type) in (None, enc)
+                    and not self._gather_already_warp_local(op)
+                ):
+                    # Triton's OptimizeGatherLayouts: source and indices in one blocked layout
+                    # with the gather axis inside each warp, so the gather lowers to shuffles.
+                    self.sink_layouts[op] = enc
+                    self._pin(op.results[0], enc, "warp-local gather")
         self._resolve_anchor_conflicts()
+
+    def _gather_already_warp_local(self, op: Operation) -> bool:
+        """Whether the layouts the anchors gave a gather's operands already keep its axis in
+        each warp (then no conversion is worth adding)."""
+        from llc.gather import plan_gather
+
+        lls = []
+        for v in op.operands[:2]:
+            enc = self.layout(v)
+            shape = shape_of(v.type)
+            if enc is None or not hasattr(enc, "to_linear_layout"):
+                return False
+            try:
+                lls.append(enc.to_linear_layout(list(shape)))
+            except LayoutError:
+                return False
+        try:
+            plan = plan_gather(lls[0], lls[1], op.axis.value.data, 32)  # type: ignore[attr-defined]
+        except LayoutError:
+            return False
+        return plan.strategy == "shuffle"
 
     @property
     def partial(self) -> bool:

@@ -93,6 +93,7 @@ _TL_CASTS = {
     "arith.fptosi": "fptosi",
     "arith.fptoui": "fptoui",
     "arith.bitcast": "bitcast",
+    "tl.bitcast": "bitcast",
 }
 
 
@@ -360,6 +361,10 @@ class _FunctionLowering:
             self.reduce(op)  # type: ignore[arg-type]
         elif name == "tl.dot":
             self.dot(op)  # type: ignore[arg-type]
+        elif name == "tl.gather":
+            self.gather(op)  # type: ignore[arg-type]
+        elif name == "tl.fp4_to_fp":
+            self.fp4_to_fp(op)  # type: ignore[arg-type]
         elif name == "tl.local_alloc":
             self.local_alloc(op)
         elif name == "tl.local_store":
@@ -482,10 +487,14 @@ class _FunctionLowering:
         typ = op.results[0].type
         assert isinstance(typ, TensorType)
         vt = register_vector_type(typ)
-        attr = op.properties.get("value") or op.attributes.get("value")
+        attr = op.properties.get("value")
+        if attr is None:  # not `or`: an IntegerAttr of 0 is falsy
+            attr = op.attributes.get("value")
         if isinstance(attr, DenseIntOrFPElementsAttr):
             values = np.asarray(attr.get_values())
-            if values.size == 1 or (values == values.flat[0]).all():
+            flat = values.reshape(-1)
+            nan_ok = flat.dtype.kind == "f"  # a NaN splat is uniform too
+            if values.size == 1 or np.array_equal(flat, np.full_like(flat, flat[0]), nan_ok):
                 scalar = values.flat[0]
             else:
                 raise LayoutError("a non-uniform tensor constant has no SIMT lowering")
@@ -573,6 +582,115 @@ class _FunctionLowering:
             n = out.type.get_shape()[0]  # type: ignore[attr-defined]
             out = self.emit(simt.CastOp("bitcast", out, VectorType(elem, [n]))).results[0]
         self.set_tensor(res, out, dst_ll)
+
+    # ------------------------------------------------------------------ gather
+    def gather(self, op: tl.GatherOp) -> None:
+        """``tl.gather`` by the plan of :func:`llc.gather.plan_gather`: ``shfl.sync.idx`` rounds
+        when the axis stays in a warp, else a shared-memory buffer of the source (its own
+        allocation, so it never aliases another shared use; inside a loop a trailing barrier
+        keeps the next iteration's stores behind this one's loads)."""
+        from llc.cost import dtype_bitwidth
+        from llc.gather import gather_program, plan_gather
+        from llc.passes.lower_conversions import element_type_for, materialize
+
+        src, idx = self.laid[op.src], self.laid[op.indices]
+        rt = op.result.type
+        assert isinstance(rt, TensorType)
+        for value in (op.src, op.indices):
+            if any(s & (s - 1) for s in tl.shape_of(value.type)):
+                raise LayoutError("gather needs power-of-two shapes")
+        elem = _scalar_of(rt)
+        if elem == i1:
+            raise LayoutError("gathering i1 masks is not supported")
+        bitwidth = dtype_bitwidth(str(elem))
+        axis = op.axis.value.data
+        plan = plan_gather(src.ll, idx.ll, axis, bitwidth)
+        reg_t = element_type_for(elem, bitwidth)
+        source = src.value
+        n_src = plan.src_registers
+        if reg_t != elem:
+            source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n_src]))).results[
+                0
+            ]
+        indices = idx.value
+        it = indices.type
+        assert isinstance(it, VectorType)
+        i_elem = it.element_type
+        assert isinstance(i_elem, IntegerType)
+        i32_vec = VectorType(i32, [plan.dst_registers])
+        if i_elem.width.data > 32:
+            indices = self.emit(simt.CastOp("trunci", indices, i32_vec)).results[0]
+        elif i_elem.width.data < 32:
+            indices = self.emit(simt.CastOp("extsi", indices, i32_vec)).results[0]
+        ops, out = materialize(gather_program(plan, src.ll, idx.ll), reg_t, source, (indices,))
+        for o in ops:
+            if isinstance(o, gpu.ThreadIdOp):
+                o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]
+                continue
+            self.emit(o)
+        if plan.strategy == "shared" and self._in_loop(op):
+            self.emit(gpu.BarrierOp())
+        if reg_t != elem:
+            out = self.emit(
+                simt.CastOp("bitcast", out, VectorType(elem, [plan.dst_registers]))
+            ).results[0]
+        self.set_tensor(op.result, out, _layout(rt))
+
+    @staticmethod
+    def _in_loop(op: Operation) -> bool:
+        parent = op.parent_op()
+        while parent is not None:
+            if isinstance(parent, scf.ForOp | scf.WhileOp):
+                return True
+            parent = parent.parent_op()
+        return False
+
+    # ------------------------------------------------------------------ MXFP
+    def fp4_to_fp(self, op: tl.Fp4ToFpOp) -> None:
+        """``tl.fp4_to_fp`` in registers: byte ``r`` becomes registers ``2r`` (low nibble) and
+        ``2r + 1`` (high nibble), the unpacked layout's lowest register bit (the verifier holds
+        the result to :func:`llc.mxfp.unpacked_layout`), then each e2m1 code becomes the result
+        type's bits: ``s.ee.m`` with ``ee > 0`` is ``(ee.m << (M - 1)) + ((bias - 1) << M)``,
+        ``0.1`` is ``(bias - 1) << M`` (0.5), ``0.0`` is 0, the sign goes to the top bit."""
+        rt = op.result.type
+        assert isinstance(rt, TensorType)
+        out_t = register_vector_type(rt)
+        elem = out_t.element_type
+        fmt = {32: (23, 127), 16: (7, 127) if "bf16" in str(elem) else (10, 15)}
+        width = simt.bit_width(elem)
+        if width not in fmt:
+            raise LayoutError(f"fp4_to_fp to {elem} (f32, f16 or bf16 only)")
+        mant, bias = fmt[width]
+        packed = self.get(op.src)
+        n = packed.type.get_shape()[0]  # type: ignore[attr-defined]
+        if out_t.get_shape()[0] != 2 * n:
+            raise LayoutError("the result layout is not the unpacked layout of the operand's")
+        words = VectorType(i32, [n])
+        x = self.emit(simt.CastOp("extui", packed, words)).results[0]
+        lo = self.emit(arith.AndIOp(x, self.const_vec(words, [15] * n))).results[0]
+        hi = self.emit(arith.ShRUIOp(x, self.const_vec(words, [4] * n))).results[0]
+        codes = self.shuffle(lo, hi, [k for r in range(n) for k in (r, n + r)])
+        m = 2 * n
+        wide = VectorType(i32, [m])
+
+        def splat(v: int) -> SSAValue:
+            return self.const_vec(wide, [v] * m)
+
+        mag = self.emit(arith.AndIOp(codes, splat(7))).results[0]
+        half = (bias - 1) << mant
+        shifted = self.emit(arith.ShLIOp(mag, splat(mant - 1))).results[0]
+        normal = self.emit(arith.AddiOp(shifted, splat(half))).results[0]
+        small = self.emit(arith.MuliOp(mag, splat(half))).results[0]
+        is_small = self.emit(simt.CompareOp("ult", mag, splat(2))).results[0]
+        bits = self.emit(simt.SelectOp(is_small, small, normal)).results[0]
+        sign = self.emit(arith.AndIOp(codes, splat(8))).results[0]
+        sign = self.emit(arith.ShLIOp(sign, splat(width - 4))).results[0]
+        bits = self.emit(arith.OrIOp(bits, sign)).results[0]
+        if width != 32:
+            bits = self.emit(simt.CastOp("trunci", bits, VectorType(IntegerType(width), [m])))
+            bits = bits.results[0]
+        value = self.emit(simt.CastOp("bitcast", bits, out_t)).results[0]
+        self.set_tensor(op.result, value)
 
     # ------------------------------------------------------------------ pointers and memory
     def addptr(self, op: Operation) -> None:

@@ -19,6 +19,8 @@ address row-major tensors of at most :data:`MAX_ELEMENTS` elements from the star
 * ``tl.reduce`` (sum or max) on any axis, and broadcasting the result back
   (``expand_dims`` + ``broadcast``) to combine it with its operand; two-operand reductions
   (argmax: the max and its index, built with ``make_range`` in the operand's layout);
+* ``tl.gather`` along any axis with computed in-range indices (in 40% of the kernels, last
+  before the stores);
 * ``tl.trans`` (any permutation), ``tl.reshape``, ``tl.dot`` (``f16`` operands in ``dot_op``
   layouts of an ``nvidia_mma`` or blocked parent);
 * ``scf.for`` with loop-carried tensors (values and pointer tensors, loads inside the loop) and
@@ -213,6 +215,9 @@ class _Builder:
     const_cache: dict[tuple[str, str], str] = field(default_factory=dict)
     layout_free_names: dict[str, str] = field(default_factory=dict)
     """Conversion result -> the value it converts (what the layout-free form uses instead)."""
+    gather_rng: random.Random | None = None
+    """Draws the optional ``tl.gather`` step (its own stream: the other steps of a seed's kernel
+    stay what they were before gathers were added); ``None``: no gathers."""
 
     # -- printing ---------------------------------------------------------------------
 
@@ -630,6 +635,74 @@ class _Builder:
         self.pool.append(_Value(top, out_shape, "f32", out_layout))
         self.pool.append(_Value(as_float, out_shape, "f32", out_layout))
 
+    def gather(self) -> None:
+        """``tl.gather`` of a pooled tensor along a random axis, with in-range indices computed
+        in the kernel (``(m * i_axis + c * i_other + k) & (size - 1)``) in a random layout; the
+        indices may have another extent along the axis. All its choices come from
+        ``gather_rng``."""
+        assert self.gather_rng is not None
+        main, self.rng = self.rng, self.gather_rng
+        try:
+            src = self.operand()
+            axis = self.rng.randrange(len(src.shape))
+            size = src.shape[axis]
+            for _ in range(8):
+                extent = self.rng.choice((2, 4, 8, 16, 32))
+                shape = (*src.shape[:axis], extent, *src.shape[axis + 1 :])
+                if prod(shape) <= MAX_ELEMENTS:
+                    break
+            else:
+                shape = src.shape
+            layout = self.new_layout(shape)
+            index = self.index_along(shape, layout, axis)
+            terms = [(index, self.rng.choice((1, 3, 5, 7)))]
+            if len(shape) > 1:
+                other = self.rng.choice([d for d in range(len(shape)) if d != axis])
+                terms.append((self.index_along(shape, layout, other), self.rng.randrange(4)))
+            acc: _Value | None = None
+            for value, factor in terms:
+                scaled = self.fresh("gi")
+                k = self.splat_i32(factor, shape, layout)
+                self.emit(
+                    lambda T, v=value, k=k, n=scaled: (
+                        f"{n} = arith.muli {v.name}, {k.name} : {T(shape, 'i32', layout)}"
+                    )
+                )
+                term = _Value(scaled, shape, "i32", layout)
+                if acc is not None:
+                    summed = self.fresh("gi")
+                    self.emit(
+                        lambda T, a=acc, b=term, n=summed: (
+                            f"{n} = arith.addi {a.name}, {b.name} : {T(shape, 'i32', layout)}"
+                        )
+                    )
+                    term = _Value(summed, shape, "i32", layout)
+                acc = term
+            assert acc is not None
+            shift = self.splat_i32(self.rng.randrange(size), shape, layout)
+            mask = self.splat_i32(size - 1, shape, layout)
+            moved, idx = self.fresh("gi"), self.fresh("gidx")
+            self.emit(
+                lambda T: (
+                    f"{moved} = arith.addi {acc.name}, {shift.name} : {T(shape, 'i32', layout)}"
+                )
+            )
+            self.emit(
+                lambda T: f"{idx} = arith.andi {moved}, {mask.name} : {T(shape, 'i32', layout)}"
+            )
+            src = self.maybe_convert(src, 0.3)
+            name = self.fresh("g")
+            self.op(
+                lambda T, N: (
+                    f"{name} = tl.gather {N(src.name)}[{idx}] {{axis = {axis} : i32}} : "
+                    f"({T(src.shape, 'f32', src.layout)}, {T(shape, 'i32', layout)}) -> "
+                    f"{T(shape, 'f32', layout)}"
+                )
+            )
+            self.pool.append(_Value(name, shape, "f32", layout))
+        finally:
+            self.rng = main
+
     def trans(self, v: _Value) -> _Value:
         perm = list(range(len(v.shape)))
         while perm == sorted(perm):
@@ -886,6 +959,8 @@ class _Builder:
         self.fresh_load()
         for _ in range(steps):
             self.step()
+        if self.gather_rng is not None and self.gather_rng.random() < 0.4:
+            self.gather()
         stored = {self.pool[-1].name: self.pool[-1]}
         for _ in range(self.rng.randint(0, 2)):
             v = self.pick()
@@ -916,7 +991,7 @@ def generate_kernel(seed: int, *, steps: int | None = None) -> GeneratedKernel:
     ('kernel', True)
     """
     rng = random.Random(seed)
-    builder = _Builder(rng)
+    builder = _Builder(rng, gather_rng=random.Random(f"gather{seed}"))
     laid, free = builder.function("kernel", steps if steps is not None else rng.randint(4, 9))
     return GeneratedKernel(
         seed=seed,
