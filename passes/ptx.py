@@ -929,20 +929,22 @@ def _parallel_move(f: _Function, dests: list[list[str]], srcs: list[list[str]], 
             _mov(f, d, s, t)
 
 
-def _yield_into(f: _Function, block: Block, dests: list[list[str]]) -> None:
-    """Emit ``block``'s ops; its ``scf.yield`` writes into ``dests``."""
+def _yield_into(f: _Function, block: Block, dests: list[list[str]]) -> Operation | None:
+    """Emit ``block``'s ops; its terminator (``scf.yield``, or ``scf.condition`` whose first
+    operand is the condition) writes its values into ``dests``. Returns the terminator."""
     terminator = block.last_op
+    is_yield = terminator is not None and terminator.name in ("scf.yield", "scf.condition")
     for inner in block.ops:
-        if inner is terminator and inner.name == "scf.yield":
+        if inner is terminator and is_yield:
             break
         _emit_op(f, inner)
-    if terminator is not None and terminator.name == "scf.yield" and dests:
-        _parallel_move(
-            f,
-            dests,
-            [f.get(v) for v in terminator.operands],
-            [_scalar(v.type) for v in terminator.operands],
-        )
+    if not is_yield:
+        return None
+    assert terminator is not None
+    values = list(terminator.operands)[1 if terminator.name == "scf.condition" else 0 :]
+    if dests:
+        _parallel_move(f, dests, [f.get(v) for v in values], [_scalar(v.type) for v in values])
+    return terminator
 
 
 @_handles("scf.for")
@@ -987,6 +989,34 @@ def _if(f: _Function, op: Operation) -> None:
         _yield_into(f, op.false_region.block, results)
     f.lines.append(f"{end}:")
     for res, regs in zip(op.results, results, strict=True):
+        f.regs[res] = regs
+
+
+@_handles("scf.while")
+def _while(f: _Function, op: Operation) -> None:
+    # head: before region (its args are the loop-carried registers); scf.condition copies its
+    # values into the after region's args, which are also the results; false exits. The after
+    # region's scf.yield writes the loop-carried registers and jumps back to the head.
+    assert isinstance(op, scf.WhileOp)
+    before, after = op.before_region.block, op.after_region.block
+    carried = [_fresh_like(f, a) for a in before.args]
+    _parallel_move(
+        f, carried, [f.get(v) for v in op.arguments], [_scalar(v.type) for v in op.arguments]
+    )
+    for arg, regs in zip(before.args, carried, strict=True):
+        f.regs[arg] = regs
+    passed = [_fresh_like(f, a) for a in after.args]
+    for arg, regs in zip(after.args, passed, strict=True):
+        f.regs[arg] = regs
+    head, end = f.label("while"), f.label("endwhile")
+    f.lines.append(f"{head}:")
+    condition = _yield_into(f, before, passed)
+    assert condition is not None and condition.name == "scf.condition"
+    f.emit(f"@!{f.get(condition.operands[0])[0]} bra {end};")
+    _yield_into(f, after, carried)
+    f.emit(f"bra.uni {head};")
+    f.lines.append(f"{end}:")
+    for res, regs in zip(op.results, passed, strict=True):
         f.regs[res] = regs
 
 
