@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
+    TensorType,
     VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -49,6 +50,7 @@ from xdsl.utils.target import Target
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
+from llc.passes.ptx_math import F64_SEQUENCES, render
 
 __all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
 
@@ -482,13 +484,26 @@ def _float_binary(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
-@_handles(*_MATH_UNARY)
+@_handles(*_MATH_UNARY, *F64_SEQUENCES)
 def _math_unary(f: _Function, op: Operation) -> None:
+    # f32 (and f16/bf16 through f32): the hardware's approximate instructions of _MATH_UNARY;
+    # f64, and f32 ops with no such instruction: the software sequences of ptx_math (an f32 one
+    # through f64, rounded once at the end).
     t = _scalar(op.results[0].type)
-    if isinstance(t, Float64Type):
-        raise error_at(op, f"-t ptx: {op.name} on f64 is not supported")
+    in_f64 = isinstance(t, Float64Type) or op.name not in _MATH_UNARY
 
     def one(d: str, a: list[str]) -> None:
+        if in_f64:
+            x = a[0]
+            if not isinstance(t, Float64Type):
+                x = f.new_of(".f64", "%fd")
+                f.emit(f"cvt.f64{_float_suffix(t)} {x}, {a[0]};")
+            r = d if isinstance(t, Float64Type) else f.new_of(".f64", "%fd")
+            for line in render(op.name, r, x, lambda kind: f.new_of(kind, _PREFIX[kind])):
+                f.emit(line)
+            if r != d:
+                f.emit(f"cvt.rn{_float_suffix(t)}.f64 {d}, {r};")
+            return
         x = _via_f32(f, t, a)[0]
         r = d if _bits(t) == 32 else f.new_of(".f32", "%f")
         scratch = f.new_of(".f32", "%f")  # one per element: the sequence's lines share it
@@ -498,6 +513,9 @@ def _math_unary(f: _Function, op: Operation) -> None:
             _from_f32(f, t, r, d)
 
     _map(f, op, one)
+
+
+_PREFIX = {".f64": "%fd", ".b32": "%r", ".pred": "%p", ".f32": "%f", ".b64": "%rd", ".b16": "%h"}
 
 
 @_handles("math.fma")
@@ -1029,6 +1047,12 @@ def _return(f: _Function, op: Operation) -> None:
 
 def _emit_op(f: _Function, op: Operation) -> None:
     handler = _HANDLERS.get(op.name)
+    if (
+        handler is None
+        and op.name.startswith(("arith.", "math."))
+        and not any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))
+    ):
+        raise error_at(op, f"-t ptx: '{op.name}' has no PTX sequence yet (see docs/reference.md)")
     if handler is None:
         raise error_at(
             op,

@@ -1,0 +1,405 @@
+"""Software f64 math for ``-t ptx``: PTX has ``sqrt.rn.f64``/``div.rn.f64``/``fma.rn.f64`` but no
+f64 ``ex2``/``lg2``/``sin``/``cos``/``tanh``, so these are range reduction + polynomial sequences.
+
+Every sequence is a list of :class:`Instr` over symbolic registers (``x`` the operand, ``d`` the
+result; ``f*`` f64, ``i*`` s32, ``p*`` predicates), written once in :data:`F64_SEQUENCES`. The same
+list is rendered to PTX (:func:`render`, by ``passes/ptx.py``) and evaluated by an exact Python
+model of those PTX instructions (:func:`evaluate`: IEEE round-to-nearest, ``fma`` rounded once),
+which is how the tests measure the emitted code's accuracy without a GPU.
+
+Reductions: ``exp``/``exp2``/``expm1`` split ``x = k ln2 + r`` (|r| <= ln2/2, Cody-Waite with a
+two-part ln2) and scale by 2^k in two steps (one rounding, also for subnormal results); ``log``
+splits ``x = 2^e m`` (sqrt(1/2) <= m < sqrt(2)) and sums ``log1p(f) = f - s (f - R)`` with ``s =
+f/(2+f)``, ``R`` the atanh series in ``s^2``; ``sin``/``cos`` reduce by pi/2 in three parts (a few
+ulp for |x| < 1e5: there is no Payne-Hanek reduction for huge arguments); ``tanh`` is ``e/(e+2)``
+with ``e = expm1(2|x|)``. The polynomials are Taylor series (coefficients exact rationals rounded
+once), long enough that their truncation error is below 2^-60 relative on the reduced interval.
+
+>>> import math
+>>> evaluate("math.exp", 1.0) == math.exp(1.0)
+True
+>>> render("math.sqrt", "%fd1", "%fd0", lambda kind: "%t")
+['sqrt.rn.f64 %fd1, %fd0;']
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal, getcontext
+from fractions import Fraction
+
+__all__ = ["F64_SEQUENCES", "Instr", "evaluate", "render"]
+
+
+@dataclass(frozen=True)
+class Instr:
+    """One PTX instruction of a sequence: ``op`` (a key of :data:`_PTX`), destination, sources
+    (register names or numbers)."""
+
+    op: str
+    dest: str
+    srcs: tuple[str | float | int, ...]
+
+
+# -- constants (computed, not copied: ln2 from Decimal, pi from its digits) ------------------
+
+getcontext().prec = 60
+_LN2 = Decimal(2).ln()
+_PI_DIGITS = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781")
+
+
+def _split(value: Decimal, parts: int, zero_bits: int = 0) -> list[float]:
+    """``value`` as a sum of doubles; with ``zero_bits``, the first keeps only 53 - zero_bits
+    significant bits (so small integer multiples of it are exact)."""
+    out, rest = [], value
+    for i in range(parts):
+        head = float(rest)
+        if i == 0 and zero_bits:
+            m, e = math.frexp(head)
+            head = math.ldexp(math.floor(m * 2 ** (53 - zero_bits)), e - (53 - zero_bits))
+        out.append(head)
+        rest -= Decimal(head)
+    return out
+
+
+LN2_HI, LN2_LO = _split(_LN2, 2, zero_bits=21)
+LOG2E = float(1 / _LN2)
+LOG10E = float(1 / (Decimal(10).ln()))
+PIO2_1, PIO2_2, PIO2_3 = _split(_PI_DIGITS / 2, 3)
+TWO_OVER_PI = float(2 / _PI_DIGITS)
+
+
+def _coefficients(terms: list[Fraction]) -> list[float]:
+    return [float(t) for t in terms]
+
+
+# Taylor coefficients, highest degree first (Horner order)
+_EXP_TAIL = _coefficients([Fraction(1, math.factorial(n)) for n in range(14, 1, -1)])
+"""exp(r) = 1 + r + r^2 (1/2 + r/6 + ... + r^12/14!)."""
+_ATANH = _coefficients([Fraction(2, 2 * n + 1) for n in range(11, 0, -1)])
+"""2 atanh(s)/s - 2 = z (2/3 + 2z/5 + ...), z = s^2."""
+_SIN = _coefficients([Fraction((-1) ** n, math.factorial(2 * n + 1)) for n in range(8, 0, -1)])
+"""sin(r) = r + r^3 (-1/3! + r^2/5! - ...)."""
+_COS = _coefficients([Fraction((-1) ** n, math.factorial(2 * n)) for n in range(9, 1, -1)])
+"""cos(r) = 1 - r^2/2 + r^4 (1/4! - r^2/6! + ...)."""
+
+
+# -- the sequences ----------------------------------------------------------------------------
+
+
+class _Seq:
+    """A sequence under construction (fresh symbolic registers, ``emit`` returns the dest)."""
+
+    def __init__(self) -> None:
+        self.code: list[Instr] = []
+        self.n = 0
+
+    def __call__(self, op: str, *srcs: str | float | int, dest: str = "") -> str:
+        if not dest:
+            self.n += 1
+            dest = f"{_PTX[op][1]}{self.n}"
+        self.code.append(Instr(op, dest, srcs))
+        return dest
+
+    def horner(self, z: str, coefficients: list[float]) -> str:
+        acc = self("mov", coefficients[0])
+        for c in coefficients[1:]:
+            acc = self("fma", acc, z, c)
+        return acc
+
+
+def _exp_core(s: _Seq, x: str, scale: float, minus_one: bool) -> str:
+    """exp(x * ln2 * scale)... reduced: k = rint(x log2e), r = x - k ln2 (scale 1), or k =
+    rint(x), r = (x - k) ln2 (scale 0: exp2). Returns exp or expm1 of the clamped x."""
+    if scale:
+        kf = s("rni", s("mul", x, LOG2E))
+        nk = s("neg", kf)
+        r = s("fma", nk, LN2_LO, s("fma", nk, LN2_HI, x))
+    else:
+        kf = s("rni", x)
+        r = s("mul", s("sub", x, kf), float(_LN2))
+    k = s("cvt_s32", kf)
+    # q = expm1(r) = r + r^2 * P(r)
+    q = s("fma", s("mul", r, r), s.horner(r, _EXP_TAIL), r)
+    k2 = s("shr_s32", k, 1)
+    k1 = s("sub_s32", k, k2)
+    two_k1 = s("pow2", k1)
+    two_k2 = s("pow2", k2)
+    if not minus_one:
+        p = s("add", q, 1.0)
+        return s("mul", s("mul", p, two_k1), two_k2)
+    # expm1 (x <= 709 so 2^k is finite): 2^k q + (2^k - 1), rounded once
+    two_k = s("mul", two_k1, two_k2)
+    return s("fma", two_k, q, s("sub", two_k, 1.0))
+
+
+def _nan_through(s: _Seq, x: str, y: str) -> str:
+    """y, or x where x is NaN (min/max clamps drop NaNs)."""
+    nan = s("setp_nan", x, x)
+    return s("selp", x, y, nan)
+
+
+def _tiny_is_x(s: _Seq, y: str, threshold: float) -> str:
+    """x where |x| < threshold (the function rounds to x there; keeps -0.0's sign)."""
+    return s("selp", "x", y, s("setp_lt", s("abs", "x"), threshold))
+
+
+def _exp(kind: str) -> Callable[[_Seq], str]:
+    def build(s: _Seq) -> str:
+        if kind == "exp2":
+            xc = s("min", s("max", "x", -1080.0), 1030.0)
+            return _nan_through(s, "x", _exp_core(s, xc, 0.0, False))
+        xc = s("min", s("max", "x", -750.0), 710.0)
+        if kind == "exp":
+            return _nan_through(s, "x", _exp_core(s, xc, 1.0, False))
+        small = _exp_core(s, s("min", s("max", "x", -60.0), 709.0), 1.0, True)
+        big = _exp_core(s, xc, 1.0, False)
+        above = s("setp_gt", "x", 709.0)
+        y = _nan_through(s, "x", s("selp", big, small, above))
+        return _tiny_is_x(s, y, 2.0**-54)
+
+    return build
+
+
+def _log(scale: float, per_octave: float) -> Callable[[_Seq], str]:
+    """log (scale 0), or log_b with ``scale`` = log_b(e), ``per_octave`` = log_b(2)."""
+
+    def build(s: _Seq) -> str:
+        # subnormals: scale by 2^54 first
+        tiny = s("setp_lt", "x", 2.2250738585072014e-308)
+        xs = s("selp", s("mul", "x", 18014398509481984.0), "x", tiny)
+        bias = s("selp_s32", 1023 + 54, 1023, tiny)
+        hi = s("hi", xs)
+        e = s("sub_s32", s("shr_s32", hi, 20), bias)
+        mhi = s("or_b32", s("and_b32", hi, 0x000FFFFF), 0x3FF00000)
+        m = s("with_hi", xs, mhi)
+        big = s("setp_gt", m, 1.4142135623730951)
+        m = s("selp", s("mul", m, 0.5), m, big)
+        e = s("add_s32", e, s("selp_s32", 1, 0, big))
+        ef = s("cvt_f64", e)
+        f = s("sub", m, 1.0)
+        sv = s("div", f, s("add", f, 2.0))
+        z = s("mul", sv, sv)
+        r = s("mul", z, s.horner(z, _ATANH))
+        # log1p(f) = f - s (f - R); log(x) = e ln2_hi + (log1p(f) + e ln2_lo)
+        lp = s("sub", f, s("mul", sv, s("sub", f, r)))
+        if scale:  # log2 / log10: e log_b(2) + log1p(f) log_b(e)
+            y = s("fma", ef, per_octave, s("mul", lp, scale))
+        else:
+            y = s("fma", ef, LN2_HI, s("fma", ef, LN2_LO, lp))
+        # x < 0 or NaN: NaN; 0: -inf; +inf: +inf
+        y = s("selp", float("-inf"), y, s("setp_eq", "x", 0.0))
+        y = s("selp", float("inf"), y, s("setp_eq", "x", float("inf")))
+        y = s("selp", float("nan"), y, s("setp_lt", "x", 0.0))
+        return _nan_through(s, "x", y)
+
+    return build
+
+
+def _sincos(want_cos: bool) -> Callable[[_Seq], str]:
+    def build(s: _Seq) -> str:
+        kf = s("rni", s("mul", "x", TWO_OVER_PI))
+        nk = s("neg", kf)
+        r = s("fma", nk, PIO2_1, "x")
+        r = s("fma", nk, PIO2_2, r)
+        r = s("fma", nk, PIO2_3, r)
+        z = s("mul", r, r)
+        sin_r = s("fma", s("mul", z, r), s.horner(z, _SIN), r)
+        cos_r = s("fma", z, s("fma", z, s.horner(z, _COS), -0.5), 1.0)
+        quadrant = s("and_b32", s("cvt_s32", kf), 3)
+        if want_cos:
+            quadrant = s("and_b32", s("add_s32", quadrant, 1), 3)
+        # quadrant 0: sin, 1: cos, 2: -sin, 3: -cos
+        odd = s("setp_ne_s32", s("and_b32", quadrant, 1), 0)
+        y = s("selp", cos_r, sin_r, odd)
+        flip = s("setp_ne_s32", s("and_b32", quadrant, 2), 0)
+        y = s("selp", s("neg", y), y, flip)
+        inf = s("setp_eq", s("abs", "x"), float("inf"))
+        y = s("selp", float("nan"), y, inf)
+        return y if want_cos else _tiny_is_x(s, y, 2.0**-27)
+
+    return build
+
+
+def _tanh(s: _Seq) -> str:
+    a = s("min", s("abs", "x"), 22.0)
+    e = _exp_core(s, s("add", a, a), 1.0, True)
+    t = s("div", e, s("add", e, 2.0))
+    return _nan_through(s, "x", s("copysign", "x", t))
+
+
+def _single(op: str, *extra: float) -> Callable[[_Seq], str]:
+    return lambda s: s(op, "x", *extra)
+
+
+_BUILDERS: dict[str, Callable[[_Seq], str]] = {
+    "math.exp": _exp("exp"),
+    "math.exp2": _exp("exp2"),
+    "math.expm1": _exp("expm1"),
+    "math.log": _log(0.0, 0.0),
+    "math.log2": _log(LOG2E, 1.0),
+    "math.log10": _log(LOG10E, float(_LN2 / Decimal(10).ln())),
+    "math.sqrt": _single("sqrt"),
+    "math.rsqrt": lambda s: s("div", 1.0, s("sqrt", "x")),
+    "math.sin": _sincos(False),
+    "math.cos": _sincos(True),
+    "math.tanh": _tanh,
+    "math.absf": _single("abs"),
+    "arith.negf": _single("neg"),
+    "math.floor": _single("rmi"),
+    "math.ceil": _single("rpi"),
+    "math.trunc": _single("rzi"),
+    "math.roundeven": _single("rni"),
+}
+
+
+def _build(name: str) -> list[Instr]:
+    s = _Seq()
+    result = _BUILDERS[name](s)
+    # the last instruction writes the result register ``d``
+    last = s.code[-1]
+    assert last.dest == result
+    s.code[-1] = Instr(last.op, "d", last.srcs)
+    return s.code
+
+
+# -- PTX spelling and the exact model of each instruction --------------------------------------
+
+
+def _bits(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def _double(bits: int) -> float:
+    return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
+
+
+def _s32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def _fma(a: float, b: float, c: float) -> float:
+    if all(math.isfinite(v) for v in (a, b, c)):
+        exact = Fraction(a) * Fraction(b) + Fraction(c)
+        if exact == 0:  # a * b == -c exactly: the float sum has IEEE's sign of zero
+            return a * b + c
+        try:
+            return float(exact)  # int / int is correctly rounded
+        except OverflowError:
+            return math.copysign(math.inf, exact)
+    return a * b + c
+
+
+def _integral(fn: Callable[[float], int]) -> Callable[[float], float]:
+    """A rounding to an integral value (its result keeps the operand's sign, also for zero)."""
+    return lambda x: math.copysign(float(fn(x)), x) if math.isfinite(x) else x
+
+
+def _cvt_s32(x: float) -> int:
+    if math.isnan(x):
+        return 0
+    return int(max(-(2**31), min(2**31 - 1, x)))
+
+
+def _min(a: float, b: float) -> float:
+    return b if math.isnan(a) else a if math.isnan(b) else min(a, b)
+
+
+def _max(a: float, b: float) -> float:
+    return b if math.isnan(a) else a if math.isnan(b) else max(a, b)
+
+
+def _ieee(fn: Callable[..., float]) -> Callable[..., float]:
+    import numpy as np
+
+    def run(*args: float) -> float:
+        with np.errstate(all="ignore"):
+            return float(fn(*(np.float64(a) for a in args)))
+
+    return run
+
+
+_PTX: dict[str, tuple[str, str, Callable[..., object]]] = {
+    # op -> (PTX template with {d} and {0}, {1}, ...; destination register class; model)
+    "mov": ("mov.f64 {d}, {0};", "f", lambda a: a),
+    "add": ("add.rn.f64 {d}, {0}, {1};", "f", _ieee(lambda a, b: a + b)),
+    "sub": ("sub.rn.f64 {d}, {0}, {1};", "f", _ieee(lambda a, b: a - b)),
+    "mul": ("mul.rn.f64 {d}, {0}, {1};", "f", _ieee(lambda a, b: a * b)),
+    "div": ("div.rn.f64 {d}, {0}, {1};", "f", _ieee(lambda a, b: a / b)),
+    "fma": ("fma.rn.f64 {d}, {0}, {1}, {2};", "f", _fma),
+    "sqrt": ("sqrt.rn.f64 {d}, {0};", "f", lambda a: math.sqrt(a) if a >= 0 else math.nan),
+    "neg": ("neg.f64 {d}, {0};", "f", lambda a: -a),
+    "abs": ("abs.f64 {d}, {0};", "f", abs),
+    "min": ("min.f64 {d}, {0}, {1};", "f", _min),
+    "max": ("max.f64 {d}, {0}, {1};", "f", _max),
+    "copysign": ("copysign.f64 {d}, {0}, {1};", "f", lambda a, b: math.copysign(b, a)),
+    "rni": ("cvt.rni.f64.f64 {d}, {0};", "f", _integral(round)),  # round(): half to even
+    "rmi": ("cvt.rmi.f64.f64 {d}, {0};", "f", _integral(math.floor)),
+    "rpi": ("cvt.rpi.f64.f64 {d}, {0};", "f", _integral(math.ceil)),
+    "rzi": ("cvt.rzi.f64.f64 {d}, {0};", "f", _integral(math.trunc)),
+    "selp": ("selp.f64 {d}, {0}, {1}, {2};", "f", lambda a, b, p: a if p else b),
+    "cvt_f64": ("cvt.rn.f64.s32 {d}, {0};", "f", float),
+    "pow2": ("shl.b32 {t}, {0}, 20;\tadd.s32 {t}, {t}, 1072693248;\tmov.b64 {d}, {{0, {t}}};", "f",
+             lambda k: _double((k + 1023) << 52)),
+    "with_hi": ("mov.b64 {{{t}, {u}}}, {0};\tmov.b64 {d}, {{{t}, {1}}};", "f",
+                lambda x, hi: _double((_bits(x) & 0xFFFFFFFF) | ((hi & 0xFFFFFFFF) << 32))),
+    "hi": ("mov.b64 {{{t}, {d}}}, {0};", "i", lambda x: _s32(_bits(x) >> 32)),
+    "cvt_s32": ("cvt.rzi.s32.f64 {d}, {0};", "i", _cvt_s32),
+    "add_s32": ("add.s32 {d}, {0}, {1};", "i", lambda a, b: _s32(a + b)),
+    "sub_s32": ("sub.s32 {d}, {0}, {1};", "i", lambda a, b: _s32(a - b)),
+    "shr_s32": ("shr.s32 {d}, {0}, {1};", "i", lambda a, b: a >> b),
+    "and_b32": ("and.b32 {d}, {0}, {1};", "i", lambda a, b: _s32(a & b)),
+    "or_b32": ("or.b32 {d}, {0}, {1};", "i", lambda a, b: _s32(a | b)),
+    "selp_s32": ("selp.s32 {d}, {0}, {1}, {2};", "i", lambda a, b, p: a if p else b),
+    "setp_lt": ("setp.lt.f64 {d}, {0}, {1};", "p", lambda a, b: a < b),
+    "setp_gt": ("setp.gt.f64 {d}, {0}, {1};", "p", lambda a, b: a > b),
+    "setp_eq": ("setp.eq.f64 {d}, {0}, {1};", "p", lambda a, b: a == b),
+    "setp_nan": ("setp.nan.f64 {d}, {0}, {1};", "p", lambda a, b: math.isnan(a) or math.isnan(b)),
+    "setp_ne_s32": ("setp.ne.s32 {d}, {0}, {1};", "p", lambda a, b: a != b),
+}  # fmt: skip
+"""Each instruction's PTX (``{t}``/``{u}``: b32 scratch registers) and its exact model."""
+
+_CLASSES = {"f": (".f64", "%fd"), "i": (".b32", "%r"), "p": (".pred", "%p")}
+
+F64_SEQUENCES: dict[str, list[Instr]] = {name: _build(name) for name in _BUILDERS}
+"""The f64 sequence of each math op (``-t ptx`` emits exactly these instructions)."""
+
+
+def _literal(value: float | int) -> str:
+    """A float is an f64 immediate (``0d`` + its bits), an int a decimal one."""
+    if isinstance(value, float):
+        return "0d" + struct.pack(">d", value).hex().upper()
+    return str(value)
+
+
+def render(name: str, dest: str, operand: str, new: Callable[[str], str]) -> list[str]:
+    """The PTX lines of ``name``'s f64 sequence writing ``dest`` from ``operand``; ``new(kind)``
+    gives a fresh register of a PTX kind (``.f64``, ``.b32``, ``.pred``)."""
+    regs = {"x": operand, "d": dest}
+    lines = []
+    for ins in F64_SEQUENCES[name]:
+        template, cls, _ = _PTX[ins.op]
+        if ins.dest not in regs:
+            regs[ins.dest] = new(_CLASSES[cls][0])
+        args = [regs[a] if isinstance(a, str) else _literal(a) for a in ins.srcs]
+        scratch = {"t": new(".b32") if "{t}" in template else "", "u": ""}
+        if "{u}" in template:
+            scratch["u"] = new(".b32")
+        text = template.format(*args, d=regs[ins.dest], **scratch)
+        lines += text.split("\t")
+    return lines
+
+
+def evaluate(name: str, x: float) -> float:
+    """``name``'s f64 sequence on ``x``, instruction by instruction (the exact model)."""
+    env: dict[str, object] = {"x": float(x)}
+    for ins in F64_SEQUENCES[name]:
+        args = [env[a] if isinstance(a, str) else a for a in ins.srcs]
+        env[ins.dest] = _PTX[ins.op][2](*args)
+    result = env["d"]
+    assert isinstance(result, float)
+    return result
