@@ -109,6 +109,10 @@ def _bits(t: Attribute) -> int:
     raise KeyError(t)
 
 
+def _is_i1(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
 def _is_float(t: Attribute) -> bool:
     return isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type)
 
@@ -258,7 +262,27 @@ class _Function:
         return self.regs[value]
 
     # packing of narrow elements into 32-bit words (shuffles, shared/global memory, mma)
+    def bytes_of(self, preds: Sequence[str]) -> list[str]:
+        """i1 predicates as i8 values 0/1 (their memory and shuffle form)."""
+        out = []
+        for p in preds:
+            h = self.new_of(".b16", "%h")
+            self.emit(f"selp.b16 {h}, 1, 0, {p};")
+            out.append(h)
+        return out
+
+    def preds_of(self, values: Sequence[str]) -> list[str]:
+        """i8 values as i1 predicates (non-zero is true)."""
+        out = []
+        for h in values:
+            p = self.new_of(".pred", "%p")
+            self.emit(f"setp.ne.b16 {p}, {h}, 0;")
+            out.append(p)
+        return out
+
     def to_words(self, regs: Sequence[str], t: Attribute) -> list[str]:
+        if _is_i1(t):
+            return self.to_words(self.bytes_of(regs), IntegerType(8))
         bits = _bits(t)
         if bits == 32:
             if isinstance(t, Float32Type):
@@ -301,6 +325,8 @@ class _Function:
         raise KeyError(bits)
 
     def from_words(self, words: Sequence[str], t: Attribute, count: int) -> list[str]:
+        if _is_i1(t):
+            return self.preds_of(self.from_words(words, IntegerType(8), count))
         bits = _bits(t)
         if bits == 32:
             if isinstance(t, Float32Type):
@@ -539,8 +565,8 @@ def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribut
     t = _scalar(operand_type)
     if kind == "f" or _is_float(t):
         suffix = ".f32" if _bits(t) == 16 else _float_suffix(t)
-    elif isinstance(t, IntegerType) and t.width.data == 1:
-        suffix = ".b16"
+    elif _is_i1(t):  # predicates compare as 16-bit 0/-1 (signed) or 0/1 (unsigned) values
+        suffix = ".b16" if cmp in ("eq", "ne") else (".s16" if kind == "s" else ".u16")
     else:
         suffix = _int_suffix(t, signed=kind == "s")
 
@@ -550,7 +576,7 @@ def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribut
             vals = []
             for r in a:
                 v = f.new_of(".b16", "%h")
-                f.emit(f"selp.b16 {v}, 1, 0, {r};")
+                f.emit(f"selp.b16 {v}, {-1 if suffix == '.s16' else 1}, 0, {r};")
                 vals.append(v)
             a = vals
         elif _is_float(t) and _bits(t) == 16:
@@ -602,6 +628,12 @@ def _select(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
+_CAST_KINDS = {
+    "extsi", "extui", "trunci", "index_cast", "index_castui", "sitofp", "uitofp", "fptosi",
+    "fptoui", "extf", "truncf", "bitcast",
+}  # fmt: skip
+
+
 def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute) -> None:
     sb, db = _bits(src), _bits(dst)
     src_is_i1 = isinstance(src, IntegerType) and src.width.data == 1
@@ -628,28 +660,72 @@ def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute
                 f.emit(f"cvt.{s}{db}.{s}8 {d}, {x};")
             else:
                 f.emit(f"cvt.{s}{db}.{s}{sb} {d}, {x};")
-        elif kind in ("sitofp", "uitofp"):
-            s = "s" if kind == "sitofp" else "u"
-            f.emit(f"cvt.rn{_float_suffix(dst)}.{s}{max(8, sb)} {d}, {x};")
-        elif kind in ("fptosi", "fptoui"):
-            s = "s" if kind == "fptosi" else "u"
-            f.emit(f"cvt.rzi.{s}{max(8, db)}{_float_suffix(src)} {d}, {x};")
-        elif kind in ("extf", "truncf"):
-            if (isinstance(src, BFloat16Type) and isinstance(dst, Float16Type)) or (
-                isinstance(src, Float16Type) and isinstance(dst, BFloat16Type)
-            ):
-                t = f.new_of(".f32", "%f")
-                f.emit(f"cvt.f32{_float_suffix(src)} {t}, {x};")
-                f.emit(f"cvt.rn{_float_suffix(dst)}.f32 {d}, {t};")
-            else:
-                rnd = ".rn" if db < sb else ""
-                f.emit(f"cvt{rnd}{_float_suffix(dst)}{_float_suffix(src)} {d}, {x};")
         elif kind == "bitcast":
             f.emit(f"mov.b{max(16, db)} {d}, {x};")
+        elif isinstance(src, BFloat16Type) and not isinstance(dst, Float32Type):
+            # bf16 converts only to/from f32 on sm_80: widen exactly, then convert from f32
+            wide = f.new_of(".f32", "%f")
+            f.emit(f"cvt.f32.bf16 {wide}, {x};")
+            _cast_from(f, kind, wide, Float32Type(), dst, d)
+        elif isinstance(dst, BFloat16Type) and not isinstance(src, Float32Type):
+            narrow = _f32_for_bf16(f, kind, x, src)
+            f.emit(f"cvt.rn.bf16.f32 {d}, {narrow};")
         else:
-            raise error_at(op, f"-t ptx: cast {kind} is not supported")
+            _cast_from(f, kind, x, src, dst, d)
+
+    if kind not in _CAST_KINDS:
+        raise error_at(op, f"-t ptx: cast {kind} is not supported")
 
     _map(f, op, one)
+
+
+def _cast_from(f: _Function, kind: str, x: str, src: Attribute, dst: Attribute, d: str) -> None:
+    """The int <-> float and float <-> float casts PTX has one ``cvt`` for."""
+    sb, db = _bits(src), _bits(dst)
+    if not _is_float(src):
+        s = "u" if kind in ("uitofp", "extui") else "s"
+        f.emit(f"cvt.rn{_float_suffix(dst)}.{s}{max(8, sb)} {d}, {x};")
+    elif not _is_float(dst):
+        s = "u" if kind == "fptoui" else "s"
+        f.emit(f"cvt.rzi.{s}{max(8, db)}{_float_suffix(src)} {d}, {x};")
+    elif _bits(src) == _bits(dst) == 16:  # f16 <-> bf16
+        t = f.new_of(".f32", "%f")
+        f.emit(f"cvt.f32{_float_suffix(src)} {t}, {x};")
+        f.emit(f"cvt.rn{_float_suffix(dst)}.f32 {d}, {t};")
+    elif sb == db:
+        f.emit(f"mov{_float_suffix(dst)} {d}, {x};")
+    else:
+        rnd = ".rn" if db < sb else ""
+        f.emit(f"cvt{rnd}{_float_suffix(dst)}{_float_suffix(src)} {d}, {x};")
+
+
+def _f32_for_bf16(f: _Function, kind: str, x: str, src: Attribute) -> str:
+    """``x`` (an integer or f16/f64) as an f32 whose rounding to bf16 is the correctly rounded
+    conversion: exact for 8/16-bit sources, else rounded to odd (truncate, then set the lowest
+    bit when inexact), which f32's 16 extra bits make equivalent to rounding once."""
+    sb = _bits(src)
+    t = f.new_of(".f32", "%f")
+    if sb <= 16:
+        _cast_from(f, kind, x, src, Float32Type(), t)
+        return t
+    if _is_float(src):
+        f.emit(f"cvt.rz.f32.f64 {t}, {x};")
+        back, kind_of = f.new_of(".f64", "%fd"), ".f64"
+        f.emit(f"cvt.f64.f32 {back}, {t};")
+    else:
+        s = "u" if kind == "uitofp" else "s"
+        f.emit(f"cvt.rz.f32.{s}{sb} {t}, {x};")
+        back, kind_of = f.new(src), f".{s}{sb}"
+        f.emit(f"cvt.rzi.{s}{sb}.f32 {back}, {t};")
+    inexact = f.new_of(".pred", "%p")
+    f.emit(f"setp.ne{kind_of} {inexact}, {back}, {x};")
+    w, odd = f.new_of(".b32", "%r"), f.new_of(".b32", "%r")
+    f.emit(f"mov.b32 {w}, {t};")
+    f.emit(f"or.b32 {odd}, {w}, 1;")
+    f.emit(f"selp.b32 {w}, {odd}, {w}, {inexact};")
+    rounded = f.new_of(".f32", "%f")
+    f.emit(f"mov.b32 {rounded}, {w};")
+    return rounded
 
 
 @_handles("simt.cast")
@@ -775,12 +851,16 @@ def _shfl(f: _Function, op: Operation) -> None:
     t = _scalar(op.value.type)
     words = f.to_words(f.get(op.value), t)
     lane = f.u32(f.get(op.lane)[0], op.lane.type)
-    out = f.new_of(".b32", "%r")
     mask = op.mask.value.data & 0xFFFFFFFF
-    f.emit(
-        f"shfl.sync.{op.mode.data}.b32 {out}, {words[0]}, {lane}, {op.c.value.data}, 0x{mask:08x};"
-    )
-    f.regs[op.result] = f.from_words([out], t, _count(op.value.type))
+    out = []
+    for word in words:  # one word but for i1 vectors, one byte per element (see bytes_of)
+        moved = f.new_of(".b32", "%r")
+        f.emit(
+            f"shfl.sync.{op.mode.data}.b32 {moved}, {word}, {lane}, {op.c.value.data}, "
+            f"0x{mask:08x};"
+        )
+        out.append(moved)
+    f.regs[op.result] = f.from_words(out, t, _count(op.value.type))
 
 
 @_handles("simt.shared_alloc")
@@ -818,6 +898,8 @@ def _memory_words(f: _Function, regs: list[str], t: Attribute) -> tuple[str, lis
 def _store(f: _Function, op: Operation) -> None:
     value = op.operands[0]
     t, regs = _scalar(value.type), f.get(value)
+    if _is_i1(t):  # an i1 is one byte in memory, as in the SIMT interpreter
+        t, regs = IntegerType(8), f.bytes_of(regs)
     if op.name == "simt.shared_store":
         addr = f.address(f.get(op.operands[1])[0], f.get(op.operands[2])[0], op.operands[2].type)
         space, guard = "shared", ""
@@ -840,7 +922,14 @@ def _store(f: _Function, op: Operation) -> None:
 def _load(f: _Function, op: Operation) -> None:
     result = op.results[0]
     t, n = _scalar(result.type), _count(result.type)
+    predicates = _is_i1(t)
+    if predicates:  # an i1 is one byte in memory, as in the SIMT interpreter
+        t = IntegerType(8)
     total = n * _bits(t)
+
+    def done(regs: list[str]) -> None:
+        f.regs[result] = f.preds_of(regs) if predicates else regs
+
     if op.name == "simt.shared_load":
         addr = f.address(f.get(op.operands[0])[0], f.get(op.operands[1])[0], op.operands[1].type)
         space, guard, other = "shared", "", None
@@ -848,6 +937,7 @@ def _load(f: _Function, op: Operation) -> None:
         addr, space = f.get(op.operands[0])[0], "global"
         guard = f"@{f.get(op.operands[1])[0]} "
         other = f.get(op.operands[2])
+        other = f.bytes_of(other) if predicates else other
     if total < 32:
         h = f.new_of(".b16", "%h")
         kind = ".b8" if total == 8 else ".b16"
@@ -859,11 +949,11 @@ def _load(f: _Function, op: Operation) -> None:
                 f.emit(f"cvt.u16.u32 {h}, {w};")
         f.emit(f"{guard}ld.{space}{kind} {h}, [{addr}];")
         if n == 1:
-            f.regs[result] = [h]
+            done([h])
         else:
             w = f.new_of(".b32", "%r")
             f.emit(f"cvt.u32.u16 {w}, {h};")
-            f.regs[result] = f.from_words([w], t, n)
+            done(f.from_words([w], t, n))
         return
     words = [f.new_of(".b32", "%r") for _ in range(total // 32)]
     if other is not None:
@@ -871,7 +961,7 @@ def _load(f: _Function, op: Operation) -> None:
             f.emit(f"mov.b32 {w}, {o};")
     v, text = _vec(words)
     f.emit(f"{guard}ld.{space}{v}.b32 {text}, [{addr}];")
-    f.regs[result] = f.from_words(words, t, n)
+    done(f.from_words(words, t, n))
 
 
 def _matrix_suffix(op: Operation) -> str:

@@ -16,7 +16,7 @@ with ``e = expm1(2|x|)``. The polynomials are Taylor series (coefficients exact 
 once), long enough that their truncation error is below 2^-60 relative on the reduced interval.
 
 >>> import math
->>> evaluate("math.exp", 1.0) == math.exp(1.0)
+>>> abs(evaluate("math.exp", 1.0) - math.e) <= math.ulp(math.e)
 True
 >>> render("math.sqrt", "%fd1", "%fd0", lambda kind: "%t")
 ['sqrt.rn.f64 %fd1, %fd0;']
