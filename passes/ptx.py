@@ -523,12 +523,12 @@ def _math_unary(f: _Function, op: Operation) -> None:
             x = a[0]
             if not isinstance(t, Float64Type):
                 x = f.new_of(".f64", "%fd")
-                f.emit(f"cvt.f64{_float_suffix(t)} {x}, {a[0]};")
+                _float_convert(f, a[0], t, Float64Type(), x)
             r = d if isinstance(t, Float64Type) else f.new_of(".f64", "%fd")
             for line in render(op.name, r, x, lambda kind: f.new_of(kind, _PREFIX[kind])):
                 f.emit(line)
             if r != d:
-                f.emit(f"cvt.rn{_float_suffix(t)}.f64 {d}, {r};")
+                _float_convert(f, r, Float64Type(), t, d)
             return
         x = _via_f32(f, t, a)[0]
         r = d if _bits(t) == 32 else f.new_of(".f32", "%f")
@@ -634,7 +634,11 @@ _CAST_KINDS = {
 }  # fmt: skip
 
 
-def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute) -> None:
+def _cast(
+    f: _Function, op: Operation | None, kind: str, src: Attribute, dst: Attribute
+) -> Callable[[str, list[str]], None]:
+    """Emit the cast ``op`` per element; with no ``op``, only return the per-element emitter
+    ``one(dest, [source])``."""
     sb, db = _bits(src), _bits(dst)
     src_is_i1 = isinstance(src, IntegerType) and src.width.data == 1
     dst_is_i1 = isinstance(dst, IntegerType) and dst.width.data == 1
@@ -673,10 +677,17 @@ def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute
         else:
             _cast_from(f, kind, x, src, dst, d)
 
+    if op is None:
+        return one
     if kind not in _CAST_KINDS:
         raise error_at(op, f"-t ptx: cast {kind} is not supported")
-
     _map(f, op, one)
+    return one
+
+
+def _float_convert(f: _Function, x: str, src: Attribute, dst: Attribute, d: str) -> None:
+    """``d = x`` converted between float types, rounded once (bf16 only through f32)."""
+    _cast(f, None, "extf" if _bits(dst) > _bits(src) else "truncf", src, dst)(d, [x])
 
 
 def _cast_from(f: _Function, kind: str, x: str, src: Attribute, dst: Attribute, d: str) -> None:

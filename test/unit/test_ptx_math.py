@@ -1,0 +1,142 @@
+"""The f64 math sequences of ``-t ptx`` (passes/ptx_math.py), measured without a GPU: the exact
+model of their PTX instructions (``evaluate``) against long-double references, in ulps of the
+double result; special values; and the round-to-odd argument of bf16 conversions."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from llc.passes.ptx_math import F64_SEQUENCES, evaluate, render
+
+L = np.longdouble
+REFERENCE = {
+    "math.exp": (np.exp, (-745.0, 709.7)),
+    "math.exp2": (np.exp2, (-1074.0, 1023.0)),
+    "math.expm1": (np.expm1, (-40.0, 709.7)),
+    "math.log": (np.log, None),
+    "math.log2": (np.log2, None),
+    "math.log10": (np.log10, None),
+    "math.sqrt": (np.sqrt, None),
+    "math.rsqrt": (lambda x: 1 / np.sqrt(x), None),
+    "math.sin": (np.sin, (-1e5, 1e5)),
+    "math.cos": (np.cos, (-1e5, 1e5)),
+    "math.tanh": (np.tanh, (-25.0, 25.0)),
+}
+BOUND_ULP = {"math.sqrt": 0.5}
+"""Worst error allowed (sqrt is correctly rounded; the others: a few ulp, measured ~1-2.4)."""
+
+
+def _samples(domain: tuple[float, float] | None, rng: np.random.Generator) -> np.ndarray:
+    if domain is None:  # positive: every binade, subnormals, and [0.5, 2] densely
+        xs = np.exp(rng.uniform(-700, 700, 300))
+        return np.concatenate([xs, rng.uniform(0.5, 2, 100), [5e-324, 1e-310, 1.0, 2.0]])
+    lo, hi = domain
+    tiny = np.ldexp(1.0, rng.integers(-60, -1, 60)) * rng.choice([-1.0, 1.0], 60)
+    xs = np.concatenate([rng.uniform(lo, hi, 240), rng.uniform(-1, 1, 80), tiny])
+    return xs[(xs >= lo) & (xs <= hi)]
+
+
+def _ulps(y: float, exact: np.longdouble) -> float:
+    if not np.isfinite(exact) or exact == 0:
+        return 0.0 if y == exact else math.inf
+    return float(abs(L(y) - exact) / L(np.spacing(np.float64(abs(exact)))))
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_sequence_accuracy(name: str) -> None:
+    fn, domain = REFERENCE[name]
+    rng = np.random.default_rng(sorted(REFERENCE).index(name))
+    worst = max(_ulps(evaluate(name, float(x)), fn(L(x))) for x in _samples(domain, rng))
+    assert worst <= BOUND_ULP.get(name, 3.0), f"{name}: {worst:.2f} ulp"
+
+
+SPECIAL = [
+    ("math.exp", [math.inf, -math.inf, math.nan, 709.79, -745.2, -0.0, -740.5]),
+    ("math.exp2", [1024.0, -1075.0, -1030.25, math.inf, -math.inf]),
+    ("math.expm1", [709.5, 710.0, -math.inf, math.inf, math.nan, -0.0, 1e-300, -50.0]),
+    ("math.log", [0.0, -0.0, -1.0, math.inf, math.nan, 5e-324, 1.0]),
+    ("math.log2", [8.0, 1024.0, 5e-324, 0.5]),
+    ("math.log10", [1000.0, 1e-300, 1e22]),
+    ("math.sin", [math.inf, math.nan, -0.0, 1e-300]),
+    ("math.cos", [math.inf, 0.0]),
+    ("math.tanh", [math.inf, -math.inf, math.nan, -0.0, 1e-300, 20.0]),
+    ("math.rsqrt", [0.0, math.inf, -1.0]),
+    ("math.floor", [-0.5, 2.5, -0.0, math.inf]),
+    ("math.ceil", [-0.5, 2.5]),
+    ("math.trunc", [-2.5, 2.5]),
+    ("math.roundeven", [2.5, 3.5, -0.4]),
+    ("math.absf", [-0.0, -3.0]),
+    ("arith.negf", [0.0, 3.0]),
+]
+NUMPY = {
+    "math.exp": np.exp, "math.exp2": np.exp2, "math.expm1": np.expm1, "math.log": np.log,
+    "math.log2": np.log2, "math.log10": np.log10, "math.sin": np.sin, "math.cos": np.cos,
+    "math.tanh": np.tanh, "math.rsqrt": lambda x: 1 / np.sqrt(x), "math.floor": np.floor,
+    "math.ceil": np.ceil, "math.trunc": np.trunc, "math.roundeven": np.rint,
+    "math.absf": np.abs, "arith.negf": np.negative,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name,xs", SPECIAL, ids=[s[0] for s in SPECIAL])
+def test_special_values(name: str, xs: list[float]) -> None:
+    # infinities, NaN, signed zeros, subnormals: as numpy (IEEE) gives them, sign included
+    with np.errstate(all="ignore"):
+        for x in xs:
+            got, want = evaluate(name, x), float(NUMPY[name](np.float64(x)))
+            if math.isnan(want):
+                assert math.isnan(got), (name, x, got)
+            else:
+                assert got == want and math.copysign(1, got) == math.copysign(1, want), (x, got)
+
+
+def test_every_sequence_renders_to_its_registers() -> None:
+    count = iter(range(10**6))
+    for name in F64_SEQUENCES:
+        lines = render(name, "%fd_d", "%fd_x", lambda kind: f"%t{next(count)}")
+        assert all(line.count(";") == 1 and line.endswith(";") for line in lines), name
+        assert any(line.split(" ", 1)[1].startswith("%fd_d,") for line in lines), name
+        assert any("%fd_x" in line for line in lines), name
+
+
+def _round_fraction_to_bf16(value: Fraction) -> float:
+    """The nearest bf16 (ties to even) of an exact value (finite range only)."""
+    if value == 0:
+        return 0.0
+    e = math.floor(math.log2(abs(value)))
+    while Fraction(2) ** e > abs(value):
+        e -= 1
+    while Fraction(2) ** (e + 1) <= abs(value):
+        e += 1
+    step = Fraction(2) ** (e - 7)
+    q = value / step
+    n = math.floor(q)
+    rest = q - n
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and n % 2):
+        n += 1
+    return float(n * step)
+
+
+def test_round_to_odd_through_f32_rounds_bf16_once() -> None:
+    # The int32/int64/f64 -> bf16 casts truncate to f32, set the lowest bit when inexact, then
+    # round to bf16 (passes/ptx.py:_f32_for_bf16). Check that argument on integers near bf16
+    # ties, where rounding twice (to f32, then bf16) would go wrong.
+    rng = np.random.default_rng(7)
+    values = []
+    for _ in range(400):
+        e = int(rng.integers(9, 62))
+        mantissa = int(rng.integers(1 << 7, 1 << 8))
+        tie = (2 * mantissa + 1) << (e - 8)  # exactly halfway between two bf16 at 2^e
+        values += [tie + int(rng.integers(1, 1 << max(1, e - 30))), tie - 1, tie]
+    naive_wrong = 0
+    for v in values:
+        e = v.bit_length() - 24  # f32 keeps the top 24 bits
+        truncated = (v >> e) << e if e > 0 else v
+        odd = truncated | (1 << e) if e > 0 and truncated != v else truncated
+        want = _round_fraction_to_bf16(Fraction(v))
+        assert _round_fraction_to_bf16(Fraction(odd)) == want, v
+        naive_wrong += _round_fraction_to_bf16(Fraction(int(np.float32(v)))) != want
+    assert naive_wrong > 0  # rounding to f32 to nearest first would be wrong on some of them
