@@ -544,6 +544,38 @@ def _math_unary(f: _Function, op: Operation) -> None:
 _PREFIX = {".f64": "%fd", ".b32": "%r", ".pred": "%p", ".f32": "%f", ".b64": "%rd", ".b16": "%h"}
 
 
+@_handles("math.copysign")
+def _copysign(f: _Function, op: Operation) -> None:
+    # PTX's copysign takes the sign from its first operand: math.copysign(x, y) is (y, x)
+    t = _scalar(op.results[0].type)
+
+    def one(d: str, a: list[str]) -> None:
+        if _bits(t) == 16:
+            x = _via_f32(f, t, a)
+            r = f.new_of(".f32", "%f")
+            f.emit(f"copysign.f32 {r}, {x[1]}, {x[0]};")
+            _from_f32(f, t, r, d)
+        else:
+            f.emit(f"copysign{_float_suffix(t)} {d}, {a[1]}, {a[0]};")
+
+    _map(f, op, one)
+
+
+@_handles("math.absi")
+def _absi(f: _Function, op: Operation) -> None:
+    t = _scalar(op.results[0].type)
+    bits = max(16, _bits(t))
+
+    def one(d: str, a: list[str]) -> None:
+        x = a[0]
+        if _bits(t) == 8:  # an i8 in a 16-bit register: sign-extend its low byte first
+            x = f.new_of(".b16", "%h")
+            f.emit(f"cvt.s16.s8 {x}, {a[0]};")
+        f.emit(f"abs.s{bits} {d}, {x};")
+
+    _map(f, op, one)
+
+
 @_handles("math.fma")
 def _fma(f: _Function, op: Operation) -> None:
     t = _scalar(op.results[0].type)

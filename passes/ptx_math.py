@@ -111,7 +111,7 @@ class _Seq:
         return acc
 
 
-def _exp_core(s: _Seq, x: str, scale: float, minus_one: bool) -> str:
+def _exp_core(s: _Seq, x: str, scale: float, minus_one: bool, halve: bool = False) -> str:
     """exp(x * ln2 * scale)... reduced: k = rint(x log2e), r = x - k ln2 (scale 1), or k =
     rint(x), r = (x - k) ln2 (scale 0: exp2). Returns exp or expm1 of the clamped x."""
     if scale:
@@ -122,6 +122,8 @@ def _exp_core(s: _Seq, x: str, scale: float, minus_one: bool) -> str:
         kf = s("rni", x)
         r = s("mul", s("sub", x, kf), float(_LN2))
     k = s("cvt_s32", kf)
+    if halve:  # e^x / 2 without overflowing first (sinh/cosh past 709)
+        k = s("sub_s32", k, 1)
     # q = expm1(r) = r + r^2 * P(r)
     q = s("fma", s("mul", r, r), s.horner(r, _EXP_TAIL), r)
     k2 = s("shr_s32", k, 1)
@@ -199,29 +201,63 @@ def _log(scale: float, per_octave: float) -> Callable[[_Seq], str]:
     return build
 
 
-def _sincos(want_cos: bool) -> Callable[[_Seq], str]:
+def _reduce_pio2(s: _Seq) -> tuple[str, str, str]:
+    """(sin r, cos r, quadrant k mod 4) with x = k pi/2 + r, |r| <= pi/4."""
+    kf = s("rni", s("mul", "x", TWO_OVER_PI))
+    nk = s("neg", kf)
+    r = s("fma", nk, PIO2_3, s("fma", nk, PIO2_2, s("fma", nk, PIO2_1, "x")))
+    z = s("mul", r, r)
+    sin_r = s("fma", s("mul", z, r), s.horner(z, _SIN), r)
+    cos_r = s("fma", z, s("fma", z, s.horner(z, _COS), -0.5), 1.0)
+    return sin_r, cos_r, s("and_b32", s("cvt_s32", kf), 3)
+
+
+def _sincos(kind: str) -> Callable[[_Seq], str]:
     def build(s: _Seq) -> str:
-        kf = s("rni", s("mul", "x", TWO_OVER_PI))
-        nk = s("neg", kf)
-        r = s("fma", nk, PIO2_1, "x")
-        r = s("fma", nk, PIO2_2, r)
-        r = s("fma", nk, PIO2_3, r)
-        z = s("mul", r, r)
-        sin_r = s("fma", s("mul", z, r), s.horner(z, _SIN), r)
-        cos_r = s("fma", z, s("fma", z, s.horner(z, _COS), -0.5), 1.0)
-        quadrant = s("and_b32", s("cvt_s32", kf), 3)
-        if want_cos:
-            quadrant = s("and_b32", s("add_s32", quadrant, 1), 3)
-        # quadrant 0: sin, 1: cos, 2: -sin, 3: -cos
+        sin_r, cos_r, quadrant = _reduce_pio2(s)
         odd = s("setp_ne_s32", s("and_b32", quadrant, 1), 0)
-        y = s("selp", cos_r, sin_r, odd)
-        flip = s("setp_ne_s32", s("and_b32", quadrant, 2), 0)
-        y = s("selp", s("neg", y), y, flip)
+        if kind == "tan":  # odd quadrants: -cos/sin
+            y = s("div", s("selp", s("neg", cos_r), sin_r, odd), s("selp", sin_r, cos_r, odd))
+        else:
+            if kind == "cos":
+                quadrant = s("and_b32", s("add_s32", quadrant, 1), 3)
+                odd = s("setp_ne_s32", s("and_b32", quadrant, 1), 0)
+            # quadrant 0: sin, 1: cos, 2: -sin, 3: -cos
+            y = s("selp", cos_r, sin_r, odd)
+            flip = s("setp_ne_s32", s("and_b32", quadrant, 2), 0)
+            y = s("selp", s("neg", y), y, flip)
         inf = s("setp_eq", s("abs", "x"), float("inf"))
         y = s("selp", float("nan"), y, inf)
-        return y if want_cos else _tiny_is_x(s, y, 2.0**-27)
+        return y if kind == "cos" else _tiny_is_x(s, y, 2.0**-27)
 
     return build
+
+
+def _hyperbolic(kind: str) -> Callable[[_Seq], str]:
+    """sinh = (E + E/(E+1))/2 with E = expm1(|x|) (no cancellation near 0), cosh = (e + 1/e)/2;
+    past |x| = 709 both are e^(|x|-ln2) = e^|x| / 2 computed without overflowing early."""
+
+    def build(s: _Seq) -> str:
+        a = s("abs", "x")
+        if kind == "sinh":
+            e = _exp_core(s, s("min", a, 709.0), 1.0, True)
+            y = s("mul", s("add", e, s("div", e, s("add", e, 1.0))), 0.5)
+        else:
+            e = _exp_core(s, s("min", a, 709.0), 1.0, False)
+            y = s("mul", s("add", e, s("div", 1.0, e)), 0.5)
+        big = _exp_core(s, s("min", a, 711.0), 1.0, False, halve=True)
+        y = s("selp", big, y, s("setp_gt", a, 709.0))
+        y = s("copysign", "x", y) if kind == "sinh" else y
+        y = _nan_through(s, "x", y)
+        return _tiny_is_x(s, y, 2.0**-27) if kind == "sinh" else y
+
+    return build
+
+
+def _round_half_away(s: _Seq) -> str:
+    r = s("rzi", "x")
+    up = s("add", r, s("copysign", "x", 1.0))
+    return s("selp", up, r, s("setp_ge", s("abs", s("sub", "x", r)), 0.5))
 
 
 def _tanh(s: _Seq) -> str:
@@ -244,8 +280,12 @@ _BUILDERS: dict[str, Callable[[_Seq], str]] = {
     "math.log10": _log(LOG10E, float(_LN2 / Decimal(10).ln())),
     "math.sqrt": _single("sqrt"),
     "math.rsqrt": lambda s: s("div", 1.0, s("sqrt", "x")),
-    "math.sin": _sincos(False),
-    "math.cos": _sincos(True),
+    "math.sin": _sincos("sin"),
+    "math.cos": _sincos("cos"),
+    "math.tan": _sincos("tan"),
+    "math.sinh": _hyperbolic("sinh"),
+    "math.cosh": _hyperbolic("cosh"),
+    "math.round": _round_half_away,
     "math.tanh": _tanh,
     "math.absf": _single("abs"),
     "arith.negf": _single("neg"),
@@ -357,6 +397,7 @@ _PTX: dict[str, tuple[str, str, Callable[..., object]]] = {
     "selp_s32": ("selp.s32 {d}, {0}, {1}, {2};", "i", lambda a, b, p: a if p else b),
     "setp_lt": ("setp.lt.f64 {d}, {0}, {1};", "p", lambda a, b: a < b),
     "setp_gt": ("setp.gt.f64 {d}, {0}, {1};", "p", lambda a, b: a > b),
+    "setp_ge": ("setp.ge.f64 {d}, {0}, {1};", "p", lambda a, b: a >= b),
     "setp_eq": ("setp.eq.f64 {d}, {0}, {1};", "p", lambda a, b: a == b),
     "setp_nan": ("setp.nan.f64 {d}, {0}, {1};", "p", lambda a, b: math.isnan(a) or math.isnan(b)),
     "setp_ne_s32": ("setp.ne.s32 {d}, {0}, {1};", "p", lambda a, b: a != b),

@@ -5,6 +5,7 @@ double result; special values; and the round-to-odd argument of bf16 conversions
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -24,7 +25,10 @@ REFERENCE = {
     "math.rsqrt": (lambda x: 1 / np.sqrt(x), None),
     "math.sin": (np.sin, (-1e5, 1e5)),
     "math.cos": (np.cos, (-1e5, 1e5)),
+    "math.tan": (np.tan, (-1e5, 1e5)),
     "math.tanh": (np.tanh, (-25.0, 25.0)),
+    "math.sinh": (np.sinh, (-711.0, 711.0)),
+    "math.cosh": (np.cosh, (-711.0, 711.0)),
 }
 BOUND_ULP = {"math.sqrt": 0.5}
 """Worst error allowed (sqrt is correctly rounded; the others: a few ulp, measured ~1-2.4)."""
@@ -69,15 +73,29 @@ SPECIAL = [
     ("math.ceil", [-0.5, 2.5]),
     ("math.trunc", [-2.5, 2.5]),
     ("math.roundeven", [2.5, 3.5, -0.4]),
+    ("math.round", [0.5, -0.5, 2.5, -2.5, 0.49999999999999994, -0.3, math.inf, 1e300]),
+    ("math.tan", [math.inf, -0.0, 1e-300]),
+    ("math.sinh", [-0.0, 711.0, -711.0, 710.4, math.nan, 1e-300]),
+    ("math.cosh", [0.0, 711.0, 710.4, -math.inf]),
     ("math.absf", [-0.0, -3.0]),
     ("arith.negf", [0.0, 3.0]),
 ]
+
+
+def _half_away(x: float) -> float:
+    """Round half away from zero, exactly (Decimal holds every double)."""
+    if not math.isfinite(x):
+        return x
+    return math.copysign(float(Decimal(x).to_integral_value(rounding=ROUND_HALF_UP)), x)
+
+
 NUMPY = {
     "math.exp": np.exp, "math.exp2": np.exp2, "math.expm1": np.expm1, "math.log": np.log,
     "math.log2": np.log2, "math.log10": np.log10, "math.sin": np.sin, "math.cos": np.cos,
     "math.tanh": np.tanh, "math.rsqrt": lambda x: 1 / np.sqrt(x), "math.floor": np.floor,
     "math.ceil": np.ceil, "math.trunc": np.trunc, "math.roundeven": np.rint,
-    "math.absf": np.abs, "arith.negf": np.negative,
+    "math.absf": np.abs, "arith.negf": np.negative, "math.tan": np.tan, "math.sinh": np.sinh,
+    "math.cosh": np.cosh, "math.round": _half_away,
 }  # fmt: skip
 
 

@@ -77,10 +77,14 @@ def _kernel(t: str) -> str:
         lines.append(f"    %o{i} = arith.{name} {cur}, %sv : {v}")
         cur = f"%o{i}"
     lines += scalar
+    if t not in ("i1",) and not _is_float(t):
+        lines.append(f"    %abs = math.absi {cur} : {v}")
+        cur = "%abs"
     lines.append(f"    %ssel = arith.select %sc, %s, %ss : {t}")
     if _is_float(t):
         lines.append(f"    %fma = math.fma {cur}, %x, %sv : {v}")
-        cur = "%fma"
+        lines.append(f"    %cs = math.copysign %fma, %x : {v}")
+        cur = "%cs"
         for i, name in enumerate(MATH):
             lines.append(f"    %math{i} = {name} {cur} : {v}")
             cur = f"%math{i}"
