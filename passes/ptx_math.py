@@ -28,7 +28,7 @@ import math
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal, getcontext
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 __all__ = ["F64_SEQUENCES", "Instr", "evaluate", "render"]
@@ -46,30 +46,43 @@ class Instr:
 
 # -- constants (computed, not copied: ln2 from Decimal, pi from its digits) ------------------
 
-getcontext().prec = 60
-_LN2 = Decimal(2).ln()
-_PI_DIGITS = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781")
+
+def _constants() -> dict[str, Decimal]:
+    with localcontext() as ctx:  # 60 digits, without touching the caller's decimal context
+        ctx.prec = 60
+        pi = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781")
+        ln2, ln10 = Decimal(2).ln(), Decimal(10).ln()
+        return {
+            "ln2": ln2, "log2e": 1 / ln2, "log10e": 1 / ln10, "log10_2": ln2 / ln10,
+            "pio2": pi / 2, "two_over_pi": 2 / pi,
+        }  # fmt: skip
+
+
+_C = _constants()
+_LN2 = _C["ln2"]
 
 
 def _split(value: Decimal, parts: int, zero_bits: int = 0) -> list[float]:
     """``value`` as a sum of doubles; with ``zero_bits``, the first keeps only 53 - zero_bits
     significant bits (so small integer multiples of it are exact)."""
     out, rest = [], value
-    for i in range(parts):
-        head = float(rest)
-        if i == 0 and zero_bits:
-            m, e = math.frexp(head)
-            head = math.ldexp(math.floor(m * 2 ** (53 - zero_bits)), e - (53 - zero_bits))
-        out.append(head)
-        rest -= Decimal(head)
+    with localcontext() as ctx:
+        ctx.prec = 60
+        for i in range(parts):
+            head = float(rest)
+            if i == 0 and zero_bits:
+                m, e = math.frexp(head)
+                head = math.ldexp(math.floor(m * 2 ** (53 - zero_bits)), e - (53 - zero_bits))
+            out.append(head)
+            rest -= Decimal(head)
     return out
 
 
 LN2_HI, LN2_LO = _split(_LN2, 2, zero_bits=21)
-LOG2E = float(1 / _LN2)
-LOG10E = float(1 / (Decimal(10).ln()))
-PIO2_1, PIO2_2, PIO2_3 = _split(_PI_DIGITS / 2, 3)
-TWO_OVER_PI = float(2 / _PI_DIGITS)
+LOG2E = float(_C["log2e"])
+LOG10E = float(_C["log10e"])
+PIO2_1, PIO2_2, PIO2_3 = _split(_C["pio2"], 3)
+TWO_OVER_PI = float(_C["two_over_pi"])
 
 
 def _coefficients(terms: list[Fraction]) -> list[float]:
@@ -277,7 +290,7 @@ _BUILDERS: dict[str, Callable[[_Seq], str]] = {
     "math.expm1": _exp("expm1"),
     "math.log": _log(0.0, 0.0),
     "math.log2": _log(LOG2E, 1.0),
-    "math.log10": _log(LOG10E, float(_LN2 / Decimal(10).ln())),
+    "math.log10": _log(LOG10E, float(_C["log10_2"])),
     "math.sqrt": _single("sqrt"),
     "math.rsqrt": lambda s: s("div", 1.0, s("sqrt", "x")),
     "math.sin": _sincos("sin"),
