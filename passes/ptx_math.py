@@ -54,7 +54,7 @@ def _constants() -> dict[str, Decimal]:
         ln2, ln10 = Decimal(2).ln(), Decimal(10).ln()
         return {
             "ln2": ln2, "log2e": 1 / ln2, "log10e": 1 / ln10, "log10_2": ln2 / ln10,
-            "pio2": pi / 2, "two_over_pi": 2 / pi,
+            "pio2": pi / 2, "pio4": pi / 4, "two_over_pi": 2 / pi,
         }  # fmt: skip
 
 
@@ -82,6 +82,7 @@ LN2_HI, LN2_LO = _split(_LN2, 2, zero_bits=21)
 LOG2E = float(_C["log2e"])
 LOG10E = float(_C["log10e"])
 PIO2_1, PIO2_2, PIO2_3 = _split(_C["pio2"], 3)
+PIO4_HI, PIO4_LO = _split(_C["pio4"], 2)
 TWO_OVER_PI = float(_C["two_over_pi"])
 
 
@@ -96,6 +97,8 @@ _ATANH = _coefficients([Fraction(2, 2 * n + 1) for n in range(11, 0, -1)])
 """2 atanh(s)/s - 2 = z (2/3 + 2z/5 + ...), z = s^2."""
 _SIN = _coefficients([Fraction((-1) ** n, math.factorial(2 * n + 1)) for n in range(8, 0, -1)])
 """sin(r) = r + r^3 (-1/3! + r^2/5! - ...)."""
+_ATAN = _coefficients([Fraction((-1) ** n, 2 * n + 1) for n in range(24, 0, -1)])
+"""atan(t) = t + t^3 (-1/3 + t^2/5 - ...), |t| <= tan(pi/8)."""
 _COS = _coefficients([Fraction((-1) ** n, math.factorial(2 * n)) for n in range(9, 1, -1)])
 """cos(r) = 1 - r^2/2 + r^4 (1/4! - r^2/6! + ...)."""
 
@@ -179,39 +182,112 @@ def _exp(kind: str) -> Callable[[_Seq], str]:
     return build
 
 
+def _log_of(s: _Seq, x: str, scale: float = 0.0, per_octave: float = 0.0) -> str:
+    """log(x) (scale 0), or log_b(x) with ``scale`` = log_b(e), ``per_octave`` = log_b(2); every
+    x, special values included."""
+    # subnormals: scale by 2^54 first
+    tiny = s("setp_lt", x, 2.2250738585072014e-308)
+    xs = s("selp", s("mul", x, 18014398509481984.0), x, tiny)
+    bias = s("selp_s32", 1023 + 54, 1023, tiny)
+    hi = s("hi", xs)
+    e = s("sub_s32", s("shr_s32", hi, 20), bias)
+    mhi = s("or_b32", s("and_b32", hi, 0x000FFFFF), 0x3FF00000)
+    m = s("with_hi", xs, mhi)
+    big = s("setp_gt", m, 1.4142135623730951)
+    m = s("selp", s("mul", m, 0.5), m, big)
+    e = s("add_s32", e, s("selp_s32", 1, 0, big))
+    ef = s("cvt_f64", e)
+    f = s("sub", m, 1.0)
+    sv = s("div", f, s("add", f, 2.0))
+    z = s("mul", sv, sv)
+    r = s("mul", z, s.horner(z, _ATANH))
+    # log1p(f) = f - s (f - R); log(x) = e ln2_hi + (log1p(f) + e ln2_lo)
+    lp = s("sub", f, s("mul", sv, s("sub", f, r)))
+    if scale:  # log2 / log10: e log_b(2) + log1p(f) log_b(e)
+        y = s("fma", ef, per_octave, s("mul", lp, scale))
+    else:
+        y = s("fma", ef, LN2_HI, s("fma", ef, LN2_LO, lp))
+    # x < 0 or NaN: NaN; 0: -inf; +inf: +inf
+    y = s("selp", float("-inf"), y, s("setp_eq", x, 0.0))
+    y = s("selp", float("inf"), y, s("setp_eq", x, float("inf")))
+    y = s("selp", float("nan"), y, s("setp_lt", x, 0.0))
+    return s("selp", x, y, s("setp_nan", x, x))
+
+
 def _log(scale: float, per_octave: float) -> Callable[[_Seq], str]:
-    """log (scale 0), or log_b with ``scale`` = log_b(e), ``per_octave`` = log_b(2)."""
+    return lambda s: _log_of(s, "x", scale, per_octave)
 
-    def build(s: _Seq) -> str:
-        # subnormals: scale by 2^54 first
-        tiny = s("setp_lt", "x", 2.2250738585072014e-308)
-        xs = s("selp", s("mul", "x", 18014398509481984.0), "x", tiny)
-        bias = s("selp_s32", 1023 + 54, 1023, tiny)
-        hi = s("hi", xs)
-        e = s("sub_s32", s("shr_s32", hi, 20), bias)
-        mhi = s("or_b32", s("and_b32", hi, 0x000FFFFF), 0x3FF00000)
-        m = s("with_hi", xs, mhi)
-        big = s("setp_gt", m, 1.4142135623730951)
-        m = s("selp", s("mul", m, 0.5), m, big)
-        e = s("add_s32", e, s("selp_s32", 1, 0, big))
-        ef = s("cvt_f64", e)
-        f = s("sub", m, 1.0)
-        sv = s("div", f, s("add", f, 2.0))
-        z = s("mul", sv, sv)
-        r = s("mul", z, s.horner(z, _ATANH))
-        # log1p(f) = f - s (f - R); log(x) = e ln2_hi + (log1p(f) + e ln2_lo)
-        lp = s("sub", f, s("mul", sv, s("sub", f, r)))
-        if scale:  # log2 / log10: e log_b(2) + log1p(f) log_b(e)
-            y = s("fma", ef, per_octave, s("mul", lp, scale))
-        else:
-            y = s("fma", ef, LN2_HI, s("fma", ef, LN2_LO, lp))
-        # x < 0 or NaN: NaN; 0: -inf; +inf: +inf
-        y = s("selp", float("-inf"), y, s("setp_eq", "x", 0.0))
-        y = s("selp", float("inf"), y, s("setp_eq", "x", float("inf")))
-        y = s("selp", float("nan"), y, s("setp_lt", "x", 0.0))
-        return _nan_through(s, "x", y)
 
-    return build
+def _log1p_of(s: _Seq, x: str) -> str:
+    """log1p(x) = log(u) + (x - (u - 1)) / u with u = 1 + x rounded (the quotient puts back what
+    the rounding of u lost; u = 1 leaves x itself)."""
+    u = s("add", x, 1.0)
+    lost = s("sub", x, s("sub", u, 1.0))
+    y = s("add", _log_of(s, u), s("div", lost, u))
+    y = s("selp", u, y, s("setp_eq", u, float("inf")))  # x = +inf (lost is NaN there)
+    y = s("selp", float("-inf"), y, s("setp_eq", u, 0.0))  # x = -1 (0/0 there)
+    return s("selp", x, y, s("setp_eq", u, 1.0))
+
+
+def _atan_of(s: _Seq, x: str) -> str:
+    """atan(x): |x| > 1 -> pi/2 - atan(1/|x|); then t > tan(pi/8) -> pi/4 + atan((t-1)/(t+1));
+    a Taylor series on |t| <= tan(pi/8)."""
+    a = s("abs", x)
+    inverted = s("setp_gt", a, 1.0)
+    t = s("selp", s("div", 1.0, a), a, inverted)
+    shifted = s("setp_gt", t, 0.41421356237309503)
+    t = s("selp", s("div", s("sub", t, 1.0), s("add", t, 1.0)), t, shifted)
+    z = s("mul", t, t)
+    p = s("fma", s("mul", z, t), s.horner(z, _ATAN), t)
+    p = s("selp", s("add", PIO4_HI, s("add", p, PIO4_LO)), p, shifted)
+    p = s("selp", s("add", s("sub", PIO2_1, p), PIO2_2), p, inverted)
+    return s("selp", x, s("copysign", x, p), s("setp_nan", x, x))
+
+
+def _unary(core: Callable[[_Seq, str], str]) -> Callable[[_Seq], str]:
+    return lambda s: core(s, "x")
+
+
+def _asin(s: _Seq) -> str:
+    # asin x = atan(x / sqrt((1 - x)(1 + x))); 1 - x is exact where it matters (x near 1)
+    root = s("sqrt", s("mul", s("sub", 1.0, "x"), s("add", "x", 1.0)))
+    y = _atan_of(s, s("div", "x", root))
+    return _tiny_is_x(s, y, 2.0**-27)
+
+
+def _acos(s: _Seq) -> str:
+    # acos x = 2 atan(sqrt((1 - x) / (1 + x)))
+    q = s("div", s("sub", 1.0, "x"), s("add", "x", 1.0))
+    y = s("mul", _atan_of(s, s("sqrt", q)), 2.0)
+    return _nan_through(s, "x", y)
+
+
+def _asinh(s: _Seq) -> str:
+    # asinh a = log1p(a + a^2 / (1 + sqrt(1 + a^2))); past 2^28, log(a) + ln2
+    a = s("abs", "x")
+    a2 = s("mul", a, a)
+    small = _log1p_of(s, s("add", a, s("div", a2, s("add", s("sqrt", s("add", a2, 1.0)), 1.0))))
+    large = s("add", _log_of(s, a), float(_LN2))
+    y = s("selp", large, small, s("setp_gt", a, 268435456.0))
+    return _nan_through(s, "x", s("copysign", "x", y))
+
+
+def _acosh(s: _Seq) -> str:
+    # acosh x = log1p(t + sqrt(2t + t^2)), t = x - 1; past 2^28, log(x) + ln2
+    t = s("sub", "x", 1.0)
+    small = _log1p_of(s, s("add", t, s("sqrt", s("fma", t, t, s("add", t, t)))))
+    large = s("add", _log_of(s, "x"), float(_LN2))
+    y = s("selp", large, small, s("setp_gt", "x", 268435456.0))
+    return s("selp", float("nan"), y, s("setp_lt", "x", 1.0))
+
+
+def _atanh(s: _Seq) -> str:
+    # atanh a = log1p(2a / (1 - a)) / 2
+    a = s("abs", "x")
+    y = s("mul", _log1p_of(s, s("div", s("add", a, a), s("sub", 1.0, a))), 0.5)
+    y = s("selp", float("nan"), y, s("setp_gt", a, 1.0))
+    y = _nan_through(s, "x", s("copysign", "x", y))
+    return _tiny_is_x(s, y, 2.0**-27)
 
 
 def _reduce_pio2(s: _Seq) -> tuple[str, str, str]:
@@ -291,6 +367,13 @@ _BUILDERS: dict[str, Callable[[_Seq], str]] = {
     "math.log": _log(0.0, 0.0),
     "math.log2": _log(LOG2E, 1.0),
     "math.log10": _log(LOG10E, float(_C["log10_2"])),
+    "math.log1p": _unary(_log1p_of),
+    "math.atan": _unary(_atan_of),
+    "math.asin": _asin,
+    "math.acos": _acos,
+    "math.asinh": _asinh,
+    "math.acosh": _acosh,
+    "math.atanh": _atanh,
     "math.sqrt": _single("sqrt"),
     "math.rsqrt": lambda s: s("div", 1.0, s("sqrt", "x")),
     "math.sin": _sincos("sin"),
@@ -343,7 +426,7 @@ def _fma(a: float, b: float, c: float) -> float:
         try:
             return float(exact)  # int / int is correctly rounded
         except OverflowError:
-            return math.copysign(math.inf, exact)
+            return math.inf if exact > 0 else -math.inf
     return a * b + c
 
 
