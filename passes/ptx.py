@@ -472,10 +472,34 @@ def _int_binary(f: _Function, op: Operation) -> None:
     form = _INT_BINARY[op.name].format(s=f".s{bits}", u=f".u{bits}", b=f".b{bits}")
 
     def one(d: str, a: list[str]) -> None:
-        rhs = f.u32(a[1], t) if op.name in _SHIFTS else a[1]
-        f.emit(f"{form} {d}, {a[0]}, {rhs};")
+        lhs, rhs = a
+        if _bits(t) == 8 and op.name in _NEEDS_BYTE_EXTENDED:
+            signed = _NEEDS_BYTE_EXTENDED[op.name]
+            lhs = _extend_byte(f, lhs, signed)
+            rhs = _extend_byte(f, rhs, signed and op.name not in _SHIFTS)
+        elif _bits(t) == 8 and op.name in _SHIFTS:
+            rhs = _extend_byte(f, rhs, False)
+        rhs = f.u32(rhs, t) if op.name in _SHIFTS else rhs
+        f.emit(f"{form} {d}, {lhs}, {rhs};")
 
     _map(f, op, one)
+
+
+_NEEDS_BYTE_EXTENDED = {
+    # ops whose result depends on an i8's upper bits (-> signed?): the others only ever need the
+    # low byte, which is all an i8 register defines (add.s16 of two i8 may carry into bit 8)
+    "arith.divsi": True, "arith.remsi": True, "arith.minsi": True, "arith.maxsi": True,
+    "arith.shrsi": True, "arith.divui": False, "arith.remui": False, "arith.minui": False,
+    "arith.maxui": False, "arith.shrui": False,
+}  # fmt: skip
+
+
+def _extend_byte(f: _Function, reg: str, signed: bool) -> str:
+    """The i8 in ``reg``'s low byte, sign- or zero-extended to its 16-bit register."""
+    s = "s" if signed else "u"
+    wide = f.new_of(".b16", "%h")
+    f.emit(f"cvt.{s}16.{s}8 {wide}, {reg};")
+    return wide
 
 
 def _via_f32(f: _Function, t: Attribute, regs: list[str]) -> list[str]:
@@ -542,6 +566,36 @@ def _math_unary(f: _Function, op: Operation) -> None:
 
 
 _PREFIX = {".f64": "%fd", ".b32": "%r", ".pred": "%p", ".f32": "%f", ".b64": "%rd", ".b16": "%h"}
+
+
+@_handles("arith.floordivsi", "arith.ceildivsi", "arith.ceildivui")
+def _rounded_div(f: _Function, op: Operation) -> None:
+    # q = x / y truncated; floor: q - 1 when the remainder is non-zero and its sign differs from
+    # y's; ceil: q + 1 when it is non-zero with y's sign (unsigned: non-zero)
+    t = _scalar(op.results[0].type)
+    bits = max(16, _bits(t))
+    signed = op.name != "arith.ceildivui"
+    s = "s" if signed else "u"
+
+    def one(d: str, a: list[str]) -> None:
+        x, y = (_extend_byte(f, r, signed) for r in a) if _bits(t) == 8 else a
+        q, r = f.new(t), f.new(t)
+        f.emit(f"div.{s}{bits} {q}, {x}, {y};")
+        f.emit(f"rem.{s}{bits} {r}, {x}, {y};")
+        adjust = f.new_of(".pred", "%p")
+        f.emit(f"setp.ne.{s}{bits} {adjust}, {r}, 0;")
+        if signed:
+            signs, differ = f.new(t), f.new_of(".pred", "%p")
+            f.emit(f"xor.b{bits} {signs}, {r}, {y};")
+            cmp = "lt" if op.name == "arith.floordivsi" else "ge"
+            f.emit(f"setp.{cmp}.s{bits} {differ}, {signs}, 0;")
+            f.emit(f"and.pred {adjust}, {adjust}, {differ};")
+        step = -1 if op.name == "arith.floordivsi" else 1
+        moved = f.new(t)
+        f.emit(f"add.s{bits} {moved}, {q}, {step};")
+        f.emit(f"selp.b{bits} {d}, {moved}, {q}, {adjust};")
+
+    _map(f, op, one)
 
 
 @_handles("math.copysign")
@@ -613,6 +667,8 @@ def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribut
             a = vals
         elif _is_float(t) and _bits(t) == 16:
             a = _via_f32(f, t, a)
+        elif _bits(t) == 8:
+            a = [_extend_byte(f, r, kind == "s") for r in a]
         f.emit(f"setp.{cmp}{suffix} {d}, {a[0]}, {a[1]};")
 
     _map(f, op, one)

@@ -69,6 +69,7 @@ def _kernel(t: str) -> str:
         scalar = [f"    %ss = arith.xori %s, %s : {t}", f"    %sc = arith.cmpi slt, %ss, %s : {t}"]
     else:
         ops = ["addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "maxsi", "minui"]
+        ops += ["floordivsi", "ceildivsi", "ceildivui"]
         ops += ["andi", "ori", "xori", "shli", "shrsi", "shrui"]
         preds = ["slt", "ule", "ne", "sge", "ugt", "eq"]
         scalar = [f"    %ss = arith.addi %s, %s : {t}", f"    %sc = arith.cmpi slt, %ss, %s : {t}"]
