@@ -536,6 +536,7 @@ def _float_binary(f: _Function, op: Operation) -> None:
 
 @_handles(*_MATH_UNARY, *F64_SEQUENCES)
 def _math_unary(f: _Function, op: Operation) -> None:
+    # (also math.atan2, the one binary op of ptx_math)
     # f32 (and f16/bf16 through f32): the hardware's approximate instructions of _MATH_UNARY;
     # f64, and f32 ops with no such instruction: the software sequences of ptx_math (an f32 one
     # through f64, rounded once at the end).
@@ -544,12 +545,13 @@ def _math_unary(f: _Function, op: Operation) -> None:
 
     def one(d: str, a: list[str]) -> None:
         if in_f64:
-            x = a[0]
+            xs = a
             if not isinstance(t, Float64Type):
-                x = f.new_of(".f64", "%fd")
-                _float_convert(f, a[0], t, Float64Type(), x)
+                xs = [f.new_of(".f64", "%fd") for _ in a]
+                for wide, narrow in zip(xs, a, strict=True):
+                    _float_convert(f, narrow, t, Float64Type(), wide)
             r = d if isinstance(t, Float64Type) else f.new_of(".f64", "%fd")
-            for line in render(op.name, r, x, lambda kind: f.new_of(kind, _PREFIX[kind])):
+            for line in render(op.name, r, xs, lambda kind: f.new_of(kind, _PREFIX[kind])):
                 f.emit(line)
             if r != d:
                 _float_convert(f, r, Float64Type(), t, d)

@@ -18,7 +18,7 @@ once), long enough that their truncation error is below 2^-60 relative on the re
 >>> import math
 >>> abs(evaluate("math.exp", 1.0) - math.e) <= math.ulp(math.e)
 True
->>> render("math.sqrt", "%fd1", "%fd0", lambda kind: "%t")
+>>> render("math.sqrt", "%fd1", ["%fd0"], lambda kind: "%t")
 ['sqrt.rn.f64 %fd1, %fd0;']
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -83,6 +83,7 @@ LOG2E = float(_C["log2e"])
 LOG10E = float(_C["log10e"])
 PIO2_1, PIO2_2, PIO2_3 = _split(_C["pio2"], 3)
 PIO4_HI, PIO4_LO = _split(_C["pio4"], 2)
+PI_HI, PI_LO = _split(_C["pio2"] * 2, 2)
 TWO_OVER_PI = float(_C["two_over_pi"])
 
 
@@ -356,6 +357,37 @@ def _tanh(s: _Seq) -> str:
     return _nan_through(s, "x", s("copysign", "x", t))
 
 
+def _cbrt(s: _Seq) -> str:
+    # y0 from the exponent bits divided by 3 (about 7% off), then Newton y <- y - (y - a/y^2)/3
+    # four times (quadratic: 7% -> 5e-3 -> 3e-5 -> 6e-10 -> 4e-19); subnormals scaled by 2^54
+    a = s("abs", "x")
+    tiny = s("setp_lt", a, 2.2250738585072014e-308)
+    a = s("selp", s("mul", a, 18014398509481984.0), a, tiny)
+    y = s("from_hi", s("add_s32", s("div_u32", s("hi", a), 3), 715128832))
+    for _ in range(4):
+        y = s("fma", s("sub", s("div", a, s("mul", y, y)), y), 1.0 / 3.0, y)
+    y = s("selp", s("mul", y, 2.0**-18), y, tiny)
+    y = s("copysign", "x", y)
+    special = s("setp_eq", s("mul", "x", 0.0), 0.0)  # false for 0 * inf and NaN
+    y = s("selp", y, "x", special)
+    return s("selp", "x", y, s("setp_eq", "x", 0.0))
+
+
+def _atan2(s: _Seq) -> str:
+    # atan2(x, y) (MLIR's operand order: x over y): atan(|x|/|y|), from pi when y's sign is
+    # negative (-0 included), with x's sign; 0/0 -> 0 and inf/inf -> 1 before the atan
+    ax, ay = s("abs", "x"), s("abs", "y")
+    r = s("div", ax, ay)
+    r = s("selp", 0.0, r, s("setp_eq", ax, 0.0))
+    r = s("selp", 1.0, r, s("setp_nan", r, r))  # only inf/inf is left (NaN inputs: below)
+    a = _atan_of(s, r)
+    from_pi = s("setp_lt", s("copysign", "y", 1.0), 0.0)
+    a = s("selp", s("add", s("sub", PI_HI, a), PI_LO), a, from_pi)
+    a = s("selp", PIO2_1, a, s("setp_eq", r, float("inf")))  # pi/2 on both sides, rounded once
+    y = s("copysign", "x", a)
+    return s("selp", float("nan"), y, s("setp_nan", "x", "y"))
+
+
 def _single(op: str, *extra: float) -> Callable[[_Seq], str]:
     return lambda s: s(op, "x", *extra)
 
@@ -374,6 +406,8 @@ _BUILDERS: dict[str, Callable[[_Seq], str]] = {
     "math.asinh": _asinh,
     "math.acosh": _acosh,
     "math.atanh": _atanh,
+    "math.cbrt": _cbrt,
+    "math.atan2": _atan2,
     "math.sqrt": _single("sqrt"),
     "math.rsqrt": lambda s: s("div", 1.0, s("sqrt", "x")),
     "math.sin": _sincos("sin"),
@@ -484,6 +518,8 @@ _PTX: dict[str, tuple[str, str, Callable[..., object]]] = {
     "with_hi": ("mov.b64 {{{t}, {u}}}, {0};\tmov.b64 {d}, {{{t}, {1}}};", "f",
                 lambda x, hi: _double((_bits(x) & 0xFFFFFFFF) | ((hi & 0xFFFFFFFF) << 32))),
     "hi": ("mov.b64 {{{t}, {d}}}, {0};", "i", lambda x: _s32(_bits(x) >> 32)),
+    "from_hi": ("mov.b64 {d}, {{0, {0}}};", "f", lambda hi: _double((hi & 0xFFFFFFFF) << 32)),
+    "div_u32": ("div.u32 {d}, {0}, {1};", "i", lambda a, b: _s32((a & 0xFFFFFFFF) // b)),
     "cvt_s32": ("cvt.rzi.s32.f64 {d}, {0};", "i", _cvt_s32),
     "add_s32": ("add.s32 {d}, {0}, {1};", "i", lambda a, b: _s32(a + b)),
     "sub_s32": ("sub.s32 {d}, {0}, {1};", "i", lambda a, b: _s32(a - b)),
@@ -513,10 +549,11 @@ def _literal(value: float | int) -> str:
     return str(value)
 
 
-def render(name: str, dest: str, operand: str, new: Callable[[str], str]) -> list[str]:
-    """The PTX lines of ``name``'s f64 sequence writing ``dest`` from ``operand``; ``new(kind)``
-    gives a fresh register of a PTX kind (``.f64``, ``.b32``, ``.pred``)."""
-    regs = {"x": operand, "d": dest}
+def render(name: str, dest: str, operands: Sequence[str], new: Callable[[str], str]) -> list[str]:
+    """The PTX lines of ``name``'s f64 sequence writing ``dest`` from ``operands`` (``x``, then
+    ``y`` for a binary op); ``new(kind)`` gives a fresh register of a PTX kind (``.f64``,
+    ``.b32``, ``.pred``)."""
+    regs = {"d": dest, **dict(zip(("x", "y"), operands, strict=False))}
     lines = []
     for ins in F64_SEQUENCES[name]:
         template, cls, _ = _PTX[ins.op]
@@ -531,9 +568,9 @@ def render(name: str, dest: str, operand: str, new: Callable[[str], str]) -> lis
     return lines
 
 
-def evaluate(name: str, x: float) -> float:
-    """``name``'s f64 sequence on ``x``, instruction by instruction (the exact model)."""
-    env: dict[str, object] = {"x": float(x)}
+def evaluate(name: str, *operands: float) -> float:
+    """``name``'s f64 sequence on ``operands``, instruction by instruction (the exact model)."""
+    env: dict[str, object] = {k: float(v) for k, v in zip(("x", "y"), operands, strict=False)}
     for ins in F64_SEQUENCES[name]:
         args = [env[a] if isinstance(a, str) else a for a in ins.srcs]
         env[ins.dest] = _PTX[ins.op][2](*args)

@@ -136,10 +136,35 @@ def test_special_values(name: str, xs: list[float]) -> None:
                 assert got == want and math.copysign(1, got) == math.copysign(1, want), (x, got)
 
 
+def test_cbrt_and_atan2() -> None:
+    rng = np.random.default_rng(11)
+    signs = rng.choice([-1.0, 1.0], 300)
+    xs = np.concatenate([np.exp(rng.uniform(-700, 700, 300)) * signs, [5e-324, -1e-310, -27.0]])
+    assert max(_ulps(evaluate("math.cbrt", float(x)), np.cbrt(L(x))) for x in xs) <= 1.0
+    a, b = (np.exp(rng.uniform(-50, 50, 300)) * rng.choice([-1.0, 1.0], 300) for _ in range(2))
+    worst = max(
+        _ulps(evaluate("math.atan2", float(p), float(q)), np.arctan2(L(p), L(q)))
+        for p, q in zip(a, b, strict=True)
+    )
+    assert worst <= 3.0
+    inf = math.inf
+    for p, q in [(0.0, 0.0), (-0.0, 0.0), (0.0, -0.0), (-0.0, -0.0), (inf, inf), (-inf, inf),
+                 (inf, -inf), (1.0, 0.0), (1.0, -0.0), (-1.0, -inf), (1.0, inf), (inf, 1.0),
+                 (math.nan, 1.0), (1.0, math.nan)]:  # fmt: skip
+        got, want = evaluate("math.atan2", p, q), float(np.arctan2(p, q))
+        assert (math.isnan(got) and math.isnan(want)) or (
+            got == want and math.copysign(1, got) == math.copysign(1, want)
+        ), (p, q, got)
+    for x in [0.0, -0.0, inf, -inf, -8.0]:
+        assert evaluate("math.cbrt", x) == np.cbrt(x)
+        assert math.copysign(1, evaluate("math.cbrt", x)) == math.copysign(1, x)
+    assert math.isnan(evaluate("math.cbrt", math.nan))
+
+
 def test_every_sequence_renders_to_its_registers() -> None:
     count = iter(range(10**6))
     for name in F64_SEQUENCES:
-        lines = render(name, "%fd_d", "%fd_x", lambda kind: f"%t{next(count)}")
+        lines = render(name, "%fd_d", ["%fd_x", "%fd_y"], lambda kind: f"%t{next(count)}")
         assert all(line.count(";") == 1 and line.endswith(";") for line in lines), name
         assert any(line.split(" ", 1)[1].startswith("%fd_d,") for line in lines), name
         assert any("%fd_x" in line for line in lines), name

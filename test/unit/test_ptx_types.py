@@ -87,7 +87,8 @@ def _kernel(t: str) -> str:
         lines.append(f"    %cs = math.copysign %fma, %x : {v}")
         cur = "%cs"
         for i, name in enumerate(MATH):
-            lines.append(f"    %math{i} = {name} {cur} : {v}")
+            operands = f"{cur}, %x" if name == "math.atan2" else cur
+            lines.append(f"    %math{i} = {name} {operands} : {v}")
             cur = f"%math{i}"
     for i, pred in enumerate(preds):
         lines.append(f'    %c{i} = simt.compare "{pred}" {cur}, %x : {v} -> vector<{n}xi1>')
