@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from functools import cache
 
-__all__ = ["F64_SEQUENCES", "Instr", "evaluate", "render"]
+__all__ = ["F64_SEQUENCES", "Instr", "erfc_scaled", "evaluate", "render"]
 
 
 @dataclass(frozen=True)
@@ -388,6 +389,85 @@ def _atan2(s: _Seq) -> str:
     return s("selp", float("nan"), y, s("setp_nan", "x", "y"))
 
 
+def erfc_scaled(x: Decimal) -> Decimal:
+    """erfc(x) e^(x^2) to ~70 digits: erf from its series of positive terms, sum_n (2x^2)^n x /
+    (2n+1)!!, which has no cancellation (the reference erf's Chebyshev fit interpolates).
+
+    >>> round(float(erfc_scaled(Decimal(1))), 12)
+    0.427583576156
+    """
+    with localcontext() as ctx:
+        ctx.prec = 80
+        z, term, total, n = x * x, x, Decimal(0), 0
+        while term > total * Decimal(10) ** -70 or not total:
+            total += term
+            n += 1
+            term = term * 2 * z / (2 * n + 1)
+        root_pi = (_C["pio2"] * 2).sqrt()
+        return (1 - 2 / root_pi * total / z.exp()) * z.exp()
+
+
+def _decimal_cos(a: Decimal) -> Decimal:
+    with localcontext() as ctx:
+        ctx.prec = 60
+        total, term, n = Decimal(0), Decimal(1), 0
+        while abs(term) > Decimal(10) ** -58:
+            total += term
+            n += 2
+            term = -term * a * a / (n * (n - 1))
+        return total
+
+
+@cache
+def _chebyshev(lo: int, hi: int, degree: int) -> list[float]:
+    """Chebyshev coefficients of erfc(x) e^(x^2) interpolated on [lo, hi] (exact nodes; the
+    coefficients past ``degree`` are below 1e-18)."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        count, pi = degree + 1, _C["pio2"] * 2
+        nodes = [_decimal_cos(pi * (i + Decimal("0.5")) / count) for i in range(count)]
+        values = [erfc_scaled((hi - lo) * t / 2 + Decimal(hi + lo) / 2) for t in nodes]
+        out = []
+        for j in range(count):
+            total = sum(
+                v * _decimal_cos(pi * j * (i + Decimal("0.5")) / count)
+                for i, v in enumerate(values)
+            )
+            out.append(total * 2 / count / (2 if j == 0 else 1))
+        return [float(c) for c in out]
+
+
+def _erf(s: _Seq) -> str:
+    # |x| < 1: x (2/sqrt(pi)) sum_n (-1)^n x^2n / (n! (2n+1)); 1 <= |x|: 1 - e^(-x^2) g(|x|), g =
+    # erfc(x) e^(x^2) by a Chebyshev interpolant on [1, 6] (erf rounds to 1 past 6), e^(-x^2)
+    # with x^2 = hi + lo exactly (lo by fma)
+    root_pi = float((_C["pio2"] * 2).sqrt())
+    a = s("abs", "x")
+    z = s("mul", "x", "x")
+    taylor = _coefficients(
+        [Fraction((-1) ** n, math.factorial(n) * (2 * n + 1)) for n in range(21, 0, -1)]
+    )
+    taylor = [c * 2 / root_pi for c in taylor]
+    small = s("fma", s("mul", "x", z), s.horner(z, taylor), s("mul", "x", 2 / root_pi))
+    ac = s("min", a, 6.0)
+    coefficients = _chebyshev(1, 6, 30)
+    t = s("mul", s("sub", s("add", ac, ac), 7.0), 0.2)
+    t2 = s("add", t, t)
+    b1, b2 = s("mov", coefficients[-1]), None
+    for c in reversed(coefficients[1:-1]):
+        b1, b2 = s("fma", t2, b1, c if b2 is None else s("sub", c, b2)), b1
+    assert b2 is not None
+    g = s("fma", t, b1, s("sub", coefficients[0], b2))
+    hi = s("mul", ac, ac)
+    lo = s("fma", ac, ac, s("neg", hi))
+    e = _exp_core(s, s("neg", hi), 1.0, False)
+    e = s("fma", s("neg", e), lo, e)
+    large = s("copysign", "x", s("sub", 1.0, s("mul", e, g)))
+    y = s("selp", small, large, s("setp_lt", a, 1.0))
+    y = s("selp", "x", y, s("setp_eq", "x", 0.0))  # keeps -0.0
+    return _nan_through(s, "x", y)
+
+
 def _single(op: str, *extra: float) -> Callable[[_Seq], str]:
     return lambda s: s(op, "x", *extra)
 
@@ -407,6 +487,7 @@ _BUILDERS: dict[str, Callable[[_Seq], str]] = {
     "math.acosh": _acosh,
     "math.atanh": _atanh,
     "math.cbrt": _cbrt,
+    "math.erf": _erf,
     "math.atan2": _atan2,
     "math.sqrt": _single("sqrt"),
     "math.rsqrt": lambda s: s("div", 1.0, s("sqrt", "x")),
@@ -538,7 +619,28 @@ _PTX: dict[str, tuple[str, str, Callable[..., object]]] = {
 
 _CLASSES = {"f": (".f64", "%fd"), "i": (".b32", "%r"), "p": (".pred", "%p")}
 
-F64_SEQUENCES: dict[str, list[Instr]] = {name: _build(name) for name in _BUILDERS}
+
+class _Sequences(Mapping[str, list[Instr]]):
+    """Op name -> its sequence, built on first use (erf's coefficients take a moment)."""
+
+    def __getitem__(self, name: str) -> list[Instr]:
+        return _built(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_BUILDERS)
+
+    def __len__(self) -> int:
+        return len(_BUILDERS)
+
+
+@cache
+def _built(name: str) -> list[Instr]:
+    if name not in _BUILDERS:
+        raise KeyError(name)
+    return _build(name)
+
+
+F64_SEQUENCES: Mapping[str, list[Instr]] = _Sequences()
 """The f64 sequence of each math op (``-t ptx`` emits exactly these instructions)."""
 
 

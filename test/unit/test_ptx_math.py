@@ -161,6 +161,34 @@ def test_cbrt_and_atan2() -> None:
     assert math.isnan(evaluate("math.cbrt", math.nan))
 
 
+def test_erf() -> None:
+    # reference: the series of positive terms in 60-digit decimals (as ptx_math fits from); math
+    # .erf for the special values
+    from decimal import localcontext
+
+    from llc.passes.ptx_math import erfc_scaled
+
+    rng = np.random.default_rng(12)
+    xs = np.concatenate(
+        [rng.uniform(-7, 7, 300), rng.uniform(-1, 1, 100), rng.uniform(0.9, 1.1, 50)]
+    )
+    worst = 0.0
+    for x in xs:
+        with localcontext() as ctx:
+            ctx.prec = 60
+            d = Decimal(abs(float(x)))
+            exact = 1 - erfc_scaled(d) / (d * d).exp()
+            got = evaluate("math.erf", float(x))
+            assert math.copysign(1, got) == math.copysign(1, x)
+            ulp = Decimal(float(np.spacing(float(exact))))
+            worst = max(worst, float(abs(Decimal(abs(got)) - exact) / ulp))
+    assert worst <= 3.0, worst
+    for x in [0.0, -0.0, math.inf, -math.inf, 6.0, -5.9, 1e-300]:
+        got = evaluate("math.erf", x)
+        assert got == math.erf(x) and math.copysign(1, got) == math.copysign(1, x)
+    assert math.isnan(evaluate("math.erf", math.nan))
+
+
 def test_every_sequence_renders_to_its_registers() -> None:
     count = iter(range(10**6))
     for name in F64_SEQUENCES:
