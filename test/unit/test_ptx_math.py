@@ -236,3 +236,55 @@ def test_round_to_odd_through_f32_rounds_bf16_once() -> None:
         assert _round_fraction_to_bf16(Fraction(odd)) == want, v
         naive_wrong += _round_fraction_to_bf16(Fraction(int(np.float32(v)))) != want
     assert naive_wrong > 0  # rounding to f32 to nearest first would be wrong on some of them
+
+
+# -- on the GPU: the hardware must give the model's results bit for bit -----------------------
+
+GPU_KERNEL = """
+builtin.module attributes {{"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32}} {{
+  func.func @k(%in: !tl.ptr<f64>, %in2: !tl.ptr<f64>, %out: !tl.ptr<f64>) attributes
+      {{llc.num_warps = 4 : i32, llc.threads_per_warp = 32 : i32}} {{
+    %tid = "gpu.thread_id"() <{{dimension = #gpu<dim x>}}> : () -> index
+    %eight = arith.constant 8 : index
+    %off = arith.muli %tid, %eight : index
+    %offi = arith.index_cast %off : index to i64
+    %a = simt.ptr_to_int %in : !tl.ptr<f64>
+    %b = simt.ptr_to_int %in2 : !tl.ptr<f64>
+    %c = simt.ptr_to_int %out : !tl.ptr<f64>
+    %pa = arith.addi %a, %offi : i64
+    %pb = arith.addi %b, %offi : i64
+    %pc = arith.addi %c, %offi : i64
+    %m = arith.constant true
+    %z = arith.constant dense<0.0> : vector<1xf64>
+    %x = simt.global_load %pa, %m, %z : vector<1xf64>
+    %y = simt.global_load %pb, %m, %z : vector<1xf64>
+    %r = {op} {operands} : vector<1xf64>
+    simt.global_store %r, %pc, %m : vector<1xf64>
+    func.return
+  }}
+}}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(F64_SEQUENCES))
+def test_sequences_on_gpu_match_the_model(name: str) -> None:
+    from llc.tools.gpu_run import gpu_available, launch
+
+    if not gpu_available():
+        pytest.skip("no GPU or no cuda-python")
+    from llc.dialects.diagnostics import parse_module
+    from llc.passes.conversion_kernel import _context
+    from llc.passes.ptx import emit_ptx
+
+    operands = "%x, %y" if name == "math.atan2" else "%x"
+    module = parse_module(_context(), GPU_KERNEL.format(op=name, operands=operands), "<k>")
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.uniform(-10, 10, 64), np.exp(rng.uniform(-700, 700, 64))])
+    y = rng.uniform(-10, 10, 128)
+    run = launch(emit_ptx(module, "sm_90"), "k", [x, y, np.zeros(128)], block=(128, 1, 1))
+    two = name == "math.atan2"
+    want = np.array(
+        [evaluate(name, a, b) if two else evaluate(name, a) for a, b in zip(x, y, strict=True)]
+    )
+    assert run.outputs[2].tobytes() == want.tobytes()
