@@ -317,3 +317,28 @@ def _lowered(text: str):
     module = parse_module(ctx, text, "<kernel>")
     LowerToSimtPass().apply(ctx, module)
     return module
+
+
+@gpu
+def test_llc_run_gpu_while_loop(tmp_path) -> None:
+    # test/lit/targets/ptx-while.mlir's kernel (scf.while with swapped loop-carried tensors) on
+    # the GPU: its buffers equal the SIMT interpreter's
+    if not _gpu():
+        pytest.skip("no GPU or no cuda-python")
+    lowered = tmp_path / "k.mlir"
+    source = "test/lit/targets/ptx-while.mlir"
+    subprocess.run(
+        [*_PY, "llc.tools.opt", source, "-p", "llc-compile", "-o", str(lowered)],
+        cwd=ROOT,
+        check=True,
+    )
+    done = subprocess.run(
+        [*_PY, "llc.tools.run", str(lowered), "--entry", "fib", "--gpu", "--args"]
+        + ["zeros:256xi32", "10"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "bit-identical to the interpreter's" in done.stdout
