@@ -332,9 +332,9 @@ def test_llc_run_gpu_while_loop(tmp_path) -> None:
         cwd=ROOT,
         check=True,
     )
+    args = ["--entry", "fib", "--gpu", "--args", "zeros:256xi32", "10"]
     done = subprocess.run(
-        [*_PY, "llc.tools.run", str(lowered), "--entry", "fib", "--gpu", "--args"]
-        + ["zeros:256xi32", "10"],
+        [*_PY, "llc.tools.run", str(lowered), *args],
         capture_output=True,
         text=True,
         check=False,
