@@ -55,7 +55,7 @@ def _constants() -> dict[str, Decimal]:
         ln2, ln10 = Decimal(2).ln(), Decimal(10).ln()
         return {
             "ln2": ln2, "log2e": 1 / ln2, "log10e": 1 / ln10, "log10_2": ln2 / ln10,
-            "pio2": pi / 2, "pio4": pi / 4, "two_over_pi": 2 / pi,
+            "pio2": pi / 2, "pio4": pi / 4, "two_over_pi": 2 / pi, "two_thirds": Decimal(2) / 3,
         }  # fmt: skip
 
 
@@ -85,6 +85,7 @@ LOG10E = float(_C["log10e"])
 PIO2_1, PIO2_2, PIO2_3 = _split(_C["pio2"], 3)
 PIO4_HI, PIO4_LO = _split(_C["pio4"], 2)
 PI_HI, PI_LO = _split(_C["pio2"] * 2, 2)
+TWO_THIRDS = _split(_C["two_thirds"], 2)
 TWO_OVER_PI = float(_C["two_over_pi"])
 
 
@@ -129,13 +130,17 @@ class _Seq:
         return acc
 
 
-def _exp_core(s: _Seq, x: str, scale: float, minus_one: bool, halve: bool = False) -> str:
-    """exp(x * ln2 * scale)... reduced: k = rint(x log2e), r = x - k ln2 (scale 1), or k =
-    rint(x), r = (x - k) ln2 (scale 0: exp2). Returns exp or expm1 of the clamped x."""
+def _exp_core(
+    s: _Seq, x: str, scale: float, minus_one: bool, halve: bool = False, low: str = ""
+) -> str:
+    """exp(x) reduced as k = rint(x log2e), r = x - k ln2 (scale 1), or exp2(x) with k = rint(x),
+    r = (x - k) ln2 (scale 0); ``minus_one``: expm1; ``low``: a tiny addend of x (the low part
+    of a double-double exponent). x must be clamped (|x| <= 750) by the caller."""
     if scale:
         kf = s("rni", s("mul", x, LOG2E))
         nk = s("neg", kf)
         r = s("fma", nk, LN2_LO, s("fma", nk, LN2_HI, x))
+        r = s("add", r, low) if low else r
     else:
         kf = s("rni", x)
         r = s("mul", s("sub", x, kf), float(_LN2))
@@ -468,6 +473,82 @@ def _erf(s: _Seq) -> str:
     return _nan_through(s, "x", y)
 
 
+def _two_sum(s: _Seq, a: str, b: str) -> tuple[str, str]:
+    """a + b = hi + lo exactly (Knuth's TwoSum)."""
+    hi = s("add", a, b)
+    bb = s("sub", hi, a)
+    lo = s("add", s("sub", a, s("sub", hi, bb)), s("sub", b, bb))
+    return hi, lo
+
+
+def _log_double(s: _Seq, x: str) -> tuple[str, str]:
+    """log(x) = hi + lo to about 2^-68 relative, for positive normal or subnormal finite x:
+    as log, with s = f/(2+f) and 2s carried in double-double (the series tail needs less)."""
+    tiny = s("setp_lt", x, 2.2250738585072014e-308)
+    xs = s("selp", s("mul", x, 18014398509481984.0), x, tiny)
+    hi = s("hi", xs)
+    e = s("sub_s32", s("shr_s32", hi, 20), s("selp_s32", 1023 + 54, 1023, tiny))
+    m = s("with_hi", xs, s("or_b32", s("and_b32", hi, 0x000FFFFF), 0x3FF00000))
+    big = s("setp_gt", m, 1.4142135623730951)
+    m = s("selp", s("mul", m, 0.5), m, big)
+    ef = s("cvt_f64", s("add_s32", e, s("selp_s32", 1, 0, big)))
+    f = s("sub", m, 1.0)
+    uh = s("add", f, 2.0)
+    ul = s("add", s("sub", 2.0, uh), f)  # 2 + f = uh + ul exactly
+    sh = s("div", f, uh)
+    rest = s("sub", s("fma", s("neg", sh), uh, f), s("mul", sh, ul))
+    sl = s("div", rest, uh)  # s = sh + sl
+    # 2 atanh(s) = 2s + (2/3) s^3 + s^5 (2/5 + ...): 2s and (2/3) s^3 in double-double
+    zh = s("mul", sh, sh)
+    zl = s("fma", sh, sh, s("neg", zh))
+    cube = s("mul", zh, sh)
+    cube_lo = s("fma", zh, sh, s("neg", cube))
+    cube_lo = s("fma", zl, sh, s("fma", s("mul", zh, 3.0), sl, cube_lo))
+    t3 = s("mul", cube, TWO_THIRDS[0])
+    t3_lo = s("fma", cube, TWO_THIRDS[0], s("neg", t3))
+    t3_lo = s("fma", cube_lo, TWO_THIRDS[0], s("fma", cube, TWO_THIRDS[1], t3_lo))
+    rest = s("mul", s("mul", cube, zh), s.horner(zh, _ATANH[:-1]))
+    h1, l1 = _two_sum(s, s("mul", ef, LN2_HI), s("add", sh, sh))
+    h2, l2 = _two_sum(s, h1, t3)
+    small = s("add", s("add", l1, l2), s("add", s("add", sl, sl), t3_lo))
+    small = s("add", small, s("fma", ef, LN2_LO, rest))
+    top = s("add", h2, small)
+    return top, s("sub", small, s("sub", top, h2))
+
+
+def _pow(s: _Seq) -> str:
+    # |x|^y = exp(y log|x|) with log|x| and y log|x| in double-double; then C's special cases
+    ax = s("abs", "x")
+    lh, ll = _log_double(s, ax)
+    ph = s("mul", "y", lh)
+    pl = s("fma", "y", ll, s("fma", "y", lh, s("neg", ph)))
+    clamped = s("min", s("max", ph, -750.0), 710.0)
+    pl = s("min", s("max", pl, -1.0), 1.0)  # only matters unclamped, where |pl| < 2^-40
+    r = _exp_core(s, clamped, 1.0, False, low=pl)
+    y_neg, y_pos = s("setp_lt", "y", 0.0), s("setp_gt", "y", 0.0)
+    # a zero or infinite base: 0 or inf by the sign of y (and of the base's log)
+    r = s("selp", s("selp", float("inf"), 0.0, y_neg), r, s("setp_eq", ax, 0.0))
+    r = s("selp", s("selp", 0.0, float("inf"), y_neg), r, s("setp_eq", ax, float("inf")))
+    # an infinite exponent: 0 or inf by |x| against 1
+    grows = s("setp_eq_pred", s("setp_gt", ax, 1.0), y_pos)
+    y_inf = s("setp_eq", s("abs", "y"), float("inf"))
+    r = s("selp", s("selp", float("inf"), 0.0, grows), r, y_inf)
+    # a negative base: NaN for a finite non-integer y, the sign of x for an odd integer y
+    integral = s("setp_eq", s("rni", "y"), "y")
+    half = s("mul", "y", 0.5)
+    odd = s("and_pred", integral, s("setp_ne", s("rni", half), half))
+    negative = s("setp_lt", s("copysign", "x", 1.0), 0.0)
+    r = s("selp", s("neg", r), r, s("and_pred", negative, odd))
+    finite_negative = s("and_pred", s("setp_lt", "x", 0.0), s("setp_gt", "x", float("-inf")))
+    bad = s("and_pred", finite_negative, s("not_pred", integral))
+    r = s("selp", float("nan"), r, bad)
+    r = s("selp", float("nan"), r, s("setp_nan", "x", "y"))
+    # 1 whatever the other operand: y = 0, x = 1, x = -1 with an infinite y
+    one = s("or_pred", s("setp_eq", "y", 0.0), s("setp_eq", "x", 1.0))
+    one = s("or_pred", one, s("and_pred", s("setp_eq", "x", -1.0), y_inf))
+    return s("selp", 1.0, r, one)
+
+
 def _single(op: str, *extra: float) -> Callable[[_Seq], str]:
     return lambda s: s(op, "x", *extra)
 
@@ -488,6 +569,7 @@ _BUILDERS: dict[str, Callable[[_Seq], str]] = {
     "math.atanh": _atanh,
     "math.cbrt": _cbrt,
     "math.erf": _erf,
+    "math.powf": _pow,
     "math.atan2": _atan2,
     "math.sqrt": _single("sqrt"),
     "math.rsqrt": lambda s: s("div", 1.0, s("sqrt", "x")),
@@ -613,6 +695,11 @@ _PTX: dict[str, tuple[str, str, Callable[..., object]]] = {
     "setp_ge": ("setp.ge.f64 {d}, {0}, {1};", "p", lambda a, b: a >= b),
     "setp_eq": ("setp.eq.f64 {d}, {0}, {1};", "p", lambda a, b: a == b),
     "setp_nan": ("setp.nan.f64 {d}, {0}, {1};", "p", lambda a, b: math.isnan(a) or math.isnan(b)),
+    "setp_ne": ("setp.ne.f64 {d}, {0}, {1};", "p", lambda a, b: a != b and not (a != a or b != b)),
+    "setp_eq_pred": ("xor.pred {d}, {0}, {1};\tnot.pred {d}, {d};", "p", lambda a, b: a == b),
+    "and_pred": ("and.pred {d}, {0}, {1};", "p", lambda a, b: a and b),
+    "or_pred": ("or.pred {d}, {0}, {1};", "p", lambda a, b: a or b),
+    "not_pred": ("not.pred {d}, {0};", "p", lambda a: not a),
     "setp_ne_s32": ("setp.ne.s32 {d}, {0}, {1};", "p", lambda a, b: a != b),
 }  # fmt: skip
 """Each instruction's PTX (``{t}``/``{u}``: b32 scratch registers) and its exact model."""

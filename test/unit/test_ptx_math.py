@@ -189,6 +189,36 @@ def test_erf() -> None:
     assert math.isnan(evaluate("math.erf", math.nan))
 
 
+def test_powf() -> None:
+    rng = np.random.default_rng(13)
+    worst = 0.0
+    for _ in range(400):
+        x = float(np.exp(rng.uniform(-20, 20)))
+        y = float(rng.uniform(-30, 30))
+        if rng.random() < 0.5:  # |y log x| up to 700: where log's error would be amplified
+            y = float(rng.uniform(-700, 700)) / max(abs(math.log(x)), 1e-3)
+        exact = np.power(L(x), L(y))
+        if np.isfinite(exact) and abs(exact) > 2.3e-308:
+            worst = max(worst, _ulps(evaluate("math.powf", x, y), exact))
+    assert worst <= 2.0, worst
+    inf, nan = math.inf, math.nan
+    # C99 F.9.4.4 (Triton's libdevice pow; numpy's power takes sqrt for y = 0.5 instead)
+    expected = [
+        (nan, 0.0, 1.0), (1.0, nan, 1.0), (-1.0, inf, 1.0), (-1.0, -inf, 1.0), (-8.0, 1 / 3, nan),
+        (-2.0, 3.0, -8.0), (-2.0, -3.0, -0.125), (-2.0, 2.0, 4.0), (0.0, -3.0, inf),
+        (-0.0, -3.0, -inf), (-0.0, -2.0, inf), (-0.0, 3.0, -0.0), (0.0, 3.0, 0.0),
+        (-0.0, 0.5, 0.0), (0.5, inf, 0.0), (0.5, -inf, inf), (2.0, inf, inf), (2.0, -inf, 0.0),
+        (-inf, -3.0, -0.0), (-inf, -2.0, 0.0), (-inf, 3.0, -inf), (-inf, 2.0, inf),
+        (-inf, 0.5, inf), (inf, -1.0, 0.0), (inf, 2.0, inf), (nan, 1.0, nan), (1.0, 2.0, 1.0),
+        (2.0, 10.0, 1024.0), (2.0, -1074.0, 5e-324), (2.0, 1024.0, inf), (-0.5, 1e300, 0.0),
+    ]  # fmt: skip
+    for x, y, want in expected:
+        got = evaluate("math.powf", x, y)
+        assert (math.isnan(got) and math.isnan(want)) or (
+            got == want and math.copysign(1, got) == math.copysign(1, want)
+        ), (x, y, got)
+
+
 def test_every_sequence_renders_to_its_registers() -> None:
     count = iter(range(10**6))
     for name in F64_SEQUENCES:
@@ -277,13 +307,13 @@ def test_sequences_on_gpu_match_the_model(name: str) -> None:
     from llc.passes.conversion_kernel import _context
     from llc.passes.ptx import emit_ptx
 
-    operands = "%x, %y" if name == "math.atan2" else "%x"
+    two = name in ("math.atan2", "math.powf")
+    operands = "%x, %y" if two else "%x"
     module = parse_module(_context(), GPU_KERNEL.format(op=name, operands=operands), "<k>")
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.uniform(-10, 10, 64), np.exp(rng.uniform(-700, 700, 64))])
     y = rng.uniform(-10, 10, 128)
     run = launch(emit_ptx(module, "sm_90"), "k", [x, y, np.zeros(128)], block=(128, 1, 1))
-    two = name == "math.atan2"
     want = np.array(
         [evaluate(name, a, b) if two else evaluate(name, a) for a, b in zip(x, y, strict=True)]
     )

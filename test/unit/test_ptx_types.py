@@ -87,7 +87,7 @@ def _kernel(t: str) -> str:
         lines.append(f"    %cs = math.copysign %fma, %x : {v}")
         cur = "%cs"
         for i, name in enumerate(MATH):
-            operands = f"{cur}, %x" if name == "math.atan2" else cur
+            operands = f"{cur}, %x" if name in ("math.atan2", "math.powf") else cur
             lines.append(f"    %math{i} = {name} {operands} : {v}")
             cur = f"%math{i}"
     for i, pred in enumerate(preds):
