@@ -1229,6 +1229,26 @@ def _while(f: _Function, op: Operation) -> None:
         f.regs[res] = regs
 
 
+@_handles("scf.index_switch")
+def _index_switch(f: _Function, op: Operation) -> None:
+    # a compare and branch per case, the default region last
+    assert isinstance(op, scf.IndexSwitchOp)
+    results = [_fresh_like(f, r) for r in op.results]
+    index = f.get(op.arg)[0]
+    end = f.label("endswitch")
+    for value, region in zip(op.cases.get_values(), op.case_regions, strict=True):
+        other, hit = f.label("case"), f.new_of(".pred", "%p")
+        f.emit(f"setp.ne.s64 {hit}, {index}, {value};")
+        f.emit(f"@{hit} bra {other};")
+        _yield_into(f, region.block, results)
+        f.emit(f"bra.uni {end};")
+        f.lines.append(f"{other}:")
+    _yield_into(f, op.default_region.block, results)
+    f.lines.append(f"{end}:")
+    for res, regs in zip(op.results, results, strict=True):
+        f.regs[res] = regs
+
+
 @_handles("func.return")
 def _return(f: _Function, op: Operation) -> None:
     if op.operands:
