@@ -188,6 +188,11 @@ class AxisAnalysis:
             return AxisInfo(contiguity, divisibility, constancy)
         if name == "arith.muli":
             lhs, rhs = self.info(op.operands[0]), self.info(op.operands[1])
+            # x * 1 is x (Triton's rule: a row offset scaled by its unit stride stays a run).
+            lhs_one = _constant_operand(op.operands[0]) == 1
+            rhs_one = _constant_operand(op.operands[1]) == 1
+            if rhs_one or lhs_one:
+                return lhs if rhs_one else rhs
             # A run [2^n, 2^n+1, ...] times anything is only divisible element by element.
             divisibility = tuple(
                 min((1 if lc > 1 else a) * (1 if rc > 1 else b), MAX_DIVISIBILITY)
@@ -219,6 +224,17 @@ class AxisAnalysis:
                 return AxisInfo((1,) * rank, (hint,) * rank, (1,) * rank)
             return AxisInfo.scalar(hint)
         return AxisInfo.unknown(rank)
+
+
+def _constant_operand(value: SSAValue) -> int | None:
+    """The integer every element of ``value`` equals, when a constant (or a splat or broadcast of
+    one) defines it."""
+    owner = value.owner
+    while isinstance(owner, Operation) and owner.name in ("tl.splat", "tl.broadcast"):
+        owner = owner.operands[0].owner
+    if isinstance(owner, Operation) and owner.name in ("tl.constant", "arith.constant"):
+        return _constant_int(owner)
+    return None
 
 
 def _constant_int(op: Operation) -> int | None:

@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
+    TensorType,
     VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -49,6 +50,7 @@ from xdsl.utils.target import Target
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
+from llc.passes.ptx_math import F64_SEQUENCES, render
 
 __all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
 
@@ -105,6 +107,10 @@ def _bits(t: Attribute) -> int:
     if t.name == "tl.ptr":
         return 64
     raise KeyError(t)
+
+
+def _is_i1(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
 
 
 def _is_float(t: Attribute) -> bool:
@@ -256,7 +262,27 @@ class _Function:
         return self.regs[value]
 
     # packing of narrow elements into 32-bit words (shuffles, shared/global memory, mma)
+    def bytes_of(self, preds: Sequence[str]) -> list[str]:
+        """i1 predicates as i8 values 0/1 (their memory and shuffle form)."""
+        out = []
+        for p in preds:
+            h = self.new_of(".b16", "%h")
+            self.emit(f"selp.b16 {h}, 1, 0, {p};")
+            out.append(h)
+        return out
+
+    def preds_of(self, values: Sequence[str]) -> list[str]:
+        """i8 values as i1 predicates (non-zero is true)."""
+        out = []
+        for h in values:
+            p = self.new_of(".pred", "%p")
+            self.emit(f"setp.ne.b16 {p}, {h}, 0;")
+            out.append(p)
+        return out
+
     def to_words(self, regs: Sequence[str], t: Attribute) -> list[str]:
+        if _is_i1(t):
+            return self.to_words(self.bytes_of(regs), IntegerType(8))
         bits = _bits(t)
         if bits == 32:
             if isinstance(t, Float32Type):
@@ -299,6 +325,8 @@ class _Function:
         raise KeyError(bits)
 
     def from_words(self, words: Sequence[str], t: Attribute, count: int) -> list[str]:
+        if _is_i1(t):
+            return self.preds_of(self.from_words(words, IntegerType(8), count))
         bits = _bits(t)
         if bits == 32:
             if isinstance(t, Float32Type):
@@ -444,10 +472,34 @@ def _int_binary(f: _Function, op: Operation) -> None:
     form = _INT_BINARY[op.name].format(s=f".s{bits}", u=f".u{bits}", b=f".b{bits}")
 
     def one(d: str, a: list[str]) -> None:
-        rhs = f.u32(a[1], t) if op.name in _SHIFTS else a[1]
-        f.emit(f"{form} {d}, {a[0]}, {rhs};")
+        lhs, rhs = a
+        if _bits(t) == 8 and op.name in _NEEDS_BYTE_EXTENDED:
+            signed = _NEEDS_BYTE_EXTENDED[op.name]
+            lhs = _extend_byte(f, lhs, signed)
+            rhs = _extend_byte(f, rhs, signed and op.name not in _SHIFTS)
+        elif _bits(t) == 8 and op.name in _SHIFTS:
+            rhs = _extend_byte(f, rhs, False)
+        rhs = f.u32(rhs, t) if op.name in _SHIFTS else rhs
+        f.emit(f"{form} {d}, {lhs}, {rhs};")
 
     _map(f, op, one)
+
+
+_NEEDS_BYTE_EXTENDED = {
+    # ops whose result depends on an i8's upper bits (-> signed?): the others only ever need the
+    # low byte, which is all an i8 register defines (add.s16 of two i8 may carry into bit 8)
+    "arith.divsi": True, "arith.remsi": True, "arith.minsi": True, "arith.maxsi": True,
+    "arith.shrsi": True, "arith.divui": False, "arith.remui": False, "arith.minui": False,
+    "arith.maxui": False, "arith.shrui": False,
+}  # fmt: skip
+
+
+def _extend_byte(f: _Function, reg: str, signed: bool) -> str:
+    """The i8 in ``reg``'s low byte, sign- or zero-extended to its 16-bit register."""
+    s = "s" if signed else "u"
+    wide = f.new_of(".b16", "%h")
+    f.emit(f"cvt.{s}16.{s}8 {wide}, {reg};")
+    return wide
 
 
 def _via_f32(f: _Function, t: Attribute, regs: list[str]) -> list[str]:
@@ -482,13 +534,28 @@ def _float_binary(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
-@_handles(*_MATH_UNARY)
+@_handles(*_MATH_UNARY, *F64_SEQUENCES)
 def _math_unary(f: _Function, op: Operation) -> None:
+    # (also math.atan2, the one binary op of ptx_math)
+    # f32 (and f16/bf16 through f32): the hardware's approximate instructions of _MATH_UNARY;
+    # f64, and f32 ops with no such instruction: the software sequences of ptx_math (an f32 one
+    # through f64, rounded once at the end).
     t = _scalar(op.results[0].type)
-    if isinstance(t, Float64Type):
-        raise error_at(op, f"-t ptx: {op.name} on f64 is not supported")
+    in_f64 = isinstance(t, Float64Type) or op.name not in _MATH_UNARY
 
     def one(d: str, a: list[str]) -> None:
+        if in_f64:
+            xs = a
+            if not isinstance(t, Float64Type):
+                xs = [f.new_of(".f64", "%fd") for _ in a]
+                for wide, narrow in zip(xs, a, strict=True):
+                    _float_convert(f, narrow, t, Float64Type(), wide)
+            r = d if isinstance(t, Float64Type) else f.new_of(".f64", "%fd")
+            for line in render(op.name, r, xs, lambda kind: f.new_of(kind, _PREFIX[kind])):
+                f.emit(line)
+            if r != d:
+                _float_convert(f, r, Float64Type(), t, d)
+            return
         x = _via_f32(f, t, a)[0]
         r = d if _bits(t) == 32 else f.new_of(".f32", "%f")
         scratch = f.new_of(".f32", "%f")  # one per element: the sequence's lines share it
@@ -496,6 +563,71 @@ def _math_unary(f: _Function, op: Operation) -> None:
             f.emit(line.format(d=r, a=x, t=scratch))
         if r != d:
             _from_f32(f, t, r, d)
+
+    _map(f, op, one)
+
+
+_PREFIX = {".f64": "%fd", ".b32": "%r", ".pred": "%p", ".f32": "%f", ".b64": "%rd", ".b16": "%h"}
+
+
+@_handles("arith.floordivsi", "arith.ceildivsi", "arith.ceildivui")
+def _rounded_div(f: _Function, op: Operation) -> None:
+    # q = x / y truncated; floor: q - 1 when the remainder is non-zero and its sign differs from
+    # y's; ceil: q + 1 when it is non-zero with y's sign (unsigned: non-zero)
+    t = _scalar(op.results[0].type)
+    bits = max(16, _bits(t))
+    signed = op.name != "arith.ceildivui"
+    s = "s" if signed else "u"
+
+    def one(d: str, a: list[str]) -> None:
+        x, y = (_extend_byte(f, r, signed) for r in a) if _bits(t) == 8 else a
+        q, r = f.new(t), f.new(t)
+        f.emit(f"div.{s}{bits} {q}, {x}, {y};")
+        f.emit(f"rem.{s}{bits} {r}, {x}, {y};")
+        adjust = f.new_of(".pred", "%p")
+        f.emit(f"setp.ne.{s}{bits} {adjust}, {r}, 0;")
+        if signed:
+            signs, differ = f.new(t), f.new_of(".pred", "%p")
+            f.emit(f"xor.b{bits} {signs}, {r}, {y};")
+            cmp = "lt" if op.name == "arith.floordivsi" else "ge"
+            f.emit(f"setp.{cmp}.s{bits} {differ}, {signs}, 0;")
+            f.emit(f"and.pred {adjust}, {adjust}, {differ};")
+        step = -1 if op.name == "arith.floordivsi" else 1
+        moved = f.new(t)
+        f.emit(f"add.s{bits} {moved}, {q}, {step};")
+        f.emit(f"selp.b{bits} {d}, {moved}, {q}, {adjust};")
+
+    _map(f, op, one)
+
+
+@_handles("math.copysign")
+def _copysign(f: _Function, op: Operation) -> None:
+    # PTX's copysign takes the sign from its first operand: math.copysign(x, y) is (y, x)
+    t = _scalar(op.results[0].type)
+
+    def one(d: str, a: list[str]) -> None:
+        if _bits(t) == 16:
+            x = _via_f32(f, t, a)
+            r = f.new_of(".f32", "%f")
+            f.emit(f"copysign.f32 {r}, {x[1]}, {x[0]};")
+            _from_f32(f, t, r, d)
+        else:
+            f.emit(f"copysign{_float_suffix(t)} {d}, {a[1]}, {a[0]};")
+
+    _map(f, op, one)
+
+
+@_handles("math.absi")
+def _absi(f: _Function, op: Operation) -> None:
+    t = _scalar(op.results[0].type)
+    bits = max(16, _bits(t))
+
+    def one(d: str, a: list[str]) -> None:
+        x = a[0]
+        if _bits(t) == 8:  # an i8 in a 16-bit register: sign-extend its low byte first
+            x = f.new_of(".b16", "%h")
+            f.emit(f"cvt.s16.s8 {x}, {a[0]};")
+        f.emit(f"abs.s{bits} {d}, {x};")
 
     _map(f, op, one)
 
@@ -521,8 +653,8 @@ def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribut
     t = _scalar(operand_type)
     if kind == "f" or _is_float(t):
         suffix = ".f32" if _bits(t) == 16 else _float_suffix(t)
-    elif isinstance(t, IntegerType) and t.width.data == 1:
-        suffix = ".b16"
+    elif _is_i1(t):  # predicates compare as 16-bit 0/-1 (signed) or 0/1 (unsigned) values
+        suffix = ".b16" if cmp in ("eq", "ne") else (".s16" if kind == "s" else ".u16")
     else:
         suffix = _int_suffix(t, signed=kind == "s")
 
@@ -532,11 +664,13 @@ def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribut
             vals = []
             for r in a:
                 v = f.new_of(".b16", "%h")
-                f.emit(f"selp.b16 {v}, 1, 0, {r};")
+                f.emit(f"selp.b16 {v}, {-1 if suffix == '.s16' else 1}, 0, {r};")
                 vals.append(v)
             a = vals
         elif _is_float(t) and _bits(t) == 16:
             a = _via_f32(f, t, a)
+        elif _bits(t) == 8:
+            a = [_extend_byte(f, r, kind == "s") for r in a]
         f.emit(f"setp.{cmp}{suffix} {d}, {a[0]}, {a[1]};")
 
     _map(f, op, one)
@@ -584,7 +718,17 @@ def _select(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
-def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute) -> None:
+_CAST_KINDS = {
+    "extsi", "extui", "trunci", "index_cast", "index_castui", "sitofp", "uitofp", "fptosi",
+    "fptoui", "extf", "truncf", "bitcast",
+}  # fmt: skip
+
+
+def _cast(
+    f: _Function, op: Operation | None, kind: str, src: Attribute, dst: Attribute
+) -> Callable[[str, list[str]], None]:
+    """Emit the cast ``op`` per element; with no ``op``, only return the per-element emitter
+    ``one(dest, [source])``."""
     sb, db = _bits(src), _bits(dst)
     src_is_i1 = isinstance(src, IntegerType) and src.width.data == 1
     dst_is_i1 = isinstance(dst, IntegerType) and dst.width.data == 1
@@ -610,28 +754,79 @@ def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute
                 f.emit(f"cvt.{s}{db}.{s}8 {d}, {x};")
             else:
                 f.emit(f"cvt.{s}{db}.{s}{sb} {d}, {x};")
-        elif kind in ("sitofp", "uitofp"):
-            s = "s" if kind == "sitofp" else "u"
-            f.emit(f"cvt.rn{_float_suffix(dst)}.{s}{max(8, sb)} {d}, {x};")
-        elif kind in ("fptosi", "fptoui"):
-            s = "s" if kind == "fptosi" else "u"
-            f.emit(f"cvt.rzi.{s}{max(8, db)}{_float_suffix(src)} {d}, {x};")
-        elif kind in ("extf", "truncf"):
-            if (isinstance(src, BFloat16Type) and isinstance(dst, Float16Type)) or (
-                isinstance(src, Float16Type) and isinstance(dst, BFloat16Type)
-            ):
-                t = f.new_of(".f32", "%f")
-                f.emit(f"cvt.f32{_float_suffix(src)} {t}, {x};")
-                f.emit(f"cvt.rn{_float_suffix(dst)}.f32 {d}, {t};")
-            else:
-                rnd = ".rn" if db < sb else ""
-                f.emit(f"cvt{rnd}{_float_suffix(dst)}{_float_suffix(src)} {d}, {x};")
         elif kind == "bitcast":
             f.emit(f"mov.b{max(16, db)} {d}, {x};")
+        elif isinstance(src, BFloat16Type) and not isinstance(dst, Float32Type):
+            # bf16 converts only to/from f32 on sm_80: widen exactly, then convert from f32
+            wide = f.new_of(".f32", "%f")
+            f.emit(f"cvt.f32.bf16 {wide}, {x};")
+            _cast_from(f, kind, wide, Float32Type(), dst, d)
+        elif isinstance(dst, BFloat16Type) and not isinstance(src, Float32Type):
+            narrow = _f32_for_bf16(f, kind, x, src)
+            f.emit(f"cvt.rn.bf16.f32 {d}, {narrow};")
         else:
-            raise error_at(op, f"-t ptx: cast {kind} is not supported")
+            _cast_from(f, kind, x, src, dst, d)
 
+    if op is None:
+        return one
+    if kind not in _CAST_KINDS:
+        raise error_at(op, f"-t ptx: cast {kind} is not supported")
     _map(f, op, one)
+    return one
+
+
+def _float_convert(f: _Function, x: str, src: Attribute, dst: Attribute, d: str) -> None:
+    """``d = x`` converted between float types, rounded once (bf16 only through f32)."""
+    _cast(f, None, "extf" if _bits(dst) > _bits(src) else "truncf", src, dst)(d, [x])
+
+
+def _cast_from(f: _Function, kind: str, x: str, src: Attribute, dst: Attribute, d: str) -> None:
+    """The int <-> float and float <-> float casts PTX has one ``cvt`` for."""
+    sb, db = _bits(src), _bits(dst)
+    if not _is_float(src):
+        s = "u" if kind in ("uitofp", "extui") else "s"
+        f.emit(f"cvt.rn{_float_suffix(dst)}.{s}{max(8, sb)} {d}, {x};")
+    elif not _is_float(dst):
+        s = "u" if kind == "fptoui" else "s"
+        f.emit(f"cvt.rzi.{s}{max(8, db)}{_float_suffix(src)} {d}, {x};")
+    elif _bits(src) == _bits(dst) == 16:  # f16 <-> bf16
+        t = f.new_of(".f32", "%f")
+        f.emit(f"cvt.f32{_float_suffix(src)} {t}, {x};")
+        f.emit(f"cvt.rn{_float_suffix(dst)}.f32 {d}, {t};")
+    elif sb == db:
+        f.emit(f"mov{_float_suffix(dst)} {d}, {x};")
+    else:
+        rnd = ".rn" if db < sb else ""
+        f.emit(f"cvt{rnd}{_float_suffix(dst)}{_float_suffix(src)} {d}, {x};")
+
+
+def _f32_for_bf16(f: _Function, kind: str, x: str, src: Attribute) -> str:
+    """``x`` (an integer or f16/f64) as an f32 whose rounding to bf16 is the correctly rounded
+    conversion: exact for 8/16-bit sources, else rounded to odd (truncate, then set the lowest
+    bit when inexact), which f32's 16 extra bits make equivalent to rounding once."""
+    sb = _bits(src)
+    t = f.new_of(".f32", "%f")
+    if sb <= 16:
+        _cast_from(f, kind, x, src, Float32Type(), t)
+        return t
+    if _is_float(src):
+        f.emit(f"cvt.rz.f32.f64 {t}, {x};")
+        back, kind_of = f.new_of(".f64", "%fd"), ".f64"
+        f.emit(f"cvt.f64.f32 {back}, {t};")
+    else:
+        s = "u" if kind == "uitofp" else "s"
+        f.emit(f"cvt.rz.f32.{s}{sb} {t}, {x};")
+        back, kind_of = f.new(src), f".{s}{sb}"
+        f.emit(f"cvt.rzi.{s}{sb}.f32 {back}, {t};")
+    inexact = f.new_of(".pred", "%p")
+    f.emit(f"setp.ne{kind_of} {inexact}, {back}, {x};")
+    w, odd = f.new_of(".b32", "%r"), f.new_of(".b32", "%r")
+    f.emit(f"mov.b32 {w}, {t};")
+    f.emit(f"or.b32 {odd}, {w}, 1;")
+    f.emit(f"selp.b32 {w}, {odd}, {w}, {inexact};")
+    rounded = f.new_of(".f32", "%f")
+    f.emit(f"mov.b32 {rounded}, {w};")
+    return rounded
 
 
 @_handles("simt.cast")
@@ -757,12 +952,16 @@ def _shfl(f: _Function, op: Operation) -> None:
     t = _scalar(op.value.type)
     words = f.to_words(f.get(op.value), t)
     lane = f.u32(f.get(op.lane)[0], op.lane.type)
-    out = f.new_of(".b32", "%r")
     mask = op.mask.value.data & 0xFFFFFFFF
-    f.emit(
-        f"shfl.sync.{op.mode.data}.b32 {out}, {words[0]}, {lane}, {op.c.value.data}, 0x{mask:08x};"
-    )
-    f.regs[op.result] = f.from_words([out], t, _count(op.value.type))
+    out = []
+    for word in words:  # one word but for i1 vectors, one byte per element (see bytes_of)
+        moved = f.new_of(".b32", "%r")
+        f.emit(
+            f"shfl.sync.{op.mode.data}.b32 {moved}, {word}, {lane}, {op.c.value.data}, "
+            f"0x{mask:08x};"
+        )
+        out.append(moved)
+    f.regs[op.result] = f.from_words(out, t, _count(op.value.type))
 
 
 @_handles("simt.shared_alloc")
@@ -800,6 +999,8 @@ def _memory_words(f: _Function, regs: list[str], t: Attribute) -> tuple[str, lis
 def _store(f: _Function, op: Operation) -> None:
     value = op.operands[0]
     t, regs = _scalar(value.type), f.get(value)
+    if _is_i1(t):  # an i1 is one byte in memory, as in the SIMT interpreter
+        t, regs = IntegerType(8), f.bytes_of(regs)
     if op.name == "simt.shared_store":
         addr = f.address(f.get(op.operands[1])[0], f.get(op.operands[2])[0], op.operands[2].type)
         space, guard = "shared", ""
@@ -822,7 +1023,14 @@ def _store(f: _Function, op: Operation) -> None:
 def _load(f: _Function, op: Operation) -> None:
     result = op.results[0]
     t, n = _scalar(result.type), _count(result.type)
+    predicates = _is_i1(t)
+    if predicates:  # an i1 is one byte in memory, as in the SIMT interpreter
+        t = IntegerType(8)
     total = n * _bits(t)
+
+    def done(regs: list[str]) -> None:
+        f.regs[result] = f.preds_of(regs) if predicates else regs
+
     if op.name == "simt.shared_load":
         addr = f.address(f.get(op.operands[0])[0], f.get(op.operands[1])[0], op.operands[1].type)
         space, guard, other = "shared", "", None
@@ -830,6 +1038,7 @@ def _load(f: _Function, op: Operation) -> None:
         addr, space = f.get(op.operands[0])[0], "global"
         guard = f"@{f.get(op.operands[1])[0]} "
         other = f.get(op.operands[2])
+        other = f.bytes_of(other) if predicates else other
     if total < 32:
         h = f.new_of(".b16", "%h")
         kind = ".b8" if total == 8 else ".b16"
@@ -841,11 +1050,11 @@ def _load(f: _Function, op: Operation) -> None:
                 f.emit(f"cvt.u16.u32 {h}, {w};")
         f.emit(f"{guard}ld.{space}{kind} {h}, [{addr}];")
         if n == 1:
-            f.regs[result] = [h]
+            done([h])
         else:
             w = f.new_of(".b32", "%r")
             f.emit(f"cvt.u32.u16 {w}, {h};")
-            f.regs[result] = f.from_words([w], t, n)
+            done(f.from_words([w], t, n))
         return
     words = [f.new_of(".b32", "%r") for _ in range(total // 32)]
     if other is not None:
@@ -853,7 +1062,7 @@ def _load(f: _Function, op: Operation) -> None:
             f.emit(f"mov.b32 {w}, {o};")
     v, text = _vec(words)
     f.emit(f"{guard}ld.{space}{v}.b32 {text}, [{addr}];")
-    f.regs[result] = f.from_words(words, t, n)
+    done(f.from_words(words, t, n))
 
 
 def _matrix_suffix(op: Operation) -> str:
@@ -929,20 +1138,22 @@ def _parallel_move(f: _Function, dests: list[list[str]], srcs: list[list[str]], 
             _mov(f, d, s, t)
 
 
-def _yield_into(f: _Function, block: Block, dests: list[list[str]]) -> None:
-    """Emit ``block``'s ops; its ``scf.yield`` writes into ``dests``."""
+def _yield_into(f: _Function, block: Block, dests: list[list[str]]) -> Operation | None:
+    """Emit ``block``'s ops; its terminator (``scf.yield``, or ``scf.condition`` whose first
+    operand is the condition) writes its values into ``dests``. Returns the terminator."""
     terminator = block.last_op
+    is_yield = terminator is not None and terminator.name in ("scf.yield", "scf.condition")
     for inner in block.ops:
-        if inner is terminator and inner.name == "scf.yield":
+        if inner is terminator and is_yield:
             break
         _emit_op(f, inner)
-    if terminator is not None and terminator.name == "scf.yield" and dests:
-        _parallel_move(
-            f,
-            dests,
-            [f.get(v) for v in terminator.operands],
-            [_scalar(v.type) for v in terminator.operands],
-        )
+    if not is_yield:
+        return None
+    assert terminator is not None
+    values = list(terminator.operands)[1 if terminator.name == "scf.condition" else 0 :]
+    if dests:
+        _parallel_move(f, dests, [f.get(v) for v in values], [_scalar(v.type) for v in values])
+    return terminator
 
 
 @_handles("scf.for")
@@ -990,6 +1201,54 @@ def _if(f: _Function, op: Operation) -> None:
         f.regs[res] = regs
 
 
+@_handles("scf.while")
+def _while(f: _Function, op: Operation) -> None:
+    # head: before region (its args are the loop-carried registers); scf.condition copies its
+    # values into the after region's args, which are also the results; false exits. The after
+    # region's scf.yield writes the loop-carried registers and jumps back to the head.
+    assert isinstance(op, scf.WhileOp)
+    before, after = op.before_region.block, op.after_region.block
+    carried = [_fresh_like(f, a) for a in before.args]
+    _parallel_move(
+        f, carried, [f.get(v) for v in op.arguments], [_scalar(v.type) for v in op.arguments]
+    )
+    for arg, regs in zip(before.args, carried, strict=True):
+        f.regs[arg] = regs
+    passed = [_fresh_like(f, a) for a in after.args]
+    for arg, regs in zip(after.args, passed, strict=True):
+        f.regs[arg] = regs
+    head, end = f.label("while"), f.label("endwhile")
+    f.lines.append(f"{head}:")
+    condition = _yield_into(f, before, passed)
+    assert condition is not None and condition.name == "scf.condition"
+    f.emit(f"@!{f.get(condition.operands[0])[0]} bra {end};")
+    _yield_into(f, after, carried)
+    f.emit(f"bra.uni {head};")
+    f.lines.append(f"{end}:")
+    for res, regs in zip(op.results, passed, strict=True):
+        f.regs[res] = regs
+
+
+@_handles("scf.index_switch")
+def _index_switch(f: _Function, op: Operation) -> None:
+    # a compare and branch per case, the default region last
+    assert isinstance(op, scf.IndexSwitchOp)
+    results = [_fresh_like(f, r) for r in op.results]
+    index = f.get(op.arg)[0]
+    end = f.label("endswitch")
+    for value, region in zip(op.cases.get_values(), op.case_regions, strict=True):
+        other, hit = f.label("case"), f.new_of(".pred", "%p")
+        f.emit(f"setp.ne.s64 {hit}, {index}, {value};")
+        f.emit(f"@{hit} bra {other};")
+        _yield_into(f, region.block, results)
+        f.emit(f"bra.uni {end};")
+        f.lines.append(f"{other}:")
+    _yield_into(f, op.default_region.block, results)
+    f.lines.append(f"{end}:")
+    for res, regs in zip(op.results, results, strict=True):
+        f.regs[res] = regs
+
+
 @_handles("func.return")
 def _return(f: _Function, op: Operation) -> None:
     if op.operands:
@@ -999,6 +1258,12 @@ def _return(f: _Function, op: Operation) -> None:
 
 def _emit_op(f: _Function, op: Operation) -> None:
     handler = _HANDLERS.get(op.name)
+    if (
+        handler is None
+        and op.name.startswith(("arith.", "math."))
+        and not any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))
+    ):
+        raise error_at(op, f"-t ptx: '{op.name}' has no PTX sequence yet (see docs/reference.md)")
     if handler is None:
         raise error_at(
             op,
