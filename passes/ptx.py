@@ -33,6 +33,8 @@ from xdsl.dialects import arith, func, scf, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -96,6 +98,8 @@ def _bits(t: Attribute) -> int:
         return t.width.data
     if isinstance(t, Float16Type | BFloat16Type):
         return 16
+    if isinstance(t, Float8E4M3FNType | Float8E5M2Type):
+        return 8
     if isinstance(t, Float32Type):
         return 32
     if isinstance(t, Float64Type):
@@ -384,6 +388,13 @@ def _constant_reg(f: _Function, value: int | float, t: Attribute) -> str:
         f.emit(f"setp.ne.u32 {d}, {1 if value else 0}, 0;")
     elif isinstance(t, Float32Type | Float64Type):
         f.emit(f"mov{_float_suffix(t)} {d}, {_float_literal(float(value), t)};")
+    elif _f8_format(t) is not None:
+        import numpy as np
+
+        from llc.mxfp import encode
+
+        code = int(encode(np.array([float(value)], np.float32), _f8_format(t))[0])  # type: ignore[arg-type]
+        f.emit(f"mov.b16 {d}, 0x{code:02X};")
     elif isinstance(t, Float16Type | BFloat16Type):
         import numpy as np
 
@@ -589,6 +600,10 @@ def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute
     src_is_i1 = isinstance(src, IntegerType) and src.width.data == 1
     dst_is_i1 = isinstance(dst, IntegerType) and dst.width.data == 1
 
+    if kind != "bitcast" and (_f8_format(src) or _f8_format(dst)):
+        _map(f, op, lambda d, a: _f8_cast(f, op, kind, src, dst, d, a[0]))
+        return
+
     def one(d: str, a: list[str]) -> None:
         x = a[0]
         if src_is_i1:
@@ -632,6 +647,64 @@ def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute
             raise error_at(op, f"-t ptx: cast {kind} is not supported")
 
     _map(f, op, one)
+
+
+def _f8_format(t: Attribute) -> str | None:
+    if isinstance(t, Float8E4M3FNType):
+        return "e4m3fn"
+    return "e5m2" if isinstance(t, Float8E5M2Type) else None
+
+
+def _f8_cast(
+    f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute, d: str, x: str
+) -> None:
+    """A cast from or to an 8-bit float (held as its code in a ``.b16`` register), exact:
+    to f8 through f32 and :func:`llc.passes.ptx_f8.encode_steps` (PTX's own conversions to f8
+    saturate); from f8 by ``cvt.rn.f16x2.{e4m3,e5m2}x2`` from sm_89, else
+    :func:`llc.passes.ptx_f8.decode_steps`, then f16 to the destination."""
+    from llc.passes.ptx_f8 import decode_steps, emit_steps, encode_steps
+
+    sfmt, dfmt = _f8_format(src), _f8_format(dst)
+    if sfmt and dfmt:
+        raise error_at(op, "-t ptx: casts between two 8-bit float types are not supported")
+    if dfmt:  # to f8: the value as f32 bits first
+        if kind in ("truncf", "extf"):
+            v = _via_f32(f, src, [x])[0] if _bits(src) == 16 else x
+            if isinstance(src, Float64Type):
+                v = f.new_of(".f32", "%f")
+                f.emit(f"cvt.rn.f32.f64 {v}, {x};")
+        elif kind in ("sitofp", "uitofp"):
+            v = f.new_of(".f32", "%f")
+            s = "s" if kind == "sitofp" else "u"
+            f.emit(f"cvt.rn.f32.{s}{max(8, _bits(src))} {v}, {x};")
+        else:
+            raise error_at(op, f"-t ptx: cast {kind} to an 8-bit float is not supported")
+        bits = f.new_of(".b32", "%r")
+        f.emit(f"mov.b32 {bits}, {v};")
+        code = emit_steps(encode_steps(dfmt), {"x": bits}, f.new_of, f.emit)["c"]
+        f.emit(f"cvt.u16.u32 {d}, {code};")
+        return
+    assert sfmt is not None
+    half = f.new_of(".b16", "%h")
+    if int(f.arch.removeprefix("sm_").rstrip("a")) >= 89:
+        pair = f.new_of(".b32", "%r")
+        hi = f.new_of(".b16", "%h")
+        name = "e4m3x2" if sfmt == "e4m3fn" else "e5m2x2"
+        f.emit(f"cvt.rn.f16x2.{name} {pair}, {x};")
+        f.emit(f"mov.b32 {{{half}, {hi}}}, {pair};")
+    else:
+        code = f.u32(x, IntegerType(16))
+        h = emit_steps(decode_steps(sfmt), {"c": code}, f.new_of, f.emit)["h"]
+        f.emit(f"cvt.u16.u32 {half}, {h};")
+    if isinstance(dst, Float16Type) and kind == "extf":
+        f.emit(f"mov.b16 {d}, {half};")
+    elif kind == "extf" and isinstance(dst, Float32Type | Float64Type):
+        f.emit(f"cvt{_float_suffix(dst)}.f16 {d}, {half};")
+    elif kind in ("fptosi", "fptoui"):
+        s = "s" if kind == "fptosi" else "u"
+        f.emit(f"cvt.rzi.{s}{max(16, _bits(dst))}.f16 {d}, {half};")
+    else:
+        raise error_at(op, f"-t ptx: cast {kind} from an 8-bit float is not supported")
 
 
 @_handles("simt.cast")
