@@ -130,9 +130,9 @@ def evaluate(steps: tuple[Step, ...], inputs: dict[str, np.ndarray]) -> dict[str
             shift = val(step[3])
             out = np.where(shift < 64, np.uint64(step[2]) >> np.minimum(shift, 63), 0) & 0xFF
         elif op == "rni":
-            f = val(step[2]).astype(np.uint32).view(np.float32).astype(np.float64)
             # cvt.rni.u32.f32 saturates, and gives 0 for NaN
             with np.errstate(invalid="ignore"):
+                f = val(step[2]).astype(np.uint32).view(np.float32).astype(np.float64)
                 out = np.clip(np.nan_to_num(np.rint(f * step[3])), 0, 0xFFFFFFFF).astype(np.uint64)
         else:
             a, b = val(step[2]), val(step[3])
