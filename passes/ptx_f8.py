@@ -20,7 +20,7 @@ times the power of two ``k``, rounded to the nearest-even integer: exact).
 
 >>> import numpy as np
 >>> evaluate(decode_steps("e4m3fn"), {"c": np.array([0x38, 0x01, 0xFE])})["h"].tolist()
-[15360, 6144, 56064]
+[15360, 6144, 57088]
 >>> [hex(v) for v in np.array([1.0, 2**-9, -448.0], np.float16).view(np.uint16)]
 ['0x3c00', '0x1800', '0xdf00']
 """
@@ -187,7 +187,7 @@ def emit_steps(
             emit(f"selp.b32 {r}, {val(step[2])}, {val(step[3])}, {regs[step[4]]};")
         elif op == "byte64":
             k, w = new(".b64", "%rd"), new(".b64", "%rd")
-            emit(f"mov.b64 {k}, {step[2]};")
+            emit(f"mov.b64 {k}, 0x{step[2]:016X};")
             emit(f"shr.b64 {w}, {k}, {val(step[3])};")  # shifts past 63 give 0
             emit(f"cvt.u32.u64 {r}, {w};")
             emit(f"and.b32 {r}, {r}, 255;")
