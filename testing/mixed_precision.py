@@ -156,14 +156,17 @@ def run_case(case: Case, seed: int = 0) -> CaseResult:
     return CaseResult(case, bool(error <= tolerance and got.shape == want.shape), error)
 
 
-def layouts_of(case: Case) -> tuple[LinearLayout, LinearLayout]:
-    """The linear layouts of the two operands (each with its own kWidth)."""
+def layouts_of(
+    case: Case, k_widths: tuple[int, int] | None = None
+) -> tuple[LinearLayout, LinearLayout]:
+    """The linear layouts of the two operands (each with its own kWidth unless ``k_widths``)."""
     from llc.layouts import DotOperandLayout, NvidiaMmaLayout
 
     m, n, k = case.shape
+    kw_a, kw_b = k_widths or (k_width(case.a_type), k_width(case.b_type))
     parent = NvidiaMmaLayout(2, 0, (case.warps, 1), (16, 8))
-    a = DotOperandLayout(0, parent, k_width(case.a_type)).to_linear_layout((m, k))
-    b = DotOperandLayout(1, parent, k_width(case.b_type)).to_linear_layout((k, n))
+    a = DotOperandLayout(0, parent, kw_a).to_linear_layout((m, k))
+    b = DotOperandLayout(1, parent, kw_b).to_linear_layout((k, n))
     return a, b
 
 
