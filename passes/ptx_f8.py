@@ -135,21 +135,22 @@ def evaluate(steps: tuple[Step, ...], inputs: dict[str, np.ndarray]) -> dict[str
                 f = val(step[2]).astype(np.uint32).view(np.float32).astype(np.float64)
                 out = np.clip(np.nan_to_num(np.rint(f * step[3])), 0, 0xFFFFFFFF).astype(np.uint64)
         else:
-            a, b = val(step[2]), val(step[3])
-            out = {
-                "and": lambda: a & b,
-                "or": lambda: a | b,
-                "add": lambda: a + b,
-                "sub": lambda: a - b,
-                "shl": lambda: a << b,
-                "shr": lambda: a >> b,
-                "lt": lambda: a < b,
-                "ge": lambda: a >= b,
-                "eq": lambda: a == b,
-            }[op]()
+            out = _NUMPY_BINARY[op](val(step[2]), val(step[3]))
         regs[d] = np.asarray(out, np.uint64) & 0xFFFFFFFF
     return regs
 
+
+_NUMPY_BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "add": np.add,
+    "sub": np.subtract,
+    "shl": np.left_shift,
+    "shr": np.right_shift,
+    "lt": np.less,
+    "ge": np.greater_equal,
+    "eq": np.equal,
+}
 
 _PTX_BINARY = {"and": "and.b32", "or": "or.b32", "add": "add.u32", "sub": "sub.u32"}
 _PTX_SHIFT = {"shl": "shl.b32", "shr": "shr.u32"}

@@ -308,7 +308,7 @@ def run_lowered(
         bufs = [Buffer(n, x) for n, x in (("a", a), ("b", b), ("c", np.zeros(256, acc)))]
         ptrs = tuple(Pointer(x, 0) for x in bufs)
         if module is lowered:
-            interp, kernel = make_kernel_interpreter(module, 1, 32, GlobalMemory())
+            interp, _ = make_kernel_interpreter(module, 1, 32, GlobalMemory())
             interp.call_op("k", ptrs)
         else:
             make_interpreter(module).call_op("k", ptrs)

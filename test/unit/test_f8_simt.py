@@ -53,7 +53,11 @@ def test_f8_conversion_kernels_move_bytes(elem: str, how: str) -> None:
     """A layout conversion of f8 data through warp shuffles or shared memory returns its input
     bit for bit in the SIMT interpreter (registers hold the codes), and its PTX assembles."""
     from llc.layouts import BlockedLayout
-    from llc.passes.conversion_kernel import conversion_kernel, conversion_ptx, run_conversion_kernel
+    from llc.passes.conversion_kernel import (
+        conversion_kernel,
+        conversion_ptx,
+        run_conversion_kernel,
+    )
     from llc.testing.ptxas import assemble, find_ptxas
 
     if how == "shuffle":

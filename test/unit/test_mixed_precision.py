@@ -101,7 +101,8 @@ def test_f8e5m2_pair_lowered(target: str) -> None:
 
     result = run_lowered("i16", "f8e5m2", target, "b")
     assert result.path == ("mma" if target == "cuda:80" else "FMA")
-    assert result.exact and result.bit_identical and all(v is not False for v in result.ptx.values())
+    assert result.exact and result.bit_identical, result
+    assert all(v is not False for v in result.ptx.values()), result
 
 
 def test_f8_mma_ptx_converts_in_registers_per_target() -> None:
