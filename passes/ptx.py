@@ -625,6 +625,12 @@ def _cast(f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute
                 f.emit(f"cvt.{s}{db}.{s}8 {d}, {x};")
             else:
                 f.emit(f"cvt.{s}{db}.{s}{sb} {d}, {x};")
+        elif kind in ("sitofp", "uitofp") and isinstance(dst, BFloat16Type):
+            # PTX converts integers to bf16 only from sm_90: through f32, as the interpreters do
+            s = "s" if kind == "sitofp" else "u"
+            t = f.new_of(".f32", "%f")
+            f.emit(f"cvt.rn.f32.{s}{max(8, sb)} {t}, {x};")
+            f.emit(f"cvt.rn.bf16.f32 {d}, {t};")
         elif kind in ("sitofp", "uitofp"):
             s = "s" if kind == "sitofp" else "u"
             f.emit(f"cvt.rn{_float_suffix(dst)}.{s}{max(8, sb)} {d}, {x};")

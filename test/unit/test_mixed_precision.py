@@ -142,3 +142,20 @@ def test_one_mma_needs_both_operands_in_one_k_order() -> None:
         apply_pipeline(parse(own_k_widths), "llc-lower-to-simt")
     shared = run_lowered("i8", "f16", "cuda:80", archs=())
     assert shared.k_widths == (4, 4) and shared.path == "mma" and shared.bit_identical
+
+
+def test_int_bf16_dot_ptx_assembles_on_sm80() -> None:
+    """Beyond the seed's table: i8 x bf16 lowers to mma on sm_80, and its integer conversion
+    goes through f32 (PTX converts integers to bf16 directly only from sm_90). Not run in the
+    SIMT interpreter, which has no bf16 global buffers."""
+    from llc.passes.ptx import emit_ptx
+    from llc.testing.mixed_precision import kernel_text
+    from llc.testing.ptxas import assemble, find_ptxas
+    from llc.testing.semantics import apply_pipeline, parse
+
+    module = apply_pipeline(parse(kernel_text("i8", "bf16", "cuda:80")), "llc-compile")
+    assert "simt.mma_m16n8k16" in str(module)
+    ptx = emit_ptx(module, "sm_80")
+    assert "cvt.rn.bf16.f32" in ptx and "cvt.rn.bf16.s" not in ptx
+    if find_ptxas() is not None:
+        assert assemble(ptx, "sm_80") == ""
