@@ -676,11 +676,12 @@ def _f8_format(t: Attribute) -> str | None:
 
 def _f8_to_f16(f: _Function, x: str, fmt: str) -> str:
     """The f16 register of the 8-bit float code in ``x`` (exact): ``cvt.rn.f16x2.{e4m3,e5m2}x2``
-    from sm_89, else :func:`llc.passes.ptx_f8.decode_steps`."""
+    from sm_90, else :func:`llc.passes.ptx_f8.decode_steps` (sm_89 has the instruction only from
+    PTX ISA 8.1; llc prints ``.version 8.0``)."""
     from llc.passes.ptx_f8 import decode_steps, emit_steps
 
     half = f.new_of(".b16", "%h")
-    if int(f.arch.removeprefix("sm_").rstrip("a")) >= 89:
+    if int(f.arch.removeprefix("sm_").rstrip("a")) >= 90:
         pair = f.new_of(".b32", "%r")
         hi = f.new_of(".b16", "%h")
         f.emit(f"cvt.rn.f16x2.{'e4m3x2' if fmt == 'e4m3fn' else 'e5m2x2'} {pair}, {x};")

@@ -5,7 +5,8 @@ PTX converts 8-bit floats in hardware only from sm_89 (``cvt.rn.f16x2.e4m3x2``,
 (clamp to the largest finite value), while llc's semantics (MLIR's ``truncf``/``sitofp`` and the
 interpreters, :mod:`llc.mxfp`) round to nearest-even and overflow to NaN (e4m3fn) or infinity
 (e5m2). So the PTX emitter uses these sequences for every conversion *to* f8, and for
-conversions *from* f8 below sm_89.
+conversions *from* f8 below sm_90 (ptxas accepts the f8 ``cvt`` for sm_89 only from PTX ISA 8.1,
+and llc prints ``.version 8.0``).
 
 A sequence is a tuple of steps over named 32-bit registers (``c``: an f8 code in the low byte,
 ``h``: f16 bits in the low half, ``x``: f32 bits). The same steps are printed as PTX

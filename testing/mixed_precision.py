@@ -94,7 +94,12 @@ def k_width(t: str) -> int:
 
 def module_text(case: Case, k_widths: tuple[int, int] | None = None) -> str:
     """The laid-out kernel of ``case``: each operand's kWidth its own (:func:`k_width`) unless
-    ``k_widths`` gives both."""
+    ``k_widths`` gives both.
+
+    >>> text = module_text(Case("i8", "f16", "a", (16, 16, 16), 1))
+    >>> [f"opIdx = {i}, parent = #mma, kWidth = {k}" in text for i, k in ((0, 4), (1, 2))]
+    [True, True]
+    """
     m, n, k = case.shape
     kw_a, kw_b = k_widths or (k_width(case.a_type), k_width(case.b_type))
     ta, tb, tc = (_MLIR.get(t, t) for t in (case.a_type, case.b_type, case.acc_type))

@@ -111,6 +111,7 @@ def test_f8_mma_ptx_converts_in_registers_per_target() -> None:
     (PTX's own conversions to f8 saturate); the mma runs on f16."""
     from llc.passes.ptx import emit_ptx
     from llc.testing.mixed_precision import kernel_text
+    from llc.testing.ptxas import assemble, find_ptxas
     from llc.testing.semantics import apply_pipeline, parse
 
     module = apply_pipeline(parse(kernel_text("i8", "f8", "cuda:80")), "llc-compile")
@@ -120,6 +121,11 @@ def test_f8_mma_ptx_converts_in_registers_per_target() -> None:
         assert "cvt.rn.f32.s8" in ptx and "cvt.rni.u32.f32" in ptx  # i8 -> f32 -> e4m3 code
     assert "cvt.rn.f16x2.e4m3x2" in sm90 and "cvt.rn.f16x2.e4m3x2" not in sm80
     assert "0x232221201E1C1800" in sm80  # the e4m3 subnormal table of the decode sequence
+    # sm_89 has the f8 cvt only from PTX ISA 8.1 (ptxas says so); llc prints .version 8.0
+    sm89 = emit_ptx(module, "sm_89")
+    assert "e4m3x2" not in sm89
+    if find_ptxas() is not None:
+        assert assemble(sm89, "sm_89") == ""
 
 
 def test_one_mma_needs_both_operands_in_one_k_order() -> None:
