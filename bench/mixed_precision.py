@@ -5,10 +5,10 @@ Per int x float pair of the seed's table:
 * tensor level: every case of :func:`llc.testing.mixed_precision.cases` (both operand sides x 3
   shapes x 1-4 warps, each operand in its own ``#tl.dot_op`` layout with its own kWidth) in the
   reference interpreter against numpy;
-* lowered: :func:`llc.testing.mixed_precision.run_lowered` (``llc-compile`` of a 16x16x16 kernel,
-  then the SIMT kernel interpreter against the tensor level bit for bit, and the tensor level
-  against numpy exactly) for sm_70 (FMA) and sm_80 (mma where exact), the integer on A or B,
-  3 seeds: 12 runs;
+* lowered: :func:`llc.testing.mixed_precision.run_lowered` (``llc-compile`` of a layout-free
+  kernel, then the SIMT kernel interpreter against the tensor level bit for bit, and the tensor
+  level against numpy exactly) for sm_70 (FMA) and sm_80 (mma where exact), the integer on A or
+  B, (M, N, K) / warps 16x16x16 / 1, 32x64x32 / 2, 64x32x64 / 4: 12 runs;
 * the sm_80 path with the kWidths the layout passes chose, and whether ptxas assembles the sm_80
   kernel's PTX for sm_80 and for sm_90 with empty output;
 * each operand's widest load along K in its own dot_op layout (``llc.vectorize``: register
@@ -37,7 +37,7 @@ from llc.vectorize import largest_vectorization
 
 TARGETS = ("cuda:70", "cuda:80")
 SIDES = ("a", "b")
-SEEDS = (7, 8, 9)
+KERNELS = (((16, 16, 16), 1), ((32, 64, 32), 2), ((64, 32, 64), 4))
 
 
 def main() -> None:
@@ -57,10 +57,10 @@ def main() -> None:
         for f in FLOATS:
             for target in TARGETS:
                 for side in SIDES:
-                    for seed in SEEDS:
-                        first = target == "cuda:80" and side == "a" and seed == SEEDS[0]
+                    for shape, warps in KERNELS:
+                        first = target == "cuda:80" and side == "a" and warps == 1
                         archs = ("sm_80", "sm_90") if first else ()
-                        r = run_lowered(i, f, target, side, seed, archs)
+                        r = run_lowered(i, f, target, side, 7, archs, shape, warps)
                         lowered_total[(i, f)] += 1
                         lowered_passed[(i, f)] += r.passed
                         if first:

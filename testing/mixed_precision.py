@@ -176,12 +176,17 @@ def layouts_of(
 
 
 def kernel_text(
-    int_type: str, float_type: str, target: str = "cuda:70", int_side: str = "a"
+    int_type: str,
+    float_type: str,
+    target: str = "cuda:70",
+    int_side: str = "a",
+    shape: tuple[int, int, int] = (16, 16, 16),
+    warps: int = 1,
 ) -> str:
-    """A layout-free one-warp kernel ``c = a @ b`` (16x16x16, row-major buffers) with an integer
-    ``a`` and a float ``b`` (``int_side="b"``: the other way round), for ``llc-compile``
-    (``cuda:70`` lowers the dot with FMAs, ``cuda:80`` with mma.sync where the float type is
-    f16 or 8-bit). ``float_type`` may also be ``f8e5m2``.
+    """A layout-free kernel ``c = a @ b`` (``shape`` = (M, N, K), row-major buffers, ``warps``
+    warps) with an integer ``a`` and a float ``b`` (``int_side="b"``: the other way round), for
+    ``llc-compile`` (``cuda:70`` lowers the dot with FMAs, ``cuda:80`` with mma.sync where the
+    float type is f16 or 8-bit). ``float_type`` may also be ``f8e5m2``.
 
     >>> "tl.dot %a, %b, %acc : tensor<16x16xf16> * tensor<16x16xi8>" in kernel_text(
     ...     "i8", "f16", int_side="b")
@@ -190,37 +195,55 @@ def kernel_text(
     ft = _MLIR.get(float_type, float_type)
     acc = "f64" if float_type == "f64" else "f32"
     a_type, b_type = (int_type, ft) if int_side == "a" else (ft, int_type)
-    t2 = "tensor<16x16x{}>"
-    ptr = "tensor<16x16x!tl.ptr<{}>>"
+    m, n, k = shape
     lines = [
-        f'module attributes {{"tl.num-warps" = 1 : i32, "tl.threads-per-warp" = 32 : i32, '
+        f'module attributes {{"tl.num-warps" = {warps} : i32, "tl.threads-per-warp" = 32 : i32, '
         f'"tl.target" = "{target}"}} {{',
         f"  func.func @k(%a_ptr: !tl.ptr<{a_type}>, %b_ptr: !tl.ptr<{b_type}>, "
         f"%c_ptr: !tl.ptr<{acc}>) {{",
-        "    %r = tl.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>",
-        "    %row = tl.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>",
-        "    %rowb = tl.broadcast %row : tensor<16x1xi32> -> tensor<16x16xi32>",
-        "    %col = tl.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>",
-        "    %colb = tl.broadcast %col : tensor<1x16xi32> -> tensor<16x16xi32>",
-        "    %c16 = arith.constant 16 : i32",
-        "    %s16 = tl.splat %c16 : i32 -> tensor<16x16xi32>",
-        "    %ro = arith.muli %rowb, %s16 : tensor<16x16xi32>",
-        "    %off = arith.addi %ro, %colb : tensor<16x16xi32>",
     ]
-    for name, elem in (("a", a_type), ("b", b_type)):
+    for size in sorted({m, n, k}):
+        lines.append(
+            f"    %r{size} = tl.make_range {{end = {size} : i32, start = 0 : i32}} : "
+            f"tensor<{size}xi32>"
+        )
+
+    def offsets(name: str, rows: int, cols: int) -> None:
+        """``%off_{name}``: row * cols + col over a rows x cols tensor."""
+        t = f"tensor<{rows}x{cols}xi32>"
+        lines.extend(
+            [
+                f"    %{name}_r = tl.expand_dims %r{rows} {{axis = 1 : i32}} : tensor<{rows}xi32> "
+                f"-> tensor<{rows}x1xi32>",
+                f"    %{name}_rb = tl.broadcast %{name}_r : tensor<{rows}x1xi32> -> {t}",
+                f"    %{name}_c = tl.expand_dims %r{cols} {{axis = 0 : i32}} : tensor<{cols}xi32> "
+                f"-> tensor<1x{cols}xi32>",
+                f"    %{name}_cb = tl.broadcast %{name}_c : tensor<1x{cols}xi32> -> {t}",
+                f"    %{name}_n = arith.constant {cols} : i32",
+                f"    %{name}_s = tl.splat %{name}_n : i32 -> {t}",
+                f"    %{name}_ro = arith.muli %{name}_rb, %{name}_s : {t}",
+                f"    %off_{name} = arith.addi %{name}_ro, %{name}_cb : {t}",
+            ]
+        )
+
+    for name, elem, (rows, cols) in (("a", a_type, (m, k)), ("b", b_type, (k, n))):
+        offsets(name, rows, cols)
+        ptr = f"tensor<{rows}x{cols}x!tl.ptr<{elem}>>"
         lines += [
-            f"    %{name}b = tl.splat %{name}_ptr : !tl.ptr<{elem}> -> {ptr.format(elem)}",
-            f"    %{name}p = tl.addptr %{name}b, %off : {ptr.format(elem)}, tensor<16x16xi32>",
-            f"    %{name} = tl.load %{name}p : {ptr.format(elem)}",
+            f"    %{name}b = tl.splat %{name}_ptr : !tl.ptr<{elem}> -> {ptr}",
+            f"    %{name}p = tl.addptr %{name}b, %off_{name} : {ptr}, tensor<{rows}x{cols}xi32>",
+            f"    %{name} = tl.load %{name}p : {ptr}",
         ]
+    offsets("c", m, n)
+    cptr = f"tensor<{m}x{n}x!tl.ptr<{acc}>>"
     lines += [
         f"    %z = arith.constant 0.0 : {acc}",
-        f"    %acc = tl.splat %z : {acc} -> {t2.format(acc)}",
-        f"    %d = tl.dot %a, %b, %acc : {t2.format(a_type)} * {t2.format(b_type)} -> "
-        f"{t2.format(acc)}",
-        f"    %cb = tl.splat %c_ptr : !tl.ptr<{acc}> -> {ptr.format(acc)}",
-        f"    %cp = tl.addptr %cb, %off : {ptr.format(acc)}, tensor<16x16xi32>",
-        f"    tl.store %cp, %d : {ptr.format(acc)}",
+        f"    %acc = tl.splat %z : {acc} -> tensor<{m}x{n}x{acc}>",
+        f"    %d = tl.dot %a, %b, %acc : tensor<{m}x{k}x{a_type}> * tensor<{k}x{n}x{b_type}> -> "
+        f"tensor<{m}x{n}x{acc}>",
+        f"    %cb = tl.splat %c_ptr : !tl.ptr<{acc}> -> {cptr}",
+        f"    %cp = tl.addptr %cb, %off_c : {cptr}, tensor<{m}x{n}xi32>",
+        f"    tl.store %cp, %d : {cptr}",
         "    func.return",
         "  }",
         "}",
@@ -253,10 +276,10 @@ class LoweredResult:
         return self.exact and self.bit_identical and all(v is not False for v in self.ptx.values())
 
 
-def operand_data(rng: np.random.Generator, t: str, float_type: str) -> np.ndarray:
-    """256 values of type ``t`` for a pair with ``float_type`` whose products and 16-term sums
-    are exact in f32, while the integer operand's conversion still rounds (integers past f16's
-    2048 or e4m3's 16, below e4m3's overflow).
+def operand_data(rng: np.random.Generator, t: str, float_type: str, count: int = 256) -> np.ndarray:
+    """``count`` values of type ``t`` for a pair with ``float_type`` whose products and sums of
+    up to 64 terms are exact in f32, while the integer operand's conversion still rounds
+    (integers past f16's 2048 or e4m3's 16, below e4m3's overflow).
 
     >>> x = operand_data(np.random.default_rng(0), "i16", "f16")
     >>> bool((x.astype(np.float16).astype(np.int64) != x).any())
@@ -265,10 +288,10 @@ def operand_data(rng: np.random.Generator, t: str, float_type: str) -> np.ndarra
     if t.startswith("i"):
         bound = 300 if float_type == "f8" else 3000
         info = np.iinfo(f"int{_bits(t)}")
-        values = rng.integers(max(-bound, info.min), min(bound, info.max), 256)
+        values = rng.integers(max(-bound, info.min), min(bound, info.max), count)
         return values.astype(f"int{_bits(t)}")
     dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}.get(t, np.float32)
-    return (rng.integers(-8, 8, 256) / 2).astype(dtype)  # halves: exact in every float type
+    return (rng.integers(-8, 8, count) / 2).astype(dtype)  # halves: exact in every float type
 
 
 def run_lowered(
@@ -278,6 +301,8 @@ def run_lowered(
     int_side: str = "a",
     seed: int = 7,
     archs: tuple[str, ...] = ("sm_80", "sm_90"),
+    shape: tuple[int, int, int] = (16, 16, 16),
+    warps: int = 1,
 ) -> LoweredResult:
     """Compile :func:`kernel_text` with ``llc-compile`` for ``target``, run it in the tensor-level
     and the SIMT kernel interpreters on the same data, and assemble its PTX for ``archs``.
@@ -292,7 +317,8 @@ def run_lowered(
     from llc.testing.ptxas import assemble, find_ptxas
     from llc.testing.semantics import apply_pipeline, make_interpreter, parse
 
-    text = kernel_text(int_type, float_type, target, int_side)
+    text = kernel_text(int_type, float_type, target, int_side, shape, warps)
+    m, n, k = shape
     from llc.dialects import tl
 
     laid = apply_pipeline(parse(text), "llc-optimize-layouts")
@@ -306,14 +332,15 @@ def run_lowered(
     path = "mma" if "simt.mma_m16n8k16" in str(lowered) else "FMA"
     rng = np.random.default_rng(seed)
     a_type, b_type = (int_type, float_type) if int_side == "a" else (float_type, int_type)
-    a, b = operand_data(rng, a_type, float_type), operand_data(rng, b_type, float_type)
+    a = operand_data(rng, a_type, float_type, m * k)
+    b = operand_data(rng, b_type, float_type, k * n)
     acc = np.float64 if float_type == "f64" else np.float32
     outs = []
     for module in (parse(text), lowered):
-        bufs = [Buffer(n, x) for n, x in (("a", a), ("b", b), ("c", np.zeros(256, acc)))]
+        bufs = [Buffer(nm, x) for nm, x in (("a", a), ("b", b), ("c", np.zeros(m * n, acc)))]
         ptrs = tuple(Pointer(x, 0) for x in bufs)
         if module is lowered:
-            interp, _ = make_kernel_interpreter(module, 1, 32, GlobalMemory())
+            interp, _ = make_kernel_interpreter(module, warps, 32, GlobalMemory())
             interp.call_op("k", ptrs)
         else:
             make_interpreter(module).call_op("k", ptrs)
@@ -331,7 +358,7 @@ def run_lowered(
             np.float64
         )
 
-    want = rounded(a).reshape(16, 16) @ rounded(b).reshape(16, 16)
+    want = rounded(a).reshape(m, k) @ rounded(b).reshape(k, n)
     have_ptxas = find_ptxas() is not None
     ptx = {
         arch: (assemble(emit_ptx(lowered, arch), arch) == "") if have_ptxas else None
@@ -344,7 +371,7 @@ def run_lowered(
         int_side,
         path,
         k_widths if path == "mma" else (),
-        bool(np.array_equal(outs[0].reshape(16, 16), want)),
+        bool(np.array_equal(outs[0].reshape(m, n), want)),
         bool(np.array_equal(outs[0], outs[1])),
         ptx,
     )

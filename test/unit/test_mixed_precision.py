@@ -165,3 +165,26 @@ def test_int_bf16_dot_ptx_assembles_on_sm80() -> None:
     assert "cvt.rn.bf16.f32" in ptx and "cvt.rn.bf16.s" not in ptx
     if find_ptxas() is not None:
         assert assemble(ptx, "sm_80") == ""
+
+
+@pytest.mark.parametrize(
+    "int_type,float_type,side",
+    [
+        ("i8", "f16", "a"),
+        ("i8", "f8", "b"),
+        ("i16", "f16", "b"),
+        ("i64", "f8", "a"),
+        ("i8", "f32", "b"),
+    ],
+)
+@pytest.mark.parametrize("shape,warps", [((32, 64, 32), 2), ((64, 32, 64), 4)])
+def test_lowered_pairs_on_larger_tiles(
+    int_type: str, float_type: str, side: str, shape: tuple[int, int, int], warps: int
+) -> None:
+    """Several warps and K spanning several mma K steps (the K order across steps): a sample of
+    pairs, bit-identical to the tensor level, exact against numpy."""
+    from llc.testing.mixed_precision import run_lowered
+
+    result = run_lowered(int_type, float_type, "cuda:80", side, archs=(), shape=shape, warps=warps)
+    assert result.path == ("mma" if float_type in MMA_FLOATS else "FMA"), result
+    assert result.exact and result.bit_identical, result
