@@ -316,7 +316,11 @@ def _dot_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
         if enc is not None and getattr(enc.layout, "parent", None) == layout:  # type: ignore[attr-defined]
             operands.append(enc)
             continue
-        bits = _element_bits(a.element_type)  # type: ignore[attr-defined]
+        # One kWidth for both operands, from the narrower element type (Triton's rule): a
+        # single mma reads both in the same K order only if their kWidths agree (see
+        # llc.passes.lower_to_simt.mma_k_order), and the narrow operand then loads kWidth
+        # elements of K per 32-bit register.
+        bits = min(_element_bits(t.element_type) for t in (a, b))  # type: ignore[attr-defined]
         k_width = 0 if kind == "blocked" else max(1, 32 // bits) if kind == "nvidia_mma" else 4
         operands.append(DotOperandEncodingAttr(DotOperandLayout(idx, layout, k_width)))
     return [*operands, result]

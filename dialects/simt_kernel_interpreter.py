@@ -10,6 +10,11 @@ threads at once) with what kernels need beyond conversions:
   ``(k + 1) << 40``); ``simt.global_load`` / ``simt.global_store`` check alignment to the access
   size and bounds for every active thread, and count 32-byte sectors per warp access;
 * ``simt.mma_m16n8k16`` with the PTX ISA's fragment layout;
+* 8-bit floats (``f8E4M3FN``, ``f8E5M2``) as bytes: registers hold their codes (``uint8``), so
+  data movement (shuffles, shared memory, 1-byte global accesses) moves bytes; arithmetic and
+  casts decode them exactly (:mod:`llc.mxfp`) and round results back to nearest-even. A kernel
+  reaches the caller's f8 buffer (float32 values rounded to the format, as at the tensor level)
+  through a byte copy that every store writes through;
 * ``tl.get_program_id`` / ``tl.get_num_programs`` (one CTA per program id), ``scf`` with uniform
   conditions and bounds.
 
@@ -28,6 +33,8 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -62,15 +69,58 @@ def _scalar_type(typ: Attribute) -> Attribute:
     return typ.element_type if isinstance(typ, VectorType) else typ
 
 
+def f8_format(typ: Attribute) -> str | None:
+    """The :mod:`llc.mxfp` format name of an 8-bit float (scalar or vector) type, else None.
+
+    >>> from xdsl.dialects.builtin import Float8E5M2Type, f16
+    >>> f8_format(VectorType(Float8E5M2Type(), [2])), f8_format(f16)
+    ('e5m2', None)
+    """
+    t = _scalar_type(typ)
+    if isinstance(t, Float8E4M3FNType):
+        return "e4m3fn"
+    if isinstance(t, Float8E5M2Type):
+        return "e5m2"
+    return None
+
+
 def _dtype(typ: Attribute) -> np.dtype:
+    if f8_format(typ) is not None:
+        return np.dtype(np.uint8)
     return numpy_dtype(_scalar_type(typ))
 
 
+def _f8_codes(value: Any, fmt: str) -> np.ndarray:
+    """Codes of 8-bit float register values: bytes (``uint8``) stay, numbers (integers too)
+    are rounded through float32, as the tensor-level interpreter does."""
+    from llc.mxfp import encode
+
+    arr = np.asarray(value)
+    if arr.dtype == np.uint8:
+        return arr
+    with np.errstate(all="ignore"):
+        return encode(arr.astype(np.float32), fmt).astype(np.uint8)
+
+
+def _raw(value: Any, typ: Attribute) -> Any:
+    """``value`` as it sits in registers: 8-bit float codes as bytes, other types as numbers."""
+    fmt = f8_format(typ)
+    return _typed(value, typ) if fmt is None else _f8_codes(value, fmt)
+
+
 def _typed(value: Any, typ: Attribute) -> Any:
-    """``value`` as numbers of ``typ`` (raw bits from data movement are viewed back)."""
+    """``value`` as numbers of ``typ`` (raw bits from data movement are viewed back; 8-bit float
+    codes are decoded to float32)."""
     if isinstance(value, Pointer | Buffer):
         return value
     arr = np.asarray(value)
+    fmt = f8_format(typ)
+    if fmt is not None:
+        from llc.mxfp import decode
+
+        if arr.dtype == np.uint8:
+            return decode(arr, fmt).astype(np.float32)
+        return arr
     dt = _dtype(typ)
     if arr.dtype == dt:
         return value
@@ -82,6 +132,10 @@ def _typed(value: Any, typ: Attribute) -> Any:
 
 
 def _as_result(value: Any, typ: Attribute) -> Any:
+    fmt = f8_format(typ)
+    if fmt is not None:
+        codes = _f8_codes(value, fmt)
+        return codes if codes.ndim else codes[()]
     dt = _dtype(typ)
     arr = np.asarray(value)
     with np.errstate(all="ignore"):
@@ -106,14 +160,40 @@ class GlobalMemory:
     """The buffers a kernel reaches through pointers, each at its own base address."""
 
     buffers: list[Buffer] = field(default_factory=list)
+    mirrors: dict[int, tuple[Buffer, str]] = field(default_factory=dict)
+    """Index in :attr:`buffers` of a byte copy of an 8-bit float buffer -> (the caller's
+    float32 buffer, its format); stores write through to the caller's buffer."""
 
-    def base(self, buffer: Buffer) -> int:
-        """The byte address of ``buffer``'s element 0."""
+    def base(self, buffer: Buffer, f8: str | None = None) -> int:
+        """The byte address of ``buffer``'s element 0 (for ``f8``, of its byte copy).
+
+        >>> memory = GlobalMemory()
+        >>> b = Buffer("x", np.array([1.0, -0.5], np.float32))
+        >>> memory.base(b, "e4m3fn") == memory.base(b, "e4m3fn") == 1 << KERNEL_BUFFER_SHIFT
+        True
+        >>> memory.buffers[0].data.tolist()
+        [56, 176]
+        """
         for k, b in enumerate(self.buffers):
-            if b is buffer:
+            if b is buffer or (k in self.mirrors and self.mirrors[k][0] is buffer):
                 return (k + 1) << KERNEL_BUFFER_SHIFT
+        if f8 is not None and buffer.data.dtype != np.uint8:
+            from llc.mxfp import encode
+
+            self.mirrors[len(self.buffers)] = (buffer, f8)
+            codes = encode(buffer.data.astype(np.float64), f8).astype(np.uint8)
+            buffer = Buffer(buffer.name, codes, buffer.shape)
         self.buffers.append(buffer)
         return len(self.buffers) << KERNEL_BUFFER_SHIFT
+
+    def write_through(self, index: int, elements: np.ndarray) -> None:
+        """After a store to buffer ``index``: update the caller's f8 buffer it mirrors."""
+        if index in self.mirrors:
+            from llc.mxfp import decode
+
+            original, fmt = self.mirrors[index]
+            codes = self.buffers[index].data[elements]
+            original.data[elements] = decode(codes, fmt).astype(original.data.dtype)
 
 
 def _lanes(x: Any, threads: int) -> np.ndarray:
@@ -187,7 +267,7 @@ class KernelFunctions(SimtFunctions):
                 raw = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32) >> 16
                 out = raw.astype(np.uint16).view(_dtype(dst_t))
             elif kind == "bitcast":
-                out = np.ascontiguousarray(x).view(_dtype(dst_t))
+                out = np.ascontiguousarray(_raw(args[0], src_t)).view(_dtype(dst_t))
             elif kind in ("extui", "uitofp"):
                 bits = _dtype(src_t).itemsize * 8
                 u = x.astype(np.int64) & ((1 << bits) - 1) if x.dtype != np.bool_ else x
@@ -224,13 +304,16 @@ class KernelFunctions(SimtFunctions):
         (p,) = args
         if not isinstance(p, Pointer):
             raise SimtError(op, "operand is not a pointer")
-        size = p.buffer.data.dtype.itemsize
-        return (np.int64(self.memory.base(p.buffer) + int(p.offset) * size),)
+        f8 = f8_format(op.ptr.type.pointee)  # type: ignore[attr-defined]
+        base = self.memory.base(p.buffer, f8)
+        size = 1 if f8 is not None else p.buffer.data.dtype.itemsize
+        return (np.int64(base + int(p.offset) * size),)
 
     def _access(
         self, op: Operation, addr: Any, mask: Any, nbytes: int, itemsize: int
     ) -> tuple[list[tuple[Buffer, np.ndarray, np.ndarray]], np.ndarray]:
         """Per buffer: (buffer, active thread ids, element index of register 0)."""
+        self._last_buffers: list[int] = []
         addr = _lanes(addr, self.threads).astype(np.int64)
         active = _lanes(mask, self.threads).astype(bool)
         if (addr[active] % nbytes).any():
@@ -268,6 +351,7 @@ class KernelFunctions(SimtFunctions):
                     f"buffer '{buf.name}' ({buf.data.size} elements)",
                 )
             out.append((buf, threads, elem))
+            self._last_buffers.append(int(k) - 1)
         return out, active
 
     def _count_sectors(self, addr: np.ndarray, active: np.ndarray, nbytes: int) -> None:
@@ -291,7 +375,7 @@ class KernelFunctions(SimtFunctions):
         n = typ.get_shape()[0]
         dt = _dtype(typ)
         itemsize = simt.bit_width(typ.element_type) // 8
-        out = np.array(np.broadcast_to(_typed(other, typ), (self.threads, n)), dtype=dt)
+        out = np.array(np.broadcast_to(_raw(other, typ), (self.threads, n)), dtype=dt)
         groups, _ = self._access(op, addr, mask, n * itemsize, itemsize)
         for buf, threads, elem in groups:
             out[threads] = buf.data[elem[:, None] + np.arange(n)]
@@ -305,9 +389,9 @@ class KernelFunctions(SimtFunctions):
         assert isinstance(typ, VectorType)
         n = typ.get_shape()[0]
         itemsize = simt.bit_width(typ.element_type) // 8
-        value = np.asarray(_typed(value, typ))
+        value = np.asarray(_raw(value, typ))
         groups, _ = self._access(op, addr, mask, n * itemsize, itemsize)
-        for buf, threads, elem in groups:
+        for index, (buf, threads, elem) in zip(self._last_buffers, groups, strict=True):
             idx = elem[:, None] + np.arange(n)
             vals = value[threads].astype(buf.data.dtype)
             flat, inverse = np.unique(idx.ravel(), return_inverse=True)
@@ -317,6 +401,7 @@ class KernelFunctions(SimtFunctions):
                 if not np.array_equal(seen[inverse], vals.ravel(), equal_nan=True):
                     raise SimtError(op, "two threads store different values to one element")
             buf.data[idx] = vals
+            self.memory.write_through(index, idx.ravel())
         self.stats.count(f"st.global.b{n * itemsize * 8}")
         return ()
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -525,6 +526,8 @@ class LayoutAnalysis:
                 "mma version 3 needs operand B in shared memory, which tl.dot cannot express; "
                 "use mma-version=2",
             )
+        if version == 2 and not _mixed_dot_fits_mma(op):
+            version = 1
         if version == 2 and len(shape) == 2 and m % 16 == 0 and n % 8 == 0:
             chained = self._chained_dot_warps(op)
             if chained is None:
@@ -809,6 +812,19 @@ class LayoutAnalysis:
                 )
                 lines.append(f"//   {', '.join(_name(m) for m in members)}: {tag} {shown}")
         return "\n".join(lines)
+
+
+def _mixed_dot_fits_mma(op: Operation) -> bool:
+    """Whether a mixed-precision dot (an integer and a float operand) can run on mma v2
+    exactly: the integer operand is converted to the float type, which must be one mma.sync
+    takes (f16/bf16) or widens to f16 exactly (8-bit floats). f32 (tf32 mma rounds) and f64
+    operands keep FMA. Dots of one element type are not concerned."""
+    types = [element_type_of(v.type) for v in op.operands[:2]]
+    ints = [isinstance(t, IntegerType) for t in types]
+    if ints[0] == ints[1]:
+        return True
+    float_type = types[1] if ints[0] else types[0]
+    return element_bits(TensorType(float_type, [1])) <= 16
 
 
 _MFMA_VERSIONS = {"gfx908": 1, "gfx90a": 2, "gfx942": 3, "gfx950": 4}

@@ -39,6 +39,7 @@ from xdsl.dialects import arith, func, gpu, math, scf, vector
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -176,6 +177,47 @@ def _renaming(src: np.ndarray, dst: np.ndarray, sizes: list[int]) -> list[int] |
     if not (idx == idx[0]).all():
         return None
     return [int(i) for i in idx[0]]
+
+
+def _is_f8(t: Attribute) -> bool:
+    return simt.bit_width(t) == 8 and not isinstance(t, IntegerType)
+
+
+def mma_k_order(a_coords: np.ndarray, ra: np.ndarray, ca: np.ndarray, kdim: int) -> np.ndarray:
+    """The K order of an m16n8k16 dot: ``k_of[p]`` is the K index fed at fragment position ``p``
+    (``p`` counts K steps of 16 one after the other).
+
+    Any one permutation of K applied to both operands leaves the sum unchanged, so the mma may
+    read K in the order the operand layout holds it: thread ``t`` (group 0 of warp 0) takes its
+    own A elements of its first row, in increasing K, for the positions its fragments need, in
+    increasing order. For ``kWidth = 2`` this is the identity; for ``kWidth = 4`` (8-bit
+    operands) thread ``t`` holds ``k = 4t .. 4t+3`` and feeds them at ``2t, 2t+1, 2t+8, 2t+9``
+    (Triton's order). The caller checks that both operands hold every element so addressed; B
+    passes only if its layout has the same K order, i.e. the same kWidth.
+
+    >>> from llc.dialects.simt_kernel_interpreter import mma_fragment_coords
+    >>> ra, ca, *_ = mma_fragment_coords()
+    >>> k = np.arange(16)
+    >>> a2 = np.stack([np.zeros((32, 4)), 2 * (np.arange(32) % 4)[:, None] + [0, 1, 8, 9]], -1)
+    >>> mma_k_order(a2.astype(int), ra, ca, 16).tolist() == k.tolist()
+    True
+    >>> a4 = np.stack([np.zeros((32, 4)), 4 * (np.arange(32) % 4)[:, None] + [0, 1, 2, 3]], -1)
+    >>> mma_k_order(a4.astype(int), ra, ca, 16).tolist()
+    [0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15]
+    """
+    k_of = np.arange(kdim)
+    row = a_coords[0, 0, 0]
+    positions = np.arange(0, kdim, 16)[:, None, None] + ca[None, :4, :]  # (steps, tig, 8)
+    order = np.full(kdim, -1)
+    for tig in range(4):
+        held = np.unique(a_coords[tig][a_coords[tig][:, 0] == row][:, 1])
+        wanted = np.unique(positions[:, tig][:, ra[tig] == ra[tig, 0]])
+        if held.size != wanted.size:
+            return k_of
+        order[wanted] = held
+    if sorted(order.tolist()) != k_of.tolist():
+        return k_of
+    return order
 
 
 class _FunctionLowering:
@@ -1178,6 +1220,17 @@ class _FunctionLowering:
         target = VectorType(elem, list(vt.get_shape()))
         return self.emit(simt.CastOp("sitofp", value, target)).results[0]
 
+    def _mma_operand(self, value: SSAValue, f_elem: Attribute, mma_elem: Attribute) -> SSAValue:
+        """An mma fragment: integers converted to the dot's float type, then 8-bit floats
+        widened (exactly) to the mma's f16."""
+        value = self._as_float(value, f_elem)
+        vt = value.type
+        assert isinstance(vt, VectorType)
+        if vt.element_type == mma_elem:
+            return value
+        target = VectorType(mma_elem, list(vt.get_shape()))
+        return self.emit(simt.CastOp("extf", value, target)).results[0]
+
     def dot_mma(self, op: tl.DotOp) -> None:
         """``mma.sync.m16n8k16``: every 16x8 accumulator tile a warp owns, K in steps of 16.
 
@@ -1196,9 +1249,16 @@ class _FunctionLowering:
         a_elem = register_vector_type(at).element_type
         b_elem = register_vector_type(bt).element_type
         # Mixed precision: the integer operand is converted to the float one's type in registers,
-        # after its fragment is gathered from its own dot-operand layout.
+        # after its fragment is gathered from its own dot-operand layout; 8-bit floats are then
+        # widened to f16 (exact), so the mma runs on f16.
         f_elem = b_elem if isinstance(a_elem, IntegerType) else a_elem
-        if self.lanes != 32 or isinstance(f_elem, IntegerType) or simt.bit_width(f_elem) != 16:
+        mma_elem = Float16Type() if _is_f8(f_elem) else f_elem
+        if (
+            self.lanes != 32
+            or isinstance(f_elem, IntegerType)
+            or simt.bit_width(mma_elem) != 16
+            or (_is_f8(a_elem) and _is_f8(b_elem) and a_elem != b_elem)
+        ):
             raise LayoutError("mma.sync m16n8k16 takes f16/bf16 operands in warps of 32 lanes")
         if simt.bit_width(register_vector_type(rt).element_type) != 32:
             raise LayoutError("mma.sync m16n8k16 accumulates in f32 here")
@@ -1239,20 +1299,24 @@ class _FunctionLowering:
                 raise LayoutError("accumulator registers do not form whole mma tiles per thread")
         ashape = [int(x) for x in at.get_shape()]
         bshape = [int(x) for x in bt.get_shape()]
+        k_of = mma_k_order(a.coords, ra, ca, kdim)
         outs = []
         for g in groups:
             m0 = (dst[:, g[0], 0] // 16 * 16)[:, None]
             n0 = (dst[:, g[0], 1] // 8 * 8)[:, None]
             frag = self.shuffle(acc_v, acc_v, g)
             for k0 in range(0, kdim, 16):
-                need_a = np.stack([m0 + ra[lane], k0 + ca[lane]], -1)
-                need_b = np.stack([k0 + rb[lane], n0 + cb[lane]], -1)
+                need_a = np.stack([m0 + ra[lane], k_of[k0 + ca[lane]]], -1)
+                need_b = np.stack([k_of[k0 + rb[lane]], n0 + cb[lane]], -1)
                 ma = _renaming(a.coords, need_a, ashape)
                 mb = _renaming(b.coords, need_b, bshape)
                 if ma is None or mb is None:
-                    raise LayoutError("the dot operands' registers are not the mma fragments")
-                av = self._as_float(self.shuffle(a.value, a.value, ma), f_elem)
-                bv = self._as_float(self.shuffle(b.value, b.value, mb), f_elem)
+                    raise LayoutError(
+                        "the dot operands' registers are not the mma fragments (one mma needs "
+                        "both operands in the same K order: dot_op layouts of equal kWidth)"
+                    )
+                av = self._mma_operand(self.shuffle(a.value, a.value, ma), f_elem, mma_elem)
+                bv = self._mma_operand(self.shuffle(b.value, b.value, mb), f_elem, mma_elem)
                 frag = self.emit(simt.MmaOp(av, bv, frag)).results[0]
             outs.append(frag)
         order = [r for g in groups for r in g]

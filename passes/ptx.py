@@ -33,6 +33,8 @@ from xdsl.dialects import arith, func, scf, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -98,6 +100,8 @@ def _bits(t: Attribute) -> int:
         return t.width.data
     if isinstance(t, Float16Type | BFloat16Type):
         return 16
+    if isinstance(t, Float8E4M3FNType | Float8E5M2Type):
+        return 8
     if isinstance(t, Float32Type):
         return 32
     if isinstance(t, Float64Type):
@@ -412,6 +416,13 @@ def _constant_reg(f: _Function, value: int | float, t: Attribute) -> str:
         f.emit(f"setp.ne.u32 {d}, {1 if value else 0}, 0;")
     elif isinstance(t, Float32Type | Float64Type):
         f.emit(f"mov{_float_suffix(t)} {d}, {_float_literal(float(value), t)};")
+    elif _f8_format(t) is not None:
+        import numpy as np
+
+        from llc.mxfp import encode
+
+        code = int(encode(np.array([float(value)], np.float32), _f8_format(t))[0])  # type: ignore[arg-type]
+        f.emit(f"mov.b16 {d}, 0x{code:02X};")
     elif isinstance(t, Float16Type | BFloat16Type):
         import numpy as np
 
@@ -503,6 +514,14 @@ def _extend_byte(f: _Function, reg: str, signed: bool) -> str:
 
 
 def _via_f32(f: _Function, t: Attribute, regs: list[str]) -> list[str]:
+    fmt = _f8_format(t)
+    if fmt is not None:  # 8-bit floats compute in f32 too (exact widening)
+        out = []
+        for r in regs:
+            x = f.new_of(".f32", "%f")
+            f.emit(f"cvt.f32.f16 {x}, {_f8_to_f16(f, r, fmt)};")
+            out.append(x)
+        return out
     if _bits(t) != 16:
         return regs
     out = []
@@ -514,6 +533,10 @@ def _via_f32(f: _Function, t: Attribute, regs: list[str]) -> list[str]:
 
 
 def _from_f32(f: _Function, t: Attribute, reg: str, dest: str) -> None:
+    fmt = _f8_format(t)
+    if fmt is not None:
+        _f8_from_f32(f, reg, fmt, dest)
+        return
     f.emit(f"cvt.rn{_float_suffix(t)}.f32 {dest}, {reg};")
 
 
@@ -523,7 +546,7 @@ def _float_binary(f: _Function, op: Operation) -> None:
     form = (_F64_BINARY if isinstance(t, Float64Type) else _FLOAT_BINARY)[op.name]
 
     def one(d: str, a: list[str]) -> None:
-        if _bits(t) == 16:
+        if _bits(t) < 32:  # f16, bf16, f8: in f32
             x = _via_f32(f, t, a)
             r = f.new_of(".f32", "%f")
             f.emit(f"{form} {r}, {x[0]}, {x[1]};")
@@ -637,7 +660,7 @@ def _fma(f: _Function, op: Operation) -> None:
     t = _scalar(op.results[0].type)
 
     def one(d: str, a: list[str]) -> None:
-        if _bits(t) == 16:
+        if _bits(t) < 32:
             x = _via_f32(f, t, a)
             r = f.new_of(".f32", "%f")
             f.emit(f"fma.rn.f32 {r}, {x[0]}, {x[1]}, {x[2]};")
@@ -651,8 +674,9 @@ def _fma(f: _Function, op: Operation) -> None:
 def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribute) -> None:
     cmp, kind = _CMP[predicate]
     t = _scalar(operand_type)
-    if kind == "f" or _is_float(t):
-        suffix = ".f32" if _bits(t) == 16 else _float_suffix(t)
+    f8 = _f8_format(t) is not None
+    if kind == "f" or _is_float(t) or f8:
+        suffix = ".f32" if _bits(t) < 32 else _float_suffix(t)
     elif _is_i1(t):  # predicates compare as 16-bit 0/-1 (signed) or 0/1 (unsigned) values
         suffix = ".b16" if cmp in ("eq", "ne") else (".s16" if kind == "s" else ".u16")
     else:
@@ -667,7 +691,7 @@ def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribut
                 f.emit(f"selp.b16 {v}, {-1 if suffix == '.s16' else 1}, 0, {r};")
                 vals.append(v)
             a = vals
-        elif _is_float(t) and _bits(t) == 16:
+        elif (_is_float(t) and _bits(t) == 16) or f8:
             a = _via_f32(f, t, a)
         elif _bits(t) == 8:
             a = [_extend_byte(f, r, kind == "s") for r in a]
@@ -692,7 +716,7 @@ def _simt_compare(f: _Function, op: Operation) -> None:
     assert isinstance(op, simt.CompareOp)
     name = op.predicate.data
     t = _scalar(op.lhs.type)
-    if _is_float(t) and name in ("ult", "ule", "ugt", "uge"):
+    if (_is_float(t) or _f8_format(t)) and name in ("ult", "ule", "ugt", "uge"):
         name += "_f"
     _compare(f, op, name, op.lhs.type)
 
@@ -732,6 +756,10 @@ def _cast(
     sb, db = _bits(src), _bits(dst)
     src_is_i1 = isinstance(src, IntegerType) and src.width.data == 1
     dst_is_i1 = isinstance(dst, IntegerType) and dst.width.data == 1
+
+    if kind != "bitcast" and (_f8_format(src) or _f8_format(dst)):
+        _map(f, op, lambda d, a: _f8_cast(f, op, kind, src, dst, d, a[0]))
+        return
 
     def one(d: str, a: list[str]) -> None:
         x = a[0]
@@ -827,6 +855,77 @@ def _f32_for_bf16(f: _Function, kind: str, x: str, src: Attribute) -> str:
     rounded = f.new_of(".f32", "%f")
     f.emit(f"mov.b32 {rounded}, {w};")
     return rounded
+
+
+def _f8_format(t: Attribute) -> str | None:
+    if isinstance(t, Float8E4M3FNType):
+        return "e4m3fn"
+    return "e5m2" if isinstance(t, Float8E5M2Type) else None
+
+
+def _f8_to_f16(f: _Function, x: str, fmt: str) -> str:
+    """The f16 register of the 8-bit float code in ``x`` (exact): ``cvt.rn.f16x2.{e4m3,e5m2}x2``
+    from sm_90, else :func:`llc.passes.ptx_f8.decode_steps` (sm_89 has the instruction only from
+    PTX ISA 8.1; llc prints ``.version 8.0``)."""
+    from llc.passes.ptx_f8 import decode_steps, emit_steps
+
+    half = f.new_of(".b16", "%h")
+    if int(f.arch.removeprefix("sm_").rstrip("a")) >= 90:
+        pair = f.new_of(".b32", "%r")
+        hi = f.new_of(".b16", "%h")
+        f.emit(f"cvt.rn.f16x2.{'e4m3x2' if fmt == 'e4m3fn' else 'e5m2x2'} {pair}, {x};")
+        f.emit(f"mov.b32 {{{half}, {hi}}}, {pair};")
+    else:
+        code = f.u32(x, IntegerType(16))
+        h = emit_steps(decode_steps(fmt), {"c": code}, f.new_of, f.emit)["h"]
+        f.emit(f"cvt.u16.u32 {half}, {h};")
+    return half
+
+
+def _f8_from_f32(f: _Function, v: str, fmt: str, dest: str) -> None:
+    """``dest`` (``.b16``) = the f32 register ``v`` rounded to the 8-bit float ``fmt``, by
+    :func:`llc.passes.ptx_f8.encode_steps` (PTX's own conversions to f8 saturate)."""
+    from llc.passes.ptx_f8 import emit_steps, encode_steps
+
+    bits = f.new_of(".b32", "%r")
+    f.emit(f"mov.b32 {bits}, {v};")
+    code = emit_steps(encode_steps(fmt), {"x": bits}, f.new_of, f.emit)["c"]
+    f.emit(f"cvt.u16.u32 {dest}, {code};")
+
+
+def _f8_cast(
+    f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute, d: str, x: str
+) -> None:
+    """A cast from or to an 8-bit float (held as its code in a ``.b16`` register), exact: to f8
+    through f32 (:func:`_f8_from_f32`), from f8 through f16 (:func:`_f8_to_f16`)."""
+    sfmt, dfmt = _f8_format(src), _f8_format(dst)
+    if sfmt and dfmt:
+        raise error_at(op, "-t ptx: casts between two 8-bit float types are not supported")
+    if dfmt:  # to f8: the value as f32 first
+        if kind in ("truncf", "extf"):
+            v = _via_f32(f, src, [x])[0] if _bits(src) == 16 else x
+            if isinstance(src, Float64Type):
+                v = f.new_of(".f32", "%f")
+                f.emit(f"cvt.rn.f32.f64 {v}, {x};")
+        elif kind in ("sitofp", "uitofp"):
+            v = f.new_of(".f32", "%f")
+            s = "s" if kind == "sitofp" else "u"
+            f.emit(f"cvt.rn.f32.{s}{max(8, _bits(src))} {v}, {x};")
+        else:
+            raise error_at(op, f"-t ptx: cast {kind} to an 8-bit float is not supported")
+        _f8_from_f32(f, v, dfmt, d)
+        return
+    assert sfmt is not None
+    half = _f8_to_f16(f, x, sfmt)
+    if isinstance(dst, Float16Type) and kind == "extf":
+        f.emit(f"mov.b16 {d}, {half};")
+    elif kind == "extf" and isinstance(dst, Float32Type | Float64Type):
+        f.emit(f"cvt{_float_suffix(dst)}.f16 {d}, {half};")
+    elif kind in ("fptosi", "fptoui"):
+        s = "s" if kind == "fptosi" else "u"
+        f.emit(f"cvt.rzi.{s}{max(16, _bits(dst))}.f16 {d}, {half};")
+    else:
+        raise error_at(op, f"-t ptx: cast {kind} from an 8-bit float is not supported")
 
 
 @_handles("simt.cast")
