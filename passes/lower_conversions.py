@@ -251,7 +251,7 @@ class LowerConvertLayout(RewritePattern):
         name = f"cvt{counter}"
         self.taken.add(name)
         function = conversion_function(name, src_type, dst_type, plan)
-        rewriter.insert_op(function, InsertPoint.at_end(self.module.body.block))
+        rewriter.insert(function, InsertPoint.at_end(self.module.body.block))
         cvt.attributes["llc.lowered"] = SymbolRefAttr(name)
         rewriter.notify_op_modified(cvt)
 
