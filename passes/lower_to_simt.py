@@ -48,6 +48,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -605,12 +606,13 @@ class _FunctionLowering:
         from llc.passes.lower_conversions import element_type_for, materialize
 
         elem = _scalar_of(rt)
-        if elem == i1:
-            raise LayoutError("moving i1 masks between threads is not supported")
+        source = src.value
+        if elem == i1:  # masks travel as bytes (0/1), as in Triton
+            source = self._widen_mask(source)
+            elem = i8
         bitwidth = dtype_bitwidth(str(elem))
         plan = plan_conversion(src.ll, dst_ll, bitwidth, compute_capability=self.compute_capability)
         reg_t = element_type_for(elem, bitwidth)
-        source = src.value
         if reg_t != elem:
             n = src.value.type.get_shape()[0]  # type: ignore[attr-defined]
             source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n]))).results[0]
@@ -623,7 +625,19 @@ class _FunctionLowering:
         if reg_t != elem:
             n = out.type.get_shape()[0]  # type: ignore[attr-defined]
             out = self.emit(simt.CastOp("bitcast", out, VectorType(elem, [n]))).results[0]
+        if _scalar_of(rt) == i1:
+            out = self._narrow_mask(out)
         self.set_tensor(res, out, dst_ll)
+
+    def _widen_mask(self, value: SSAValue) -> SSAValue:
+        """An ``i1`` register vector as ``i8`` 0/1 bytes (shuffles and shared memory move bytes)."""
+        n = value.type.get_shape()[0]  # type: ignore[attr-defined]
+        return self.emit(simt.CastOp("extui", value, VectorType(i8, [n]))).results[0]
+
+    def _narrow_mask(self, value: SSAValue) -> SSAValue:
+        """The ``i8`` 0/1 bytes of :meth:`_widen_mask` back to ``i1``."""
+        n = value.type.get_shape()[0]  # type: ignore[attr-defined]
+        return self.emit(simt.CastOp("trunci", value, VectorType(i1, [n]))).results[0]
 
     # ------------------------------------------------------------------ gather
     def gather(self, op: tl.GatherOp) -> None:
@@ -642,13 +656,14 @@ class _FunctionLowering:
             if any(s & (s - 1) for s in tl.shape_of(value.type)):
                 raise LayoutError("gather needs power-of-two shapes")
         elem = _scalar_of(rt)
+        source = src.value
         if elem == i1:
-            raise LayoutError("gathering i1 masks is not supported")
+            source = self._widen_mask(source)
+            elem = i8
         bitwidth = dtype_bitwidth(str(elem))
         axis = op.axis.value.data
         plan = plan_gather(src.ll, idx.ll, axis, bitwidth)
         reg_t = element_type_for(elem, bitwidth)
-        source = src.value
         n_src = plan.src_registers
         if reg_t != elem:
             source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n_src]))).results[
@@ -676,6 +691,8 @@ class _FunctionLowering:
             out = self.emit(
                 simt.CastOp("bitcast", out, VectorType(elem, [plan.dst_registers]))
             ).results[0]
+        if _scalar_of(rt) == i1:
+            out = self._narrow_mask(out)
         self.set_tensor(op.result, out, _layout(rt))
 
     @staticmethod
