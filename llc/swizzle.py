@@ -378,6 +378,7 @@ def _with_registers(layout: LinearLayout, registers: Sequence[int]) -> LinearLay
 F2Span = _Span
 """An F2 span of bit-packed vectors, built incrementally (``add``, ``contains``, ``solve``)."""
 independent_vectors = _independent
+intersection = _intersection
 rank = _rank
 unflatten = _unflatten
 with_registers = _with_registers
@@ -696,11 +697,10 @@ def _build(
     raw = [1 << i for i in range(n)] + [a ^ b for a in lanes_a_nz for b in lanes_b_nz]
     raw += complement + lanes_a_nz + lanes_b_nz
     pool = list(dict.fromkeys(c for c in map(project, raw) if c))
-    if (bitwidth // 8 << n) > scratch_limit:
-        # Rounds are needed: directions that are registers on both sides cost no conflicts as
-        # segment bits and can become rounds, so offer them first.
-        common_dirs = [project(c) for c in _intersection(regs_a, regs_b, n)]
-        pool = list(dict.fromkeys([*(c for c in common_dirs if c), *pool]))
+    # Directions that are registers on both sides cost no conflicts as segment bits and become
+    # rounds (a smaller scratch buffer), so they are offered first.
+    common_dirs = [project(c) for c in _intersection(regs_a, regs_b, n)]
+    pool = list(dict.fromkeys([*(c for c in common_dirs if c), *pool]))
     side_a = [*lanes_a, *positions[:k_a], *sub]
     side_b = [*lanes_b, *positions[:k_b], *sub]
     taken = _Span(positions)
@@ -723,24 +723,26 @@ def _build(
         span_a.add(best[2])
         span_b.add(best[2])
 
-    # Rounds: segment directions that are registers on both sides, only when the buffer is
-    # too large; they become the top offset bits.
+    # Rounds (Triton's buildReps): every segment direction that is a register on both sides
+    # becomes a top offset bit, converted one round at a time, so the scratch buffer holds
+    # only what one round moves. A round bit must be a register bit on both sides: no lane or
+    # warp may touch it (else a thread would take part in several rounds of one instruction).
     element_bytes = bitwidth // 8
     all_common = _Span(_intersection(regs_a, regs_b, n))
-    reps: list[int] = []
-    while (element_bytes << (n - len(reps))) > scratch_limit:
-        movable = [s for s in segment if s not in reps and all_common.contains(s)]
-        if not movable:
-            break
-        reps.append(movable[-1])
-    segment = [s for s in segment if s not in reps] + reps
-
+    movable = [s for s in segment if all_common.contains(s)]
+    threads = [c for layout in (src, dst) for d in ("lane", "warp") for c in _columns(layout, d)]
     bank = _independent(complement, [*positions, *segment])
-    columns = [*positions, *bank, *segment]
-    offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
+    for count in range(len(movable), -1, -1):
+        reps = movable[len(movable) - count :]
+        ordered = [s for s in segment if s not in reps] + reps
+        columns = [*positions, *bank, *ordered]
+        offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
+        rep_mask = ((1 << count) - 1) << (n - count)
+        if not any((offsets.solve(c) or 0) & rep_mask for c in threads):
+            break
+    segment = ordered
     sub_mask = (1 << min(sub_word, n)) - 1
     segment_mask = ((1 << n) - 1) & ~((1 << max(row_bits, 0)) - 1) if n > row_bits else 0
-    rep_mask = ((1 << len(reps)) - 1) << (n - len(reps))
 
     def side(layout: LinearLayout, regs: list[int], load: bool) -> _Side:
         # The widest vector: leading offset bits that are this side's registers and that no
