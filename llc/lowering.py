@@ -993,9 +993,16 @@ def _matrix_trip(
     else:
         fragment, rows = [s_regs[0], s_lanes[0], s_lanes[1]], s_lanes[2:5]
     placed = [*fragment, *rows, *s_regs[first : first + c]]
-    reps = independent_vectors(common, placed)
-    if (eb << (n - len(reps))) > scratch_limit:
+    # As the plain trip's rounds: at least one 128-byte row per round unless the limit asks
+    # for more rounds.
+    o_threads = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
+    movable = independent_vectors(common[::-1], [*placed, *s_warps, *o_threads])
+    count = min(len(movable), max(0, n - (7 - (eb.bit_length() - 1))))
+    while count < len(movable) and (eb << (n - count)) > scratch_limit:
+        count += 1
+    if (eb << (n - count)) > scratch_limit:
         return None
+    reps = movable[:count]
     own = independent_vectors([*s_regs[first + c :], *s_warps], [*placed, *reps])
     o_lanes = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
     swizzled = independent_vectors(
@@ -1004,7 +1011,6 @@ def _matrix_trip(
     columns = [*placed, *own, *swizzled, *reps]
     warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
 
-    o_threads = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
     lanes = other.get_in_dim_size("lane")
 
     def other_wavefronts(cols: Sequence[int]) -> tuple[int, int] | None:

@@ -527,17 +527,22 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
             if best is None or option.cost() < best.cost():
                 best = option
     assert best is not None
-    if not best.conflicts():
+    if not best.conflicts() and not best.over_limit:
         return best.finish(src, dst, bitwidth)
     # A lane or warp direction that touches the vector bits shrinks that side's vector, and the
     # segment was chosen for the wider one. Retry with the sides' final vectors, and with the
-    # destination's lanes and warps first in the complement; keep the cheapest plan.
+    # destination's lanes and warps first in the complement; keep the cheapest plan (within
+    # the scratch limit where one is: a vector of common registers gives way to rounds).
     candidates = [best]
     for dst_first in (False, True):
         first = _build(src, dst, bitwidth, scratch_limit, dst_first, None)
         candidates += [first, _build(src, dst, bitwidth, scratch_limit, dst_first, first.ks)]
         # Narrower but conflict-free accesses can beat wide conflicting ones.
         candidates.append(_build(src, dst, bitwidth, scratch_limit, dst_first, (0, 0)))
+        if best.over_limit:  # no vector at all: every common register is free for rounds
+            candidates.append(
+                _build(src, dst, bitwidth, scratch_limit, dst_first, (0, 0), fill=False)
+            )
     return min(candidates, key=_Draft.cost).finish(src, dst, bitwidth)
 
 
@@ -561,6 +566,8 @@ class _Draft(NamedTuple):
     rep_bits: int
     store: _Side
     load: _Side
+    scratch_bytes: int
+    over_limit: bool
 
     @property
     def ks(self) -> tuple[int, int]:
@@ -569,11 +576,13 @@ class _Draft(NamedTuple):
     def conflicts(self) -> bool:
         return self.store.wavefronts > self.store.ideal or self.load.wavefronts > self.load.ideal
 
-    def cost(self) -> tuple[int, int]:
-        """Wavefronts of all of a warp's stores and loads, then its instructions."""
+    def cost(self) -> tuple[bool, int, int, int]:
+        """Over the scratch limit, then wavefronts of all of a warp's stores and loads, then
+        its instructions, then the scratch bytes."""
         store, load = self.store, self.load
         wavefronts = store.instructions * store.wavefronts + load.instructions * load.wavefronts
-        return wavefronts, store.instructions + load.instructions
+        instructions = store.instructions + load.instructions
+        return self.over_limit, wavefronts, instructions, self.scratch_bytes
 
     def finish(self, src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzlePlan:
         outs = src.out_dims
@@ -669,10 +678,6 @@ def _build(
     lanes_b = phase_lanes(dst, k_b, True)
     sub = positions[:sub_word]
 
-    # Segment directions, greedily: a candidate costs one doubling of the conflicts on a side
-    # exactly when it lies in (that side's phase lanes + its vector + sub-word + segment so far).
-    segment_count = max(0, n - row_bits)
-    segment: list[int] = []
     # A complement of the vector directions that holds as many lane and warp directions of
     # both sides as it can: segment and bank directions are taken inside it, so those lanes and
     # warps never touch the vector bits of an offset (each thread's vectors stay aligned).
@@ -697,16 +702,44 @@ def _build(
     raw = [1 << i for i in range(n)] + [a ^ b for a in lanes_a_nz for b in lanes_b_nz]
     raw += complement + lanes_a_nz + lanes_b_nz
     pool = list(dict.fromkeys(c for c in map(project, raw) if c))
-    # Directions that are registers on both sides cost no conflicts as segment bits and become
-    # rounds (a smaller scratch buffer), so they are offered first.
-    common_dirs = [project(c) for c in _intersection(regs_a, regs_b, n)]
-    pool = list(dict.fromkeys([*(c for c in common_dirs if c), *pool]))
     side_a = [*lanes_a, *positions[:k_a], *sub]
     side_b = [*lanes_b, *positions[:k_b], *sub]
-    taken = _Span(positions)
+
+    # Rounds (Triton's buildReps): directions that are registers on both sides and not in the
+    # vector become the top offset bits, converted one round at a time, so the scratch buffer
+    # holds only what one round moves. By default as many as leave one 128-byte row per round
+    # (Triton takes them from the segment bits); more when the limit asks for it. A round bit
+    # must be a register bit on both sides: no lane or warp may reach it (else a thread would
+    # take part in several rounds of one instruction), which only non-unit bases can break.
+    # (With non-unit bases a round may also be a direction that neither side's threads span
+    # but is no single register of both; those come after the common registers.)
+    element_bytes = bitwidth // 8
+    threads = [c for layout in (src, dst) for d in ("lane", "warp") for c in _columns(layout, d)]
+    units = [1 << i for i in range(n - 1, -1, -1)]
+    rep_pool = _independent([*reversed(common), *units], [*positions, *threads])
+    wanted = min(len(rep_pool), max(0, n - row_bits))
+    while wanted < len(rep_pool) and (element_bytes << (n - wanted)) > scratch_limit:
+        wanted += 1
+    reps = rep_pool[:wanted]
+    # Every other offset bit lies in a complement W of the rounds that holds the vector and
+    # every thread direction, so no lane or warp reaches a round bit.
+    w_basis = _independent([*positions, *threads, *rep_pool[wanted:], *units], reps)
+    w_coder = _Span([*w_basis, *reps])
+
+    def strip(c: int) -> int:
+        return _combine(w_basis, (w_coder.solve(c) or 0) & ((1 << len(w_basis)) - 1))
+
+    if reps:
+        pool = list(dict.fromkeys(c for c in map(strip, pool) if c))
+        complement = [c for c in map(strip, complement) if c]
+    # Segment directions, greedily: a candidate costs one doubling of the conflicts on a side
+    # exactly when it lies in (that side's phase lanes + its vector + sub-word + segment so
+    # far).
+    segment: list[int] = []
+    taken = _Span([*positions, *reps])
     span_a = _Span(side_a)
     span_b = _Span(side_b)
-    for _ in range(segment_count):
+    for _ in range(max(0, n - wanted - max(row_bits, len(positions)))):
         best: tuple[int, int, int] | None = None
         for index, c in enumerate(pool):
             if taken.contains(c):
@@ -722,25 +755,12 @@ def _build(
         taken.add(best[2])
         span_a.add(best[2])
         span_b.add(best[2])
-
-    # Rounds (Triton's buildReps): every segment direction that is a register on both sides
-    # becomes a top offset bit, converted one round at a time, so the scratch buffer holds
-    # only what one round moves. A round bit must be a register bit on both sides: no lane or
-    # warp may touch it (else a thread would take part in several rounds of one instruction).
-    element_bytes = bitwidth // 8
-    all_common = _Span(_intersection(regs_a, regs_b, n))
-    movable = [s for s in segment if all_common.contains(s)]
-    threads = [c for layout in (src, dst) for d in ("lane", "warp") for c in _columns(layout, d)]
-    bank = _independent(complement, [*positions, *segment])
-    for count in range(len(movable), -1, -1):
-        reps = movable[len(movable) - count :]
-        ordered = [s for s in segment if s not in reps] + reps
-        columns = [*positions, *bank, *ordered]
-        offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
-        rep_mask = ((1 << count) - 1) << (n - count)
-        if not any((offsets.solve(c) or 0) & rep_mask for c in threads):
-            break
-    segment = ordered
+    bank = _independent([*complement, *w_basis], [*positions, *segment, *reps])
+    columns = [*positions, *bank, *segment, *reps]
+    offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
+    rep_mask = ((1 << wanted) - 1) << (n - wanted)
+    assert not any((offsets.solve(c) or 0) & rep_mask for c in threads)
+    segment = [*segment, *reps]
     sub_mask = (1 << min(sub_word, n)) - 1
     segment_mask = ((1 << n) - 1) & ~((1 << max(row_bits, 0)) - 1) if n > row_bits else 0
 
@@ -792,6 +812,8 @@ def _build(
         len(reps),
         side(src, regs_a, False),
         side(dst, regs_b, True),
+        element_bytes << (n - len(reps)),
+        (element_bytes << (n - len(reps))) > scratch_limit,
     )
 
 
