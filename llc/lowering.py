@@ -1005,9 +1005,7 @@ def _matrix_trip(
     reps = movable[:count]
     own = independent_vectors([*s_regs[first + c :], *s_warps], [*placed, *reps])
     o_lanes = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
-    swizzled = independent_vectors(
-        [*o_lanes, *(1 << i for i in range(n))], [*placed, *own, *reps]
-    )
+    swizzled = independent_vectors([*o_lanes, *(1 << i for i in range(n))], [*placed, *own, *reps])
     columns = [*placed, *own, *swizzled, *reps]
     warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
 
