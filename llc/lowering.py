@@ -516,11 +516,15 @@ def _plan(
     return min(candidates, key=lambda p: p.cost)
 
 
-def _trip_rank(plan: LoweringPlan) -> tuple[int, int, float]:
+def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, float]:
     """How shared-memory round trips of one conversion compare: fewest bank conflicts (extra
-    wavefronts), then the smallest scratch buffer, then the cycle cost (see the module
-    docstring, "Scratch and rounds")."""
-    return plan.wavefronts - plan.ideal_wavefronts, plan.shared_bytes, plan.cost
+    wavefronts), then fewest shared-memory instructions, then the smallest scratch buffer,
+    then the cycle cost (see the module docstring, "Scratch and rounds")."""
+    accesses = sum(plan.instructions.get(k, 0) for k in _SHARED_KINDS)
+    return plan.wavefronts - plan.ideal_wavefronts, accesses, plan.shared_bytes, plan.cost
+
+
+_SHARED_KINDS = ("st.shared", "ld.shared", "ldmatrix", "stmatrix")
 
 
 def _dims(layout: LinearLayout, dim: str) -> list[int]:

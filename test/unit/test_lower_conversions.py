@@ -166,11 +166,17 @@ def test_f16_mma_operands_go_through_ldmatrix_and_stmatrix(name: str, op: str, t
     assert result.stats.wavefronts == plan.wavefronts * plan.num_warps
     ops = _matrix_ops(plan)
     assert ops and all(o == (op, 4, trans) for o in ops), ops
-    # Free of bank conflicts, and no larger (then no costlier) than the plain vectorized
-    # round trip: round trips are ranked by conflicts, then scratch bytes, then cycles.
+    # Free of bank conflicts, and ahead of the plain vectorized round trip: round trips are
+    # ranked by conflicts, then shared-memory instructions, then scratch bytes, then cycles.
     plain = plan_conversion(src, dst, 16, force="shared")
-    assert (plan.shared_bytes, plan.cost) <= (plain.shared_bytes, plain.cost)
+    assert _trip_key(plan) <= _trip_key(plain)
     assert plan.wavefronts == plan.ideal_wavefronts
+
+
+def _trip_key(plan) -> tuple[int, int, int, float]:
+    kinds = ("st.shared", "ld.shared", "ldmatrix", "stmatrix")
+    accesses = sum(plan.instructions.get(k, 0) for k in kinds)
+    return plan.wavefronts - plan.ideal_wavefronts, accesses, plan.shared_bytes, plan.cost
 
 
 def test_ldmatrix_replaces_four_narrow_loads() -> None:
@@ -201,8 +207,9 @@ def test_32_bit_elements_use_stmatrix_as_b16_pairs() -> None:
     assert plan.instructions["stmatrix"] == 8 and "st.shared" not in plan.instructions
     assert result.stats.instructions == plan.instructions
     assert (plan.wavefronts, plan.ideal_wavefronts) == (64, 64)
-    # Half the plain trip's scratch (its vector holds a register the stmatrix plan runs
-    # rounds over), so it is preferred although its extra barriers cost more cycles.
+    # Fewer stores than the plain trip and half its scratch (the plain trip's vector holds a
+    # register the stmatrix plan runs rounds over), so it is preferred although its extra
+    # barrier costs more cycles.
     plain = plan_conversion(mma, out, 32, force="shared")
     assert (plan.shared_bytes, plan.rounds) == (8192, 2)
     assert (plain.shared_bytes, plain.rounds) == (16384, 1)
@@ -253,12 +260,12 @@ def test_matrix_round_trips_respect_a_small_scratch_limit() -> None:
 
 
 # Random pairs (from conversion_pairs) whose chosen plan uses ldmatrix / stmatrix: 16-bit (among
-# them .trans ones: 266, 336, 386, ...) and 32-bit (4, 76, ...), so translation validation covers
-# the matrix paths on random layouts.
-_RANDOM_LDMATRIX = [56, 111, 266, 286, 303, 328, 459, 569, 601, 630, 715, 752, 754, 959, 980]
-_RANDOM_LDMATRIX += [4, 43, 75, 109, 187, 643, 664, 819, 920, 1006]
-_RANDOM_STMATRIX = [24, 227, 336, 337, 386, 474, 707, 711, 907, 964, 1032, 1040, 1055, 1139]
-_RANDOM_STMATRIX += [76, 84, 228, 232, 276, 396, 442, 444, 674, 746]
+# them .trans ones: 111, 266, 336, 386, ...) and 32-bit (43, 232, ...), so translation validation
+# covers the matrix paths on random layouts.
+_RANDOM_LDMATRIX = [56, 111, 210, 241, 266, 286, 298, 303, 328, 459, 569, 601, 630, 754, 959]
+_RANDOM_LDMATRIX += [43, 75, 115, 187, 423, 643, 664, 819, 920, 1006]
+_RANDOM_STMATRIX = [24, 227, 336, 337, 386, 474, 707, 711, 907, 964, 1032, 1040, 1055, 1138]
+_RANDOM_STMATRIX += [232, 276, 308, 378, 435, 442, 444, 674, 746, 768]
 
 
 @pytest.mark.parametrize("seed", _RANDOM_LDMATRIX + _RANDOM_STMATRIX)
