@@ -24,8 +24,21 @@ Strategies, cheapest first (chosen by cost, never by layout family):
   once);
 * ``shared``: a round trip through the swizzled shared layout of :func:`llc.swizzle.plan_swizzle`
   (vectorized stores and loads, duplicated source registers stored once, duplicated destination
-  registers loaded once and copied), in rounds with barriers when the scratch buffer would exceed
-  the limit.
+  registers loaded once and copied), or with ``ldmatrix``/``stmatrix`` on one side.
+
+Scratch and rounds. Every round trip (plain or matrix) runs in as many rounds as it can, as
+Triton does (``buildReps``): the directions that are registers on both sides and that the vector
+or the matrix tile does not need become rounds, so the scratch buffer holds one round (at least
+one 128-byte row of it, more rounds only when the limit asks for them). Each round stores, waits
+at a barrier, loads, and waits again before the next round reuses the buffer: ``2 * rounds - 1``
+barriers. The reason is that scratch is the scarce resource: it competes with the pipelining
+buffers of the kernel and with occupancy, while a barrier in a straight-line conversion costs a
+few tens of cycles. ``scratch_limit`` is a hard bound: a conversion whose buffer cannot fit it
+even in the most rounds is a :class:`LayoutError`, never a larger buffer. Round trips of one
+conversion (plain, ``ldmatrix``, ``stmatrix``, ``.trans``) are ranked by bank conflicts (extra
+wavefronts), then shared-memory instructions, then scratch bytes, then the cycle cost (which
+counts the barriers): the smaller buffer wins among equally wide accesses, never by turning wide
+accesses into narrow ones. The winner is then compared with shuffles by cycle cost.
 
 >>> from llc.layouts import BlockedLayout
 >>> src = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([32, 32])
@@ -816,10 +829,11 @@ def _shared_plan(
 ) -> LoweringPlan:
     plan = plan_swizzle(src, dst, bitwidth, scratch_limit)
     if plan.scratch_bytes > scratch_limit:
+        rounds = f"{plan.rounds} round{'s' if plan.rounds > 1 else ''}"
         raise LayoutError(
             f"the shared-memory round trip needs {plan.scratch_bytes} bytes of scratch even in "
-            f"{plan.rounds} rounds (rounds need register directions common to both layouts), "
-            f"more than the scratch limit of {scratch_limit} bytes"
+            f"{rounds} (rounds need register directions common to both layouts), more than the "
+            f"scratch limit of {scratch_limit} bytes"
         )
     return _round_trip(
         src,

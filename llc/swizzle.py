@@ -4,8 +4,7 @@ A conversion ``SRC -> DST`` between distributed layouts that crosses warps goes 
 memory: every thread stores its source registers, a barrier, every thread loads its destination
 registers. :func:`plan_swizzle` chooses the shared layout (offset -> tensor element) as Triton's
 "optimal swizzling" does (Triton PR #6982, lib/Tools/GenericSwizzling.cpp; seed 001, "Avoid Bank
-Conflicts"): the offset bits are ``vector | bank | segment`` (and ``rep`` when the scratch buffer
-would be too large):
+Conflicts"): the offset bits are ``vector | bank | segment | rep`` (``rep``: the rounds):
 
 * **vector**: tensor directions that are registers in *both* layouts, capped at 128 bits, so
   that both sides move whole vectors (``st.shared.v4`` / ``ld.shared.v4``). Right after them
@@ -19,8 +18,13 @@ would be too large):
   from a complement of the vector that holds the lanes and warps of both sides where it can, so
   that no lane or warp moves a thread's vector off its alignment; where one still does, that
   side's vector narrows;
-* **rep**: segment directions that are registers on both sides, moved to the top and converted
-  in rounds when the scratch buffer would exceed ``scratch_limit`` bytes (issue 10).
+* **rep**: directions that are registers on both sides and not in the vector, moved to the top
+  and converted in rounds (Triton's ``buildReps``), so the scratch buffer holds one round: by
+  default as many as leave at least one 128-byte row per round, more when ``scratch_limit``
+  asks for it (then common registers also leave the vector). No lane or warp of either side
+  reaches a round bit (with non-unit bases a round may be any direction outside both sides'
+  thread spans). The plan may still exceed the limit when the layouts leave too few such
+  directions; :func:`llc.lowering.plan_conversion` then raises.
 
 The variants (which side widens, word filling, complement order, narrower vectors) are compared
 by their exact wavefront and instruction counts and the cheapest is kept. The choice is greedy,
@@ -95,7 +99,8 @@ ROW_BYTES = BANKS * BANK_BYTES
 MAX_VECTOR_BITS = 128
 """Widest shared-memory access of one lane (``ld.shared.v4.b32``)."""
 DEFAULT_SCRATCH_LIMIT = 64 * 1024
-"""Scratch bytes above which a conversion runs in rounds (issue 10)."""
+"""The largest scratch buffer a conversion may use (issue 10); rounds are taken anyway (as many
+as the layouts allow), this bound only asks for more of them."""
 
 _SUPPORTED_BITWIDTHS = (8, 16, 32, 64)
 
