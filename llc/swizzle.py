@@ -683,15 +683,33 @@ def _build(
     lanes_b = phase_lanes(dst, k_b, True)
     sub = positions[:sub_word]
 
-    # A complement of the vector directions that holds as many lane and warp directions of
-    # both sides as it can: segment and bank directions are taken inside it, so those lanes and
-    # warps never touch the vector bits of an offset (each thread's vectors stay aligned).
+    # Rounds (Triton's buildReps): directions that are registers on both sides and not in the
+    # vector become the top offset bits, converted one round at a time, so the scratch buffer
+    # holds only what one round moves. By default as many as leave one 128-byte row per round
+    # (Triton takes them from the segment bits); more when the limit asks for it. No lane or
+    # warp may reach a round bit (else a thread would take part in several rounds of one
+    # instruction): rounds are independent of both sides' threads and the vector (with
+    # non-unit bases a round may be a direction outside both sides' thread spans that is no
+    # single common register; those come after the common registers).
+    element_bytes = bitwidth // 8
+    threads = [c for layout in (src, dst) for d in ("lane", "warp") for c in _columns(layout, d)]
+    units = [1 << i for i in range(n - 1, -1, -1)]
+    rep_pool = _independent([*reversed(common), *units], [*positions, *threads])
+    wanted = min(len(rep_pool), max(0, n - row_bits))
+    while wanted < len(rep_pool) and (element_bytes << (n - wanted)) > scratch_limit:
+        wanted += 1
+    reps = rep_pool[:wanted]
+
+    # A complement of the vector and round directions that holds as many lane and warp
+    # directions of both sides as it can: segment and bank directions are taken inside it, so
+    # those lanes and warps never touch the vector bits of an offset (each thread's vectors stay
+    # aligned) nor a round bit.
     sides = [[*_columns(src, "lane"), *_columns(src, "warp")]]
     sides.append([*_columns(dst, "lane"), *_columns(dst, "warp")])
     hardware = sides[1] + sides[0] if dst_first else sides[0] + sides[1]
-    complement = _independent([*hardware, *(1 << i for i in range(n))], positions)
-    coder = _Span([*positions, *complement])
-    shift = len(positions)
+    complement = _independent([*hardware, *(1 << i for i in range(n))], [*positions, *reps])
+    coder = _Span([*positions, *reps, *complement])
+    shift = len(positions) + len(reps)
 
     def project(c: int) -> int:
         mask = (coder.solve(c) or 0) >> shift
@@ -710,33 +728,6 @@ def _build(
     side_a = [*lanes_a, *positions[:k_a], *sub]
     side_b = [*lanes_b, *positions[:k_b], *sub]
 
-    # Rounds (Triton's buildReps): directions that are registers on both sides and not in the
-    # vector become the top offset bits, converted one round at a time, so the scratch buffer
-    # holds only what one round moves. By default as many as leave one 128-byte row per round
-    # (Triton takes them from the segment bits); more when the limit asks for it. A round bit
-    # must be a register bit on both sides: no lane or warp may reach it (else a thread would
-    # take part in several rounds of one instruction), which only non-unit bases can break.
-    # (With non-unit bases a round may also be a direction that neither side's threads span
-    # but is no single register of both; those come after the common registers.)
-    element_bytes = bitwidth // 8
-    threads = [c for layout in (src, dst) for d in ("lane", "warp") for c in _columns(layout, d)]
-    units = [1 << i for i in range(n - 1, -1, -1)]
-    rep_pool = _independent([*reversed(common), *units], [*positions, *threads])
-    wanted = min(len(rep_pool), max(0, n - row_bits))
-    while wanted < len(rep_pool) and (element_bytes << (n - wanted)) > scratch_limit:
-        wanted += 1
-    reps = rep_pool[:wanted]
-    # Every other offset bit lies in a complement W of the rounds that holds the vector and
-    # every thread direction, so no lane or warp reaches a round bit.
-    w_basis = _independent([*positions, *threads, *rep_pool[wanted:], *units], reps)
-    w_coder = _Span([*w_basis, *reps])
-
-    def strip(c: int) -> int:
-        return _combine(w_basis, (w_coder.solve(c) or 0) & ((1 << len(w_basis)) - 1))
-
-    if reps:
-        pool = list(dict.fromkeys(c for c in map(strip, pool) if c))
-        complement = [c for c in map(strip, complement) if c]
     # Segment directions, greedily: a candidate costs one doubling of the conflicts on a side
     # exactly when it lies in (that side's phase lanes + its vector + sub-word + segment so
     # far).
@@ -760,7 +751,7 @@ def _build(
         taken.add(best[2])
         span_a.add(best[2])
         span_b.add(best[2])
-    bank = _independent([*complement, *w_basis], [*positions, *segment, *reps])
+    bank = _independent(complement, [*positions, *segment, *reps])
     columns = [*positions, *bank, *segment, *reps]
     offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
     rep_mask = ((1 << wanted) - 1) << (n - wanted)
