@@ -11,9 +11,10 @@ The slice is recomputed in ``B`` when::
         < conversion_cost of the conversion
 
 It never duplicates a load, a dot or an op with side effects, and gives up on slices of more
-than ``max_slice`` ops. Because a leaf conversion of a narrower or smaller value costs less
-(``conversion_cost`` scales with bytes), this also *hoists* conversions above widening casts,
-``broadcast`` and ``expand_dims``.
+than ``max_slice`` ops. Because a leaf conversion of a narrower or smaller value usually costs
+less (``conversion_cost``'s instructions and wavefronts scale with bytes; its barriers follow the
+rounds of the round trip), this also *hoists* conversions above widening casts, ``broadcast`` and
+``expand_dims``.
 
 Loop-carried values: a conversion of an ``scf.for`` iteration argument inside the loop moves
 out of the loop (:func:`move_out_of_loop`) when the loop body can produce the yielded value in
