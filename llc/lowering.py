@@ -475,6 +475,10 @@ def plan_conversion(
     matrix instructions: ``ldmatrix`` only from :data:`LDMATRIX_MIN_CAPABILITY` (75), ``stmatrix``
     only from :data:`STMATRIX_MIN_CAPABILITY` (90).
 
+    ``scratch_limit`` bounds the shared-memory buffer (a round trip runs in as many rounds as
+    the layouts allow; see "Scratch and rounds" above); a conversion that cannot fit it and
+    cannot use shuffles raises :class:`LayoutError`.
+
     ``force`` (``"shuffle"`` or ``"shared"``: the round trip with plain ``ld``/``st.shared``
     vectors, no ``ldmatrix``/``stmatrix``) skips the cost comparison, for tests; a forced
     shuffle lowering of a conversion that crosses warps raises :class:`LayoutError`. Cached.
@@ -526,7 +530,9 @@ def _plan(
             raise too_large
         if trips:
             candidates.append(min(trips, key=_trip_rank))
-    return min(candidates, key=lambda p: p.cost)
+    chosen = min(candidates, key=lambda p: p.cost)
+    assert chosen.shared_bytes <= scratch_limit, "the scratch limit is a hard bound"
+    return chosen
 
 
 def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, float]:
