@@ -177,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = []
     failures = 0
+    summary = {"llc": 0, "triton": 0, "above_triton": [], "above_ideal": []}
     jobs = []
     for i, (_, src, dst, shape, dtype) in enumerate(_suite()):
         warps = src.to_linear_layout(shape).get_in_dim_size("warp")
@@ -189,6 +190,14 @@ def main(argv: list[str] | None = None) -> int:
         seconds = _measure(lambda s=src_ll, d=dst_ll, t=dtype: lower_and_verify(s, d, t)[0])
         failures += not check.ok
         counts = " ".join(f"{k}={n}" for k, n in plan.instructions.items()) or "-"
+        label = f"{name} {'x'.join(map(str, shape))} {dtype}"
+        summary["llc"] += plan.shared_bytes
+        if plan.wavefronts > plan.ideal_wavefronts:
+            summary["above_ideal"].append(label)
+        if triton and "error" not in triton[i]:
+            summary["triton"] += int(triton[i]["shared"])
+            if plan.shared_bytes > int(triton[i]["shared"]):
+                summary["above_triton"].append(label)
         rows.append(
             (
                 name,
@@ -230,6 +239,12 @@ def main(argv: list[str] | None = None) -> int:
         widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
         for row in [head, *rows]:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    print()
+    print(f"llc shared bytes, total: {summary['llc']}")
+    if triton:
+        print(f"Triton shared bytes, total: {summary['triton']}")
+        print(f"rows where llc needs more shared bytes than Triton: {summary['above_triton'] or 0}")
+    print(f"rows where llc's wavefronts exceed the ideal: {summary['above_ideal'] or 0}")
     return 1 if failures else 0
 
 

@@ -33,6 +33,7 @@ def _load(name: str):  # a bench script: loaded by path
 
 
 ORDER = ("shfl", "bar.sync", "ldmatrix", "stmatrix")
+ACCESSES = ("st.shared", "ld.shared", "ldmatrix", "stmatrix", "bar.sync")
 
 
 def _cell(counts: dict, shared: int) -> str:
@@ -73,13 +74,14 @@ def main() -> int:
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---" for _ in head) + "|")
     totals = {"llc": [0, 0], "triton": [0, 0]}  # shared bytes, shared accesses + barriers
+    above: list[str] = []
     for i, (name, src, dst, shape, dtype) in enumerate(suite):
         ptx = conversion_ptx(src, dst, shape, dtype, src.num_warps, "sm_90")
         counts = counter(ptx)
         shared = _llc_shared(ptx)
         row = [name, "x".join(map(str, shape)), dtype, _cell(counts, shared)]
         totals["llc"][0] += shared
-        totals["llc"][1] += sum(counts.get(k, 0) for k in ("st.shared", "ld.shared", "bar.sync"))
+        totals["llc"][1] += sum(counts.get(k, 0) for k in ACCESSES)
         if triton:
             fig = triton[i]
             if "error" in fig:
@@ -87,20 +89,18 @@ def main() -> int:
             else:
                 row.append(_cell(fig, int(fig["shared"])))
                 totals["triton"][0] += int(fig["shared"])
-                totals["triton"][1] += sum(
-                    fig.get(k, 0) for k in ("st.shared", "ld.shared", "bar.sync", "ldmatrix")
-                ) + fig.get("stmatrix", 0)
+                totals["triton"][1] += sum(fig.get(k, 0) for k in ACCESSES)
+                if shared > int(fig["shared"]):
+                    above.append(f"{name} {row[1]} {dtype}")
         print("| " + " | ".join(row) + " |")
     print()
-    print(
-        f"llc total: {totals['llc'][0]} shared bytes, {totals['llc'][1]} shared accesses+barriers"
-    )
-    if triton:
-        t = totals["triton"]
+    for who in ("llc", "Triton") if triton else ("llc",):
+        t = totals[who.lower()]
         print(
-            f"Triton total: {t[0]} shared bytes, "
-            f"{t[1]} shared accesses (incl. ld/stmatrix)+barriers"
+            f"{who} total: {t[0]} shared bytes, {t[1]} shared accesses (incl. ld/stmatrix)+barriers"
         )
+    if triton:
+        print(f"rows where llc's kernel has more shared bytes than Triton's: {above or 0}")
     return 0
 
 

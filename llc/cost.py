@@ -3,8 +3,10 @@
 Units: **issue cycles per warp**, an estimate of how long one warp is busy with the work on an
 NVIDIA GPU (sm80/sm90 class). It is a ranking device for the layout passes, not a prediction of
 run time: only the order of costs matters, and that order follows the conversion ladder of seed
-001 (registers < warp shuffles < shared memory < distributed shared memory) and grows with the
-bytes moved. The constants (in cycles):
+001 (registers < warp shuffles < shared memory < distributed shared memory); its instructions and
+wavefronts grow with the bytes moved, its barriers with the rounds a round trip takes (issue 12:
+as many as the layouts allow, for the smallest scratch, so a narrower type that can run in more
+rounds may cost more barrier cycles). The constants (in cycles):
 
 * an ALU instruction (select, address arithmetic, ``add``): :data:`ALU_CYCLES` = 1;
 * a warp shuffle (``shfl.sync``, 32 bits per lane): :data:`SHUFFLE_CYCLES` = 2 (half-rate pipe);
@@ -28,7 +30,8 @@ instructions and the barriers:
   the lane);
 * ``shuffle``: the data stays within each warp and warp shuffles were cheaper than the
   shared-memory round trip (issue 10: by cost, not by rule);
-* ``shared``: store, barrier, load through the swizzled layout of :func:`llc.swizzle.plan_swizzle`;
+* ``shared``: store, barrier, load through the swizzled layout of :func:`llc.swizzle.plan_swizzle`
+  (or with ``ldmatrix``/``stmatrix``), in rounds (``2*rounds-1`` barriers);
 * ``distributed_shared``: data crosses CTAs: a round trip through distributed shared memory at the
   ideal wavefronts and two cluster barriers (an estimate; no plan yet).
 

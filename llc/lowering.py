@@ -24,8 +24,21 @@ Strategies, cheapest first (chosen by cost, never by layout family):
   once);
 * ``shared``: a round trip through the swizzled shared layout of :func:`llc.swizzle.plan_swizzle`
   (vectorized stores and loads, duplicated source registers stored once, duplicated destination
-  registers loaded once and copied), in rounds with barriers when the scratch buffer would exceed
-  the limit.
+  registers loaded once and copied), or with ``ldmatrix``/``stmatrix`` on one side.
+
+Scratch and rounds. Every round trip (plain or matrix) runs in as many rounds as it can, as
+Triton does (``buildReps``): the directions that are registers on both sides and that the vector
+or the matrix tile does not need become rounds, so the scratch buffer holds one round (at least
+one 128-byte row of it, more rounds only when the limit asks for them). Each round stores, waits
+at a barrier, loads, and waits again before the next round reuses the buffer: ``2 * rounds - 1``
+barriers. The reason is that scratch is the scarce resource: it competes with the pipelining
+buffers of the kernel and with occupancy, while a barrier in a straight-line conversion costs a
+few tens of cycles. ``scratch_limit`` is a hard bound: a conversion whose buffer cannot fit it
+even in the most rounds is a :class:`LayoutError`, never a larger buffer. Round trips of one
+conversion (plain, ``ldmatrix``, ``stmatrix``, ``.trans``) are ranked by bank conflicts (extra
+wavefronts), then shared-memory instructions, then scratch bytes, then the cycle cost (which
+counts the barriers): the smaller buffer wins among equally wide accesses, never by turning wide
+accesses into narrow ones. The winner is then compared with shuffles by cycle cost.
 
 >>> from llc.layouts import BlockedLayout
 >>> src = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([32, 32])
@@ -56,6 +69,7 @@ from llc.swizzle import (
     DEFAULT_SCRATCH_LIMIT,
     F2Span,
     independent_vectors,
+    intersection,
     lanes_per_phase,
     plan_swizzle,
     rank,
@@ -461,6 +475,10 @@ def plan_conversion(
     matrix instructions: ``ldmatrix`` only from :data:`LDMATRIX_MIN_CAPABILITY` (75), ``stmatrix``
     only from :data:`STMATRIX_MIN_CAPABILITY` (90).
 
+    ``scratch_limit`` bounds the shared-memory buffer (a round trip runs in as many rounds as
+    the layouts allow; see "Scratch and rounds" above); a conversion that cannot fit it and
+    cannot use shuffles raises :class:`LayoutError`.
+
     ``force`` (``"shuffle"`` or ``"shared"``: the round trip with plain ``ld``/``st.shared``
     vectors, no ``ldmatrix``/``stmatrix``) skips the cost comparison, for tests; a forced
     shuffle lowering of a conversion that crosses warps raises :class:`LayoutError`. Cached.
@@ -491,7 +509,12 @@ def _plan(
         if warp_local is not None:
             candidates.append(warp_local)
     if force != "shuffle" and not (candidates and candidates[0].strategy in ("none", "registers")):
-        candidates.append(_shared_plan(src, dst, bitwidth, scratch_limit))
+        trips: list[LoweringPlan] = []
+        too_large: LayoutError | None = None
+        try:
+            trips.append(_shared_plan(src, dst, bitwidth, scratch_limit))
+        except LayoutError as error:  # the scratch limit; a matrix trip may still fit
+            too_large = error
         sides = [
             side
             for side, least in (("ld", LDMATRIX_MIN_CAPABILITY), ("st", STMATRIX_MIN_CAPABILITY))
@@ -501,8 +524,26 @@ def _plan(
             for trans in (False, True):
                 trip = _matrix_trip(src, dst, bitwidth, scratch_limit, side, trans)
                 if trip is not None:
-                    candidates.append(_round_trip(src, dst, bitwidth, trip))
-    return min(candidates, key=lambda p: p.cost)
+                    trips.append(_round_trip(src, dst, bitwidth, trip))
+        if not trips and (force == "shared" or not candidates):
+            assert too_large is not None
+            raise too_large
+        if trips:
+            candidates.append(min(trips, key=_trip_rank))
+    chosen = min(candidates, key=lambda p: p.cost)
+    assert chosen.shared_bytes <= scratch_limit, "the scratch limit is a hard bound"
+    return chosen
+
+
+def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, float]:
+    """How shared-memory round trips of one conversion compare: fewest bank conflicts (extra
+    wavefronts), then fewest shared-memory instructions, then the smallest scratch buffer,
+    then the cycle cost (see the module docstring, "Scratch and rounds")."""
+    accesses = sum(plan.instructions.get(k, 0) for k in _SHARED_KINDS)
+    return plan.wavefronts - plan.ideal_wavefronts, accesses, plan.shared_bytes, plan.cost
+
+
+_SHARED_KINDS = ("st.shared", "ld.shared", "ldmatrix", "stmatrix")
 
 
 def _dims(layout: LinearLayout, dim: str) -> list[int]:
@@ -793,15 +834,13 @@ def _shared_plan(
     src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: int
 ) -> LoweringPlan:
     plan = plan_swizzle(src, dst, bitwidth, scratch_limit)
-    maps = (plan.store_map, plan.load_map)
-    scratch_bits = plan.scratch_elements.bit_length() - 1
-
-    def rounds_by_registers(m: LinearLayout) -> bool:
-        high = ~((1 << scratch_bits) - 1)
-        return not any(c & high for d in ("lane", "warp") for c in _dims(m, d))
-
-    if plan.rep_bits and not all(rounds_by_registers(m) for m in maps):
-        plan = plan_swizzle(src, dst, bitwidth, 1 << 62)
+    if plan.scratch_bytes > scratch_limit:
+        rounds = f"{plan.rounds} round{'s' if plan.rounds > 1 else ''}"
+        raise LayoutError(
+            f"the shared-memory round trip needs {plan.scratch_bytes} bytes of scratch even in "
+            f"{rounds} (rounds need register directions common to both layouts), more than the "
+            f"scratch limit of {scratch_limit} bytes"
+        )
     return _round_trip(
         src,
         dst,
@@ -941,15 +980,17 @@ def _matrix_trip(
     on offset bits 0..2 and the tile's row directions on bits 3..5 (the 8 rows of a matrix fill
     the 32 banks), then the matrix and other hardware directions of that side and the rest; the
     columns above the row bits are swizzled (XORed with row directions) greedily for the other
-    side's fewest wavefronts (Triton's ``optimalSwizzlingTile``). No rounds: the whole tensor
-    must fit the scratch limit.
+    side's fewest wavefronts (Triton's ``optimalSwizzlingTile``). Register directions common to
+    both sides that the tile does not use are the top offset bits and run in rounds (as
+    :func:`llc.swizzle.plan_swizzle`'s, Triton's ``buildReps`` keeping the tile's matrix bits);
+    None where even then the buffer exceeds ``scratch_limit``.
     """
     if bitwidth not in (16, 32) or (bitwidth == 32 and trans):
         return None
     eb = bitwidth // 8
     matrix_side, other = (dst, src) if side == "ld" else (src, dst)
     n = src.total_out_size_log2
-    if matrix_side.get_in_dim_size("lane") != 32 or (eb << n) > scratch_limit:
+    if matrix_side.get_in_dim_size("lane") != 32:
         return None
     s_regs = in_dim_columns(matrix_side, "register")
     s_lanes = in_dim_columns(matrix_side, "lane")
@@ -959,6 +1000,16 @@ def _matrix_trip(
     first = 1 if bitwidth == 16 else 0  # 16-bit: register 0 is the second b16 of a pair
     c = min(2, len(s_regs) - first)
     tile = _MatrixTile(side, 1 << c, trans, bitwidth)
+    # The matrix index takes registers the other side does not also hold as registers where it
+    # can: those common directions are left for the rounds (a smaller buffer). Renumbering the
+    # matrix side's registers is free.
+    common = intersection(s_regs, in_dim_columns(other, "register"), n)
+    in_common = F2Span(common)
+    tail = s_regs[first:]
+    index = [v for v in tail if not in_common.contains(v)][:c]
+    index += [v for v in tail if v not in index][: c - len(index)]
+    s_regs = [*s_regs[:first], *index, *(v for v in tail if v not in index)]
+    matrix_side = with_registers(matrix_side, s_regs)
     if bitwidth == 32:
         fragment, rows = s_lanes[0:2], s_lanes[2:5]
     elif trans:
@@ -966,13 +1017,22 @@ def _matrix_trip(
     else:
         fragment, rows = [s_regs[0], s_lanes[0], s_lanes[1]], s_lanes[2:5]
     placed = [*fragment, *rows, *s_regs[first : first + c]]
-    own = independent_vectors([*s_regs[first + c :], *s_warps], placed)
+    # As the plain trip's rounds: at least one 128-byte row per round unless the limit asks
+    # for more rounds.
+    o_threads = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
+    movable = independent_vectors(common[::-1], [*placed, *s_warps, *o_threads])
+    count = min(len(movable), max(0, n - (7 - (eb.bit_length() - 1))))
+    while count < len(movable) and (eb << (n - count)) > scratch_limit:
+        count += 1
+    if (eb << (n - count)) > scratch_limit:
+        return None
+    reps = movable[:count]
+    own = independent_vectors([*s_regs[first + c :], *s_warps], [*placed, *reps])
     o_lanes = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
-    swizzled = independent_vectors([*o_lanes, *(1 << i for i in range(n))], [*placed, *own])
-    columns = [*placed, *own, *swizzled]
+    swizzled = independent_vectors([*o_lanes, *(1 << i for i in range(n))], [*placed, *own, *reps])
+    columns = [*placed, *own, *swizzled, *reps]
     warps = src.get_in_dim_size("warp") if src.has_in_dim("warp") else 1
 
-    o_threads = [*in_dim_columns(other, "lane"), *in_dim_columns(other, "warp")]
     lanes = other.get_in_dim_size("lane")
 
     def other_wavefronts(cols: Sequence[int]) -> tuple[int, int] | None:
@@ -998,7 +1058,7 @@ def _matrix_trip(
     # ones that are the other side's lane directions decide most of its bank conflicts.
     # Those first, the others while conflicts remain.
     o_lane_set = {v for v in in_dim_columns(other, "lane") if v}
-    above = range(len(fragment) + len(rows), len(columns))
+    above = range(len(fragment) + len(rows), len(columns) - len(reps))
     ordered = [p for p in above if columns[p] in o_lane_set]
     ordered += [p for p in above if columns[p] not in o_lane_set]
     for position in ordered:
@@ -1017,10 +1077,14 @@ def _matrix_trip(
     o_map = o_layout.invert_and_compose(shared)
     s_map = matrix_side.invert_and_compose(shared)
     assert _fits_matrix(s_map, tile)
+    rep_mask = ((1 << len(reps)) - 1) << (n - len(reps))
+    if any(c & rep_mask for m in (o_map, s_map) for d in ("lane", "warp") for c in _dims(m, d)):
+        return None  # a thread direction reaches a round bit (only with non-unit bases)
     vec = tile.registers
+    bits, rounds = n - len(reps), len(reps)
     if side == "ld":
-        return _Trip(o_layout, matrix_side, o_map, s_map, 1 << k, vec, n, 0, tile)
-    return _Trip(matrix_side, o_layout, s_map, o_map, vec, 1 << k, n, 0, tile)
+        return _Trip(o_layout, matrix_side, o_map, s_map, 1 << k, vec, bits, rounds, tile)
+    return _Trip(matrix_side, o_layout, s_map, o_map, vec, 1 << k, bits, rounds, tile)
 
 
 def _addresses(

@@ -4,8 +4,7 @@ A conversion ``SRC -> DST`` between distributed layouts that crosses warps goes 
 memory: every thread stores its source registers, a barrier, every thread loads its destination
 registers. :func:`plan_swizzle` chooses the shared layout (offset -> tensor element) as Triton's
 "optimal swizzling" does (Triton PR #6982, lib/Tools/GenericSwizzling.cpp; seed 001, "Avoid Bank
-Conflicts"): the offset bits are ``vector | bank | segment`` (and ``rep`` when the scratch buffer
-would be too large):
+Conflicts"): the offset bits are ``vector | bank | segment | rep`` (``rep``: the rounds):
 
 * **vector**: tensor directions that are registers in *both* layouts, capped at 128 bits, so
   that both sides move whole vectors (``st.shared.v4`` / ``ld.shared.v4``). Right after them
@@ -19,8 +18,13 @@ would be too large):
   from a complement of the vector that holds the lanes and warps of both sides where it can, so
   that no lane or warp moves a thread's vector off its alignment; where one still does, that
   side's vector narrows;
-* **rep**: segment directions that are registers on both sides, moved to the top and converted
-  in rounds when the scratch buffer would exceed ``scratch_limit`` bytes (issue 10).
+* **rep**: directions that are registers on both sides and not in the vector, moved to the top
+  and converted in rounds (Triton's ``buildReps``), so the scratch buffer holds one round: by
+  default as many as leave at least one 128-byte row per round, more when ``scratch_limit``
+  asks for it (then common registers also leave the vector). No lane or warp of either side
+  reaches a round bit (with non-unit bases a round may be any direction outside both sides'
+  thread spans). The plan may still exceed the limit when the layouts leave too few such
+  directions; :func:`llc.lowering.plan_conversion` then raises.
 
 The variants (which side widens, word filling, complement order, narrower vectors) are compared
 by their exact wavefront and instruction counts and the cheapest is kept. The choice is greedy,
@@ -95,7 +99,8 @@ ROW_BYTES = BANKS * BANK_BYTES
 MAX_VECTOR_BITS = 128
 """Widest shared-memory access of one lane (``ld.shared.v4.b32``)."""
 DEFAULT_SCRATCH_LIMIT = 64 * 1024
-"""Scratch bytes above which a conversion runs in rounds (issue 10)."""
+"""The largest scratch buffer a conversion may use (issue 10); rounds are taken anyway (as many
+as the layouts allow), this bound only asks for more of them."""
 
 _SUPPORTED_BITWIDTHS = (8, 16, 32, 64)
 
@@ -378,6 +383,7 @@ def _with_registers(layout: LinearLayout, registers: Sequence[int]) -> LinearLay
 F2Span = _Span
 """An F2 span of bit-packed vectors, built incrementally (``add``, ``contains``, ``solve``)."""
 independent_vectors = _independent
+intersection = _intersection
 rank = _rank
 unflatten = _unflatten
 with_registers = _with_registers
@@ -526,17 +532,22 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int, scratch_limit: in
             if best is None or option.cost() < best.cost():
                 best = option
     assert best is not None
-    if not best.conflicts():
+    if not best.conflicts() and not best.over_limit:
         return best.finish(src, dst, bitwidth)
     # A lane or warp direction that touches the vector bits shrinks that side's vector, and the
     # segment was chosen for the wider one. Retry with the sides' final vectors, and with the
-    # destination's lanes and warps first in the complement; keep the cheapest plan.
+    # destination's lanes and warps first in the complement; keep the cheapest plan (within
+    # the scratch limit where one is: a vector of common registers gives way to rounds).
     candidates = [best]
     for dst_first in (False, True):
         first = _build(src, dst, bitwidth, scratch_limit, dst_first, None)
         candidates += [first, _build(src, dst, bitwidth, scratch_limit, dst_first, first.ks)]
         # Narrower but conflict-free accesses can beat wide conflicting ones.
         candidates.append(_build(src, dst, bitwidth, scratch_limit, dst_first, (0, 0)))
+        if best.over_limit:  # no vector at all: every common register is free for rounds
+            candidates.append(
+                _build(src, dst, bitwidth, scratch_limit, dst_first, (0, 0), fill=False)
+            )
     return min(candidates, key=_Draft.cost).finish(src, dst, bitwidth)
 
 
@@ -560,6 +571,8 @@ class _Draft(NamedTuple):
     rep_bits: int
     store: _Side
     load: _Side
+    scratch_bytes: int
+    over_limit: bool
 
     @property
     def ks(self) -> tuple[int, int]:
@@ -568,11 +581,13 @@ class _Draft(NamedTuple):
     def conflicts(self) -> bool:
         return self.store.wavefronts > self.store.ideal or self.load.wavefronts > self.load.ideal
 
-    def cost(self) -> tuple[int, int]:
-        """Wavefronts of all of a warp's stores and loads, then its instructions."""
+    def cost(self) -> tuple[bool, int, int, int]:
+        """Over the scratch limit, then wavefronts of all of a warp's stores and loads, then
+        its instructions, then the scratch bytes."""
         store, load = self.store, self.load
         wavefronts = store.instructions * store.wavefronts + load.instructions * load.wavefronts
-        return wavefronts, store.instructions + load.instructions
+        instructions = store.instructions + load.instructions
+        return self.over_limit, wavefronts, instructions, self.scratch_bytes
 
     def finish(self, src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzlePlan:
         outs = src.out_dims
@@ -668,19 +683,33 @@ def _build(
     lanes_b = phase_lanes(dst, k_b, True)
     sub = positions[:sub_word]
 
-    # Segment directions, greedily: a candidate costs one doubling of the conflicts on a side
-    # exactly when it lies in (that side's phase lanes + its vector + sub-word + segment so far).
-    segment_count = max(0, n - row_bits)
-    segment: list[int] = []
-    # A complement of the vector directions that holds as many lane and warp directions of
-    # both sides as it can: segment and bank directions are taken inside it, so those lanes and
-    # warps never touch the vector bits of an offset (each thread's vectors stay aligned).
+    # Rounds (Triton's buildReps): directions that are registers on both sides and not in the
+    # vector become the top offset bits, converted one round at a time, so the scratch buffer
+    # holds only what one round moves. By default as many as leave one 128-byte row per round
+    # (Triton takes them from the segment bits); more when the limit asks for it. No lane or
+    # warp may reach a round bit (else a thread would take part in several rounds of one
+    # instruction): rounds are independent of both sides' threads and the vector (with
+    # non-unit bases a round may be a direction outside both sides' thread spans that is no
+    # single common register; those come after the common registers).
+    element_bytes = bitwidth // 8
+    threads = [c for layout in (src, dst) for d in ("lane", "warp") for c in _columns(layout, d)]
+    units = [1 << i for i in range(n - 1, -1, -1)]
+    rep_pool = _independent([*reversed(common), *units], [*positions, *threads])
+    wanted = min(len(rep_pool), max(0, n - row_bits))
+    while wanted < len(rep_pool) and (element_bytes << (n - wanted)) > scratch_limit:
+        wanted += 1
+    reps = rep_pool[:wanted]
+
+    # A complement of the vector and round directions that holds as many lane and warp
+    # directions of both sides as it can: segment and bank directions are taken inside it, so
+    # those lanes and warps never touch the vector bits of an offset (each thread's vectors stay
+    # aligned) nor a round bit.
     sides = [[*_columns(src, "lane"), *_columns(src, "warp")]]
     sides.append([*_columns(dst, "lane"), *_columns(dst, "warp")])
     hardware = sides[1] + sides[0] if dst_first else sides[0] + sides[1]
-    complement = _independent([*hardware, *(1 << i for i in range(n))], positions)
-    coder = _Span([*positions, *complement])
-    shift = len(positions)
+    complement = _independent([*hardware, *(1 << i for i in range(n))], [*positions, *reps])
+    coder = _Span([*positions, *reps, *complement])
+    shift = len(positions) + len(reps)
 
     def project(c: int) -> int:
         mask = (coder.solve(c) or 0) >> shift
@@ -696,17 +725,17 @@ def _build(
     raw = [1 << i for i in range(n)] + [a ^ b for a in lanes_a_nz for b in lanes_b_nz]
     raw += complement + lanes_a_nz + lanes_b_nz
     pool = list(dict.fromkeys(c for c in map(project, raw) if c))
-    if (bitwidth // 8 << n) > scratch_limit:
-        # Rounds are needed: directions that are registers on both sides cost no conflicts as
-        # segment bits and can become rounds, so offer them first.
-        common_dirs = [project(c) for c in _intersection(regs_a, regs_b, n)]
-        pool = list(dict.fromkeys([*(c for c in common_dirs if c), *pool]))
     side_a = [*lanes_a, *positions[:k_a], *sub]
     side_b = [*lanes_b, *positions[:k_b], *sub]
-    taken = _Span(positions)
+
+    # Segment directions, greedily: a candidate costs one doubling of the conflicts on a side
+    # exactly when it lies in (that side's phase lanes + its vector + sub-word + segment so
+    # far).
+    segment: list[int] = []
+    taken = _Span([*positions, *reps])
     span_a = _Span(side_a)
     span_b = _Span(side_b)
-    for _ in range(segment_count):
+    for _ in range(max(0, n - wanted - max(row_bits, len(positions)))):
         best: tuple[int, int, int] | None = None
         for index, c in enumerate(pool):
             if taken.contains(c):
@@ -722,25 +751,14 @@ def _build(
         taken.add(best[2])
         span_a.add(best[2])
         span_b.add(best[2])
-
-    # Rounds: segment directions that are registers on both sides, only when the buffer is
-    # too large; they become the top offset bits.
-    element_bytes = bitwidth // 8
-    all_common = _Span(_intersection(regs_a, regs_b, n))
-    reps: list[int] = []
-    while (element_bytes << (n - len(reps))) > scratch_limit:
-        movable = [s for s in segment if s not in reps and all_common.contains(s)]
-        if not movable:
-            break
-        reps.append(movable[-1])
-    segment = [s for s in segment if s not in reps] + reps
-
-    bank = _independent(complement, [*positions, *segment])
-    columns = [*positions, *bank, *segment]
+    bank = _independent(complement, [*positions, *segment, *reps])
+    columns = [*positions, *bank, *segment, *reps]
     offsets = _Span(columns)  # solve() gives a tensor direction's offset bits
+    rep_mask = ((1 << wanted) - 1) << (n - wanted)
+    assert not any((offsets.solve(c) or 0) & rep_mask for c in threads)
+    segment = [*segment, *reps]
     sub_mask = (1 << min(sub_word, n)) - 1
     segment_mask = ((1 << n) - 1) & ~((1 << max(row_bits, 0)) - 1) if n > row_bits else 0
-    rep_mask = ((1 << len(reps)) - 1) << (n - len(reps))
 
     def side(layout: LinearLayout, regs: list[int], load: bool) -> _Side:
         # The widest vector: leading offset bits that are this side's registers and that no
@@ -790,6 +808,8 @@ def _build(
         len(reps),
         side(src, regs_a, False),
         side(dst, regs_b, True),
+        element_bytes << (n - len(reps)),
+        (element_bytes << (n - len(reps))) > scratch_limit,
     )
 
 

@@ -72,6 +72,7 @@ from llc.layouts import BlockedLayout
 from llc.layouts.amd import AmdMfmaLayout
 from llc.layouts.nvidia import NvidiaMmaLayout
 from llc.layouts.shared import SwizzledSharedLayout
+from llc.lowering import compute_capability_of
 from llc.passes.axis_info import AxisAnalysis
 from llc.passes.layout_cost import conversion_cost
 
@@ -337,6 +338,12 @@ class LayoutAnalysis:
     """Anchors that keep their own layout, different from their class's."""
     """Layouts of stores recorded before the conversions feeding them were dropped."""
 
+    @property
+    def capability(self) -> int:
+        """The target's compute capability, which prices conversions (ldmatrix from sm_75,
+        stmatrix from sm_90, neither off CUDA)."""
+        return compute_capability_of(self.hw.target)
+
     # ------------------------------------------------------------------ stage 1: collect
     def collect(self) -> None:
         self.ops = list(walk_ops(self.module))
@@ -394,7 +401,9 @@ class LayoutAnalysis:
                 cost = self._class_cost(root, enc)
                 for v, own in options:
                     if own != enc:
-                        cost += conversion_cost(own, enc, shape_of(v.type), element_bits(v.type))
+                        cost += conversion_cost(
+                            own, enc, shape_of(v.type), element_bits(v.type), self.capability
+                        )
                 costs.append((cost, enc))
             best = min(costs, key=lambda t: (t[0], not _coalesced(t[1])))[1]
             self.fixed[root] = best
@@ -660,16 +669,20 @@ class LayoutAnalysis:
                         # result is converted.
                         derived = rule.forward(owner, o_idx, have)
                         if derived:
-                            total += conversion_cost(derived[0], enc, shape, bits)
+                            total += conversion_cost(derived[0], enc, shape, bits, self.capability)
                     elif required[pos] is not ANY:
                         total += conversion_cost(
-                            have, required[pos], shape_of(operand.type), element_bits(operand.type)
+                            have,
+                            required[pos],
+                            shape_of(operand.type),
+                            element_bits(operand.type),
+                            self.capability,
                         )
             for use in v.uses:
                 user = use.operation
                 want = self._requirement(user, use.index)
                 if want is not None and want is not ANY:
-                    total += conversion_cost(enc, want, shape, bits)
+                    total += conversion_cost(enc, want, shape, bits, self.capability)
         return total
 
     def _requirement(self, user: Operation, index: int) -> Attribute | None:

@@ -25,21 +25,31 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Attribute, Operation
 
 from llc import cost as cost_model
+from llc.dialects.tl import TARGET_ATTR
 from llc.errors import LayoutError
 from llc.layouts.common import padded_shape
+from llc.lowering import DEFAULT_COMPUTE_CAPABILITY, compute_capability_of
 
-__all__ = ["conversion_cost", "remat_cost"]
+__all__ = ["capability_of", "conversion_cost", "remat_cost"]
 
 UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT = 8.0
 """Fallback for layouts the model cannot analyse (e.g. a shape a family rejects)."""
 
 
-def conversion_cost(src: Attribute, dst: Attribute, shape: Sequence[int], dtype_bits: int) -> float:
+def conversion_cost(
+    src: Attribute,
+    dst: Attribute,
+    shape: Sequence[int],
+    dtype_bits: int,
+    compute_capability: int = DEFAULT_COMPUTE_CAPABILITY,
+) -> float:
     """Cycles per warp to convert a ``shape`` tensor of ``dtype_bits``-bit elements ``src`` ->
-    ``dst`` (layout attributes)."""
+    ``dst`` (layout attributes) on a target of ``compute_capability`` (:func:`capability_of`
+    the module: ``ldmatrix`` from 75, ``stmatrix`` from 90, neither off CUDA)."""
     if src == dst:
         return 0.0
     padded = padded_shape(shape)
@@ -50,10 +60,26 @@ def conversion_cost(src: Attribute, dst: Attribute, shape: Sequence[int], dtype_
                 dst.layout,  # type: ignore[attr-defined]
                 padded,
                 max(1, dtype_bits),
+                compute_capability,
             ).total
         )
     except (LayoutError, ValueError, AttributeError):
         return UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT * math.prod(padded)
+
+
+def capability_of(op: Operation) -> int:
+    """The compute capability of the ``tl.target`` of the module holding ``op``
+    (:func:`llc.lowering.compute_capability_of`: ``cuda:90`` when there is none).
+
+    >>> from xdsl.dialects.builtin import ModuleOp, StringAttr
+    >>> capability_of(ModuleOp([], {"tl.target": StringAttr("cuda:80")}))
+    80
+    """
+    node: Operation | None = op
+    while node is not None and not isinstance(node, ModuleOp):
+        node = node.parent_op()
+    target = node.attributes.get(TARGET_ATTR) if node is not None else None
+    return compute_capability_of(target.data if isinstance(target, StringAttr) else None)
 
 
 def remat_cost(

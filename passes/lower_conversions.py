@@ -15,8 +15,9 @@ meaning) and names its lowering: ``{llc.lowered = @cvt0}``; whole-kernel lowerin
 inlines the body with :func:`materialize`. ``llc-run --entry cvt0`` runs the function in the SIMT
 interpreter and checks every register.
 
-Options: ``scratch-limit`` (bytes, default 65536): a shared-memory round trip that needs more
-runs in rounds.
+Options: ``scratch-limit`` (bytes, default 65536): the largest scratch buffer of one conversion.
+Round trips always run in as many rounds as the layouts allow (:mod:`llc.lowering`, "Scratch and
+rounds"); a conversion that cannot fit the limit even then is an error at the op.
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ The slice is recomputed in ``B`` when::
         < conversion_cost of the conversion
 
 It never duplicates a load, a dot or an op with side effects, and gives up on slices of more
-than ``max_slice`` ops. Because a leaf conversion of a narrower or smaller value costs less
-(``conversion_cost`` scales with bytes), this also *hoists* conversions above widening casts,
-``broadcast`` and ``expand_dims``.
+than ``max_slice`` ops. Because a leaf conversion of a narrower or smaller value usually costs
+less (``conversion_cost``'s instructions and wavefronts scale with bytes; its barriers follow the
+rounds of the round trip), this also *hoists* conversions above widening casts, ``broadcast`` and
+``expand_dims``.
 
 Loop-carried values: a conversion of an ``scf.for`` iteration argument inside the loop moves
 out of the loop (:func:`move_out_of_loop`) when the loop body can produce the yielded value in
@@ -46,7 +47,7 @@ from llc.passes.layout_assignment import (
     typed_properties,
     walk_ops,
 )
-from llc.passes.layout_cost import conversion_cost, remat_cost
+from llc.passes.layout_cost import capability_of, conversion_cost, remat_cost
 
 __all__ = [
     "RematPlan",
@@ -195,7 +196,7 @@ def backward_slice(
         if _existing_conversion(v, e, root) is None:
             plan.new_conversions += 1
             plan.cost += conversion_cost(
-                encoding_of(v.type), e, shape_of(v.type), element_bits(v.type)
+                encoding_of(v.type), e, shape_of(v.type), element_bits(v.type), capability_of(root)
             )
     return plan
 
@@ -285,7 +286,11 @@ def _insert_conversion(value: SSAValue, enc: Attribute) -> SSAValue:
 def _conversion_cost_of(cvt: ConvertLayoutOp) -> float:
     t = cvt.src.type
     return conversion_cost(
-        encoding_of(t), encoding_of(cvt.result.type), shape_of(t), element_bits(t)
+        encoding_of(t),
+        encoding_of(cvt.result.type),
+        shape_of(t),
+        element_bits(t),
+        capability_of(cvt),
     )
 
 
@@ -369,7 +374,9 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     t = arg.type
     assert isinstance(t, TensorType)
     if arg in plan.leaves:
-        plan.cost -= conversion_cost(old_enc, new_enc, shape_of(t), element_bits(t))
+        plan.cost -= conversion_cost(
+            old_enc, new_enc, shape_of(t), element_bits(t), capability_of(cvt)
+        )
     if plan.cost >= _conversion_cost_of(cvt):
         return False
     if log is not None:

@@ -936,7 +936,13 @@ def _cost_lines(
     plan = cost.plan
     if plan is None:
         return lines
-    title = "swizzle plan" if cost.strategy == "shared" else "swizzle plan (rejected: costlier)"
+    matrix = any(k in cost.instruction_counts for k in ("ldmatrix", "stmatrix"))
+    if cost.strategy != "shared":
+        title = "swizzle plan (rejected: costlier)"
+    elif matrix:
+        title = "swizzle plan (plain ld/st.shared; the lowering uses ldmatrix/stmatrix instead)"
+    else:
+        title = "swizzle plan"
     lines += [
         f"{title} (llc.swizzle): offset bits {plan.vector_bits} vector, {plan.bank_bits} bank, "
         f"{plan.segment_bits} segment ({plan.rep_bits} of them rounds: "

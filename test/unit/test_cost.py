@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from layout_strategies import random_distributed
 
 from llc.cost import (
+    BARRIER_CYCLES,
     ConversionCost,
     conversion_cost,
     dtype_bitwidth,
@@ -60,7 +61,12 @@ def test_ladder_orders_registers_shuffles_shared(dtype: str) -> None:
     assert [c.strategy for c in costs] == ["registers", "shuffle", "shared"]
     assert costs[0].total < costs[1].total < costs[2].total
     assert costs[2].wavefronts >= costs[2].ideal_wavefronts > 0
-    assert costs[2].barriers == 1 and costs[2].shared_bytes == 64 * 64 * dtype_bitwidth(dtype) // 8
+    # Swapping a lane and a warp leaves most registers common to both sides: the round trip
+    # runs in rounds over them (one store/load pair per round, a barrier between each).
+    tensor_bytes = 64 * 64 * dtype_bitwidth(dtype) // 8
+    rounds = tensor_bytes // costs[2].shared_bytes
+    assert rounds * costs[2].shared_bytes == tensor_bytes and rounds > 1
+    assert costs[2].barriers == 2 * rounds - 1
 
 
 @settings(max_examples=40, deadline=None)
@@ -84,11 +90,16 @@ def test_ladder_on_random_layouts(seed: int, dims: list[int], dtype: str, unit_o
     ("src", "dst"), [(ROW, COL), (ROW, MMA2), (MMA2, DotOperandLayout(0, MMA2, 2))]
 )
 def test_more_bytes_cost_more(src: object, dst: object) -> None:
-    totals = [conversion_cost(src, dst, [64, 64], t).total for t in ("i8", "f16", "f32", "f64")]  # type: ignore[arg-type]
-    assert totals == sorted(totals) and totals[1] < totals[2] < totals[3]
-    small = conversion_cost(src, dst, [64, 64], "f32")  # type: ignore[arg-type]
-    big = conversion_cost(src, dst, [128, 128], "f32")  # type: ignore[arg-type]
-    assert small.total < big.total
+    # The instructions and wavefronts grow with the bytes moved. Barriers need not: they
+    # follow the rounds the smallest scratch takes (blocked -> transposed f16 goes through
+    # ldmatrix in 4 rounds, f32 in one), so the total is compared without them.
+    def work(shape: list[int], dtype: str) -> float:
+        cost = conversion_cost(src, dst, shape, dtype)  # type: ignore[arg-type]
+        return cost.total - cost.barriers * BARRIER_CYCLES
+
+    totals = [work([64, 64], t) for t in ("i8", "f16", "f32", "f64")]
+    assert totals[0] < totals[1] < totals[2] < totals[3]
+    assert work([64, 64], "f32") < work([128, 128], "f32")
 
 
 def test_shuffle_costs_scale_with_bytes() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from layout_helpers import strip_layouts
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 
 from llc.dialects.diagnostics import parse_module
 from llc.dialects.printer import LLCPrinter
@@ -196,3 +196,25 @@ def test_generated_conversions_have_no_noops() -> None:
     for op in walk_ops(module):
         if isinstance(op, ConvertLayoutOp):
             assert op.src.type != op.result.type
+
+
+def test_layout_passes_price_conversions_for_the_module_target() -> None:
+    # ldmatrix exists from sm_75 and stmatrix from sm_90: the same conversion costs differently
+    # per target, and the passes ask with the module's tl.target, not a fixed cuda:90.
+    from llc.dialects.layout_attrs import BlockedEncodingAttr, NvidiaMmaEncodingAttr
+    from llc.layouts import BlockedLayout, NvidiaMmaLayout
+    from llc.passes.layout_assignment import Hardware, LayoutAnalysis
+    from llc.passes.layout_cost import capability_of, conversion_cost
+
+    mma = NvidiaMmaEncodingAttr(NvidiaMmaLayout(2, 0, [4, 1], [16, 8]))
+    out = BlockedEncodingAttr(BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0]))
+    costs = {cc: conversion_cost(mma, out, (64, 64), 16, cc) for cc in (0, 80, 90)}
+    assert len(set(costs.values())) == 3, costs
+    assert conversion_cost(mma, out, (64, 64), 16) == costs[90]
+    for target, capability in (("cuda:80", 80), ("cuda:90", 90), ("hip:gfx942", 0)):
+        module = _load("matmul")
+        module.attributes["tl.target"] = StringAttr(target)
+        inner = next(op for op in module.walk() if op.name == "tl.dot")
+        assert capability_of(inner) == capability
+        analysis = LayoutAnalysis(module, Hardware(4, 32, target))
+        assert analysis.capability == capability

@@ -30,15 +30,19 @@ module attributes {"tl.num-warps" = 4 : i32} {
 // CHECK:         "gpu.barrier"
 // CHECK-NOT:     simt.shared_load
 // CHECK:         simt.ldmatrix %{{.*}}[%{{.*}}] x 4 : !simt.smem<8192, align 16> -> vector<8xf16>
+// The B operand repeats registers of the row-major tile: 4 rounds of 2 KiB (Triton: 2048 B).
 // CHECK-LABEL: func.func @cvt1
-// CHECK:         simt.ldmatrix %{{.*}}[%{{.*}}] x 4 trans : !simt.smem<8192, align 16> -> vector<8xf16>
+// CHECK:         simt.shared_alloc : !simt.smem<2048, align 16>
+// CHECK:         simt.ldmatrix %{{.*}}[%{{.*}}] x 4 trans : !simt.smem<2048, align 16> -> vector<8xf16>
+// CHECK-COUNT-3: "gpu.barrier"
+// CHECK:         simt.ldmatrix %{{.*}}[%{{.*}}] x 4 trans
 // CHECK-LABEL: func.func @cvt2
 // CHECK:         simt.stmatrix %{{.*}}, %{{.*}}[%{{.*}}] x 4 : vector<8xf16>, !simt.smem<8192, align 16>
 // CHECK:         "gpu.barrier"
 // CHECK:         simt.shared_load
 // CHECK-LABEL: func.func @cvt3
 // CHECK:         vector.bitcast %{{.*}} : vector<4xf32> to vector<8xi16>
-// CHECK:         simt.stmatrix %{{.*}}, %{{.*}}[%{{.*}}] x 4 : vector<8xi16>, !simt.smem<16384, align 16>
+// CHECK:         simt.stmatrix %{{.*}}, %{{.*}}[%{{.*}}] x 4 : vector<8xi16>, !simt.smem<8192, align 16>
 
 // RUN0: instructions per thread: {{.*}}ldmatrix 4{{.*}}
 // RUN0: shared memory: {{[0-9]+}} warp instructions, [[W:[0-9]+]] wavefronts (ideal [[W]])
