@@ -527,6 +527,8 @@ def _plan(
                     trips.append(_round_trip(src, dst, bitwidth, trip))
         if not trips and (force == "shared" or not candidates):
             assert too_large is not None
+            if sides and force is None:
+                raise LayoutError(f"{too_large}; no ldmatrix/stmatrix round trip fits either")
             raise too_large
         if trips:
             candidates.append(min(trips, key=_trip_rank))
@@ -837,7 +839,7 @@ def _shared_plan(
     if plan.scratch_bytes > scratch_limit:
         rounds = f"{plan.rounds} round{'s' if plan.rounds > 1 else ''}"
         raise LayoutError(
-            f"the shared-memory round trip needs {plan.scratch_bytes} bytes of scratch even in "
+            f"the ld/st.shared round trip needs {plan.scratch_bytes} bytes of scratch even in "
             f"{rounds} (rounds need register directions common to both layouts), more than the "
             f"scratch limit of {scratch_limit} bytes"
         )

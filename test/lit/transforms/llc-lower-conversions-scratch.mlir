@@ -14,5 +14,5 @@ module attributes {"tl.num-warps" = 4 : i32} {
 }
 // FITS: simt.shared_alloc : !simt.smem<4096, align 16>
 // FITS-COUNT-7: "gpu.barrier"
-// CHECK: llc-lower-conversions-scratch.mlir:11:5: error: 'tl.convert_layout' op cannot lower this conversion: the shared-memory round trip needs 4096 bytes of scratch even in 4 rounds (rounds need register directions common to both layouts), more than the scratch limit of 2048 bytes
+// CHECK: llc-lower-conversions-scratch.mlir:11:5: error: 'tl.convert_layout' op cannot lower this conversion: the ld/st.shared round trip needs 4096 bytes of scratch even in 4 rounds (rounds need register directions common to both layouts), more than the scratch limit of 2048 bytes; no ldmatrix/stmatrix round trip fits either
 // CHECK-NOT: Traceback
