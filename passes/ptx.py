@@ -540,19 +540,31 @@ def _from_f32(f: _Function, t: Attribute, reg: str, dest: str) -> None:
     f.emit(f"cvt.rn{_float_suffix(t)}.f32 {dest}, {reg};")
 
 
+def _float_elementwise(
+    f: _Function,
+    t: Attribute,
+    d: str,
+    a: list[str],
+    instruction: Callable[[str, list[str], str], str],
+) -> None:
+    """Emit ``instruction(dest, operands, suffix)`` for one element of float type ``t``: natively
+    for f32/f64, in f32 between exact conversions for f16, bf16 and f8 (rounded once at the end)."""
+    if _bits(t) < 32:
+        x = _via_f32(f, t, a)
+        r = f.new_of(".f32", "%f")
+        f.emit(instruction(r, x, ".f32"))
+        _from_f32(f, t, r, d)
+    else:
+        f.emit(instruction(d, a, _float_suffix(t)))
+
+
 @_handles(*_FLOAT_BINARY)
 def _float_binary(f: _Function, op: Operation) -> None:
     t = _scalar(op.results[0].type)
     form = (_F64_BINARY if isinstance(t, Float64Type) else _FLOAT_BINARY)[op.name]
 
     def one(d: str, a: list[str]) -> None:
-        if _bits(t) < 32:  # f16, bf16, f8: in f32
-            x = _via_f32(f, t, a)
-            r = f.new_of(".f32", "%f")
-            f.emit(f"{form} {r}, {x[0]}, {x[1]};")
-            _from_f32(f, t, r, d)
-        else:
-            f.emit(f"{form} {d}, {a[0]}, {a[1]};")
+        _float_elementwise(f, t, d, a, lambda r, x, _: f"{form} {r}, {x[0]}, {x[1]};")
 
     _map(f, op, one)
 
@@ -629,13 +641,7 @@ def _copysign(f: _Function, op: Operation) -> None:
     t = _scalar(op.results[0].type)
 
     def one(d: str, a: list[str]) -> None:
-        if _bits(t) == 16:
-            x = _via_f32(f, t, a)
-            r = f.new_of(".f32", "%f")
-            f.emit(f"copysign.f32 {r}, {x[1]}, {x[0]};")
-            _from_f32(f, t, r, d)
-        else:
-            f.emit(f"copysign{_float_suffix(t)} {d}, {a[1]}, {a[0]};")
+        _float_elementwise(f, t, d, a, lambda r, x, s: f"copysign{s} {r}, {x[1]}, {x[0]};")
 
     _map(f, op, one)
 
@@ -660,13 +666,7 @@ def _fma(f: _Function, op: Operation) -> None:
     t = _scalar(op.results[0].type)
 
     def one(d: str, a: list[str]) -> None:
-        if _bits(t) < 32:
-            x = _via_f32(f, t, a)
-            r = f.new_of(".f32", "%f")
-            f.emit(f"fma.rn.f32 {r}, {x[0]}, {x[1]}, {x[2]};")
-            _from_f32(f, t, r, d)
-        else:
-            f.emit(f"fma.rn{_float_suffix(t)} {d}, {a[0]}, {a[1]}, {a[2]};")
+        _float_elementwise(f, t, d, a, lambda r, x, s: f"fma.rn{s} {r}, {x[0]}, {x[1]}, {x[2]};")
 
     _map(f, op, one)
 
