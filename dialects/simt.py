@@ -73,11 +73,12 @@ SHUFFLE_MODES = ("idx", "bfly", "up", "down")
 
 
 def bit_width(typ: Attribute) -> int:
-    """Bits of a scalar or vector type (index counts as 64).
+    """Bits a scalar or vector type occupies in memory and in shuffles: index counts as 64, and
+    an ``i1`` as 8 (a mask element takes a byte, as in PTX, which has no 1-bit storage).
 
-    >>> from xdsl.dialects.builtin import f16
-    >>> bit_width(VectorType(f16, [4]))
-    64
+    >>> from xdsl.dialects.builtin import f16, i1
+    >>> bit_width(VectorType(f16, [4])), bit_width(VectorType(i1, [4]))
+    (64, 32)
     """
     if isinstance(typ, VectorType):
         count = 1
@@ -92,7 +93,7 @@ def bit_width(typ: Attribute) -> int:
         width = width.data if width is not None else None
     if not isinstance(width, int):
         raise VerifyException(f"{typ} has no bit width")
-    return width
+    return 8 if width == 1 else width
 
 
 @irdl_attr_definition

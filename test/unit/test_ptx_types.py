@@ -39,8 +39,9 @@ def _cast_kinds(t: str, u: str) -> list[str]:
 
 
 def _kernel(t: str) -> str:
-    """The kernel of type ``t``: one 32-bit word per register vector (two i1: eight bytes)."""
-    n = 8 if t == "i1" else max(1, 32 // BITS[t])
+    """The kernel of type ``t``: one 32-bit word per register vector (an i1 takes a byte in
+    shuffles and memory, so four of them)."""
+    n = 4 if t == "i1" else max(1, 32 // BITS[t])
     v = f"vector<{n}x{t}>"
     zero = "0.0" if _is_float(t) else "false" if t == "i1" else "0"
     mem_t = "i8" if t == "i1" else t  # i1 buffers are bytes (Triton's convention)
@@ -117,7 +118,7 @@ def _kernel(t: str) -> str:
         '    "gpu.barrier"() : () -> ()',
         f"    %back = simt.shared_load %smem[%off] : {smem} -> {v}",
         f"    %one = vector.shuffle %back, %back [0] : {v}, {v}",
-        f"    simt.shared_store %one, %smem[%off] : vector<1x{t}>, {smem}" if t != "i1" else "",
+        f"    simt.shared_store %one, %smem[%off] : vector<1x{t}>, {smem}",
     ]
     if t == "i1":
         lines.append(f'    %out = simt.cast "extui" %back : {v} to {mem_v}')
