@@ -22,8 +22,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
-__all__ = ["EchelonBasis", "matrix_rank", "transpose_bits"]
+__all__ = ["BitField", "EchelonBasis", "bit_fields", "matrix_rank", "transpose_bits"]
 
 
 class EchelonBasis:
@@ -163,3 +164,45 @@ def transpose_bits(columns: Sequence[int], num_rows: int) -> list[int]:
             rows[low.bit_length() - 1] |= 1 << c
             column ^= low
     return rows
+
+
+class BitField(NamedTuple):
+    """One term of :func:`bit_fields`: ``((t >> bit) & (2**width - 1))``, then ``<< shift``
+    when ``shift`` is not None, else ``* factor``."""
+
+    bit: int
+    width: int
+    shift: int | None
+    factor: int
+
+
+def bit_fields(columns: Sequence[int]) -> list[BitField]:
+    """The F2-linear function ``t -> XOR_b bit_b(t) * columns[b]`` as few integer terms, XORed.
+
+    A run of input bits landing on consecutive output bits is one bit field (shift, mask, shift
+    instead of that per bit); a column with several bits set is one bit times the column. Both
+    code generators of thread-dependent addresses (``llc.lowering.SimtProgram.linear`` and
+    ``llc-lower-to-simt``) emit these terms.
+
+    >>> bit_fields([1, 2, 4, 0, 0b101])  # bits 0-2 -> out 0-2; bit 4 -> the column 0b101
+    [BitField(bit=0, width=3, shift=0, factor=1), BitField(bit=4, width=1, shift=None, factor=5)]
+    >>> bit_fields([0, 8, 16])  # bits 1-2 -> out bits 3-4
+    [BitField(bit=1, width=2, shift=3, factor=1)]
+    """
+    fields: list[BitField] = []
+    bit = 0
+    while bit < len(columns):
+        column = columns[bit]
+        if not column:
+            bit += 1
+            continue
+        width = 1
+        power_of_two = column & (column - 1) == 0
+        if power_of_two:
+            while bit + width < len(columns) and columns[bit + width] == column << width:
+                width += 1
+            fields.append(BitField(bit, width, column.bit_length() - 1, 1))
+        else:
+            fields.append(BitField(bit, width, None, column))
+        bit += width
+    return fields

@@ -61,7 +61,7 @@ import numpy as np
 
 from llc.conversion import in_dim_columns
 from llc.errors import LayoutError
-from llc.f2 import EchelonBasis
+from llc.f2 import EchelonBasis, bit_fields
 from llc.linear_layout import LinearLayout
 from llc.swizzle import (
     BANK_BYTES,
@@ -315,28 +315,14 @@ class SimtProgram:
         """``XOR_b bit_b(thread_id) * columns[b]``: an F2-linear function of the thread id."""
         t = self.special("thread_id")
         acc: int | None = None
-        bit = 0
-        while bit < len(columns):
-            column = columns[bit]
-            if not column:
-                bit += 1
-                continue
-            # A run of bits that lands on consecutive address bits is one bit field:
-            # ((t >> bit) & (2^run - 1)) << shift.
-            run = 1
-            if column & (column - 1) == 0:
-                while bit + run < len(columns) and columns[bit + run] == column << run:
-                    run += 1
-            x = t if bit == 0 else self.binary("shrui", t, self.const(bit))
-            x = self.binary("andi", x, self.const((1 << run) - 1))
-            if run > 1 or column & (column - 1) == 0:
-                shift = column.bit_length() - 1
-                if shift:
-                    x = self.binary("shli", x, self.const(shift))
-            elif column != 1:
-                x = self.binary("muli", x, self.const(column))
+        for term in bit_fields(columns):
+            x = t if term.bit == 0 else self.binary("shrui", t, self.const(term.bit))
+            x = self.binary("andi", x, self.const((1 << term.width) - 1))
+            if term.shift is None:
+                x = self.binary("muli", x, self.const(term.factor))
+            elif term.shift:
+                x = self.binary("shli", x, self.const(term.shift))
             acc = x if acc is None else self.binary("xori", acc, x)
-            bit += run
         return self.const(0) if acc is None else acc
 
     def xor_const(self, a: int, value: int) -> int:

@@ -58,6 +58,7 @@ from xdsl.passes import ModulePass
 from llc.dialects import simt, tl
 from llc.dialects.diagnostics import error_at
 from llc.errors import LayoutError
+from llc.f2 import bit_fields
 
 __all__ = ["LowerToSimtPass", "lower_module", "register_vector_type"]
 
@@ -281,28 +282,16 @@ class _FunctionLowering:
             return self.cache[key]
         assert self.tid is not None
         acc: SSAValue | None = None
-        bit = 0
-        while bit < len(columns):
-            column = columns[bit]
-            if not column:
-                bit += 1
-                continue
-            run = 1
-            if column & (column - 1) == 0:
-                while bit + run < len(columns) and columns[bit + run] == column << run:
-                    run += 1
+        for term in bit_fields(columns):
             x = self.tid
-            if bit:
-                x = self.emit(arith.ShRUIOp(x, self.const_index(bit))).results[0]
-            x = self.emit(arith.AndIOp(x, self.const_index((1 << run) - 1))).results[0]
-            if run > 1 or column & (column - 1) == 0:
-                shift = column.bit_length() - 1
-                if shift:
-                    x = self.emit(arith.ShLIOp(x, self.const_index(shift))).results[0]
-            else:
-                x = self.emit(arith.MuliOp(x, self.const_index(column))).results[0]
+            if term.bit:
+                x = self.emit(arith.ShRUIOp(x, self.const_index(term.bit))).results[0]
+            x = self.emit(arith.AndIOp(x, self.const_index((1 << term.width) - 1))).results[0]
+            if term.shift is None:
+                x = self.emit(arith.MuliOp(x, self.const_index(term.factor))).results[0]
+            elif term.shift:
+                x = self.emit(arith.ShLIOp(x, self.const_index(term.shift))).results[0]
             acc = x if acc is None else self.emit(arith.XOrIOp(acc, x)).results[0]
-            bit += run
         if acc is not None:
             self.cache[key] = acc
         return acc
