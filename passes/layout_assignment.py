@@ -81,6 +81,7 @@ __all__ = [
     "LayoutAnalysis",
     "default_blocked",
     "element_bits",
+    "insert_conversion",
     "materialize",
 ]
 
@@ -984,17 +985,26 @@ class _Converter:
         key = (value, enc)
         if key in self.cache:
             return self.cache[key]
-        t = value.type
-        assert isinstance(t, TensorType)
-        cvt = ConvertLayoutOp(value, TensorType(t.element_type, t.get_shape(), enc))
-        owner = value.owner
-        if isinstance(owner, Block):
-            Rewriter.insert_op(cvt, InsertPoint.at_start(owner))
-        else:
-            Rewriter.insert_op(cvt, InsertPoint.after(owner))
-        self.cache[key] = cvt.result
+        converted = insert_conversion(value, enc)
+        self.cache[key] = converted
         self.count += 1
-        return cvt.result
+        return converted
+
+
+def insert_conversion(value: SSAValue, enc: Attribute, before: Operation | None = None) -> SSAValue:
+    """A new ``tl.convert_layout`` of ``value`` to layout ``enc``: right after the op defining
+    ``value`` (at the start of its block for a block argument), or before ``before``."""
+    t = value.type
+    assert isinstance(t, TensorType)
+    cvt = ConvertLayoutOp(value, TensorType(t.element_type, t.get_shape(), enc))
+    owner = value.owner
+    if before is not None:
+        Rewriter.insert_op(cvt, InsertPoint.before(before))
+    elif isinstance(owner, Block):
+        Rewriter.insert_op(cvt, InsertPoint.at_start(owner))
+    else:
+        Rewriter.insert_op(cvt, InsertPoint.after(owner))
+    return cvt.result
 
 
 def _tied_requirements(op: Operation) -> list[tuple[int, Attribute | None]]:

@@ -41,6 +41,7 @@ from llc.dialects.tl import (
 )
 from llc.passes.layout_assignment import (
     element_bits,
+    insert_conversion,
     retype,
     same_linear_layout,
     shared_layout_for,
@@ -243,7 +244,7 @@ def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
     for v, e in plan.leaves.items():
         existing = _existing_conversion(v, e)
         if existing is None:
-            existing = _insert_conversion(v, e)
+            existing = insert_conversion(v, e)
         mapping[v] = existing
     for op in plan.order:
         r_idx = tensor_results(op)[0]
@@ -269,18 +270,6 @@ def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
         clone.results[r_idx].name_hint = result.name_hint
         mapping[result] = clone.results[r_idx]
     return mapping[value]
-
-
-def _insert_conversion(value: SSAValue, enc: Attribute) -> SSAValue:
-    t = value.type
-    assert isinstance(t, TensorType)
-    cvt = ConvertLayoutOp(value, TensorType(t.element_type, t.get_shape(), enc))
-    owner = value.owner
-    if isinstance(owner, Block):
-        Rewriter.insert_op(cvt, InsertPoint.at_start(owner))
-    else:
-        Rewriter.insert_op(cvt, InsertPoint.after(owner))
-    return cvt.result
 
 
 def _conversion_cost_of(cvt: ConvertLayoutOp) -> float:
@@ -393,7 +382,7 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     new_result = retype(result, new_type)
     uses = list(new_result.uses)
     if uses:
-        back = _insert_conversion(new_result, old_enc)  # type: ignore[arg-type]
+        back = insert_conversion(new_result, old_enc)  # type: ignore[arg-type]
         for use in uses:
             use.operation.operands[use.index] = back
     # The yielded value: recompute in the new layout (the old argument is now new_arg).
@@ -411,11 +400,7 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
 def _insert_conversion_before(value: SSAValue, enc: Attribute, op: Operation) -> SSAValue:
     if encoding_of(value.type) == enc:
         return value
-    t = value.type
-    assert isinstance(t, TensorType)
-    cvt = ConvertLayoutOp(value, TensorType(t.element_type, t.get_shape(), enc))
-    Rewriter.insert_op(cvt, InsertPoint.before(op))
-    return cvt.result
+    return insert_conversion(value, enc, before=op)
 
 
 def fold_conversions(module: ModuleOp) -> None:
