@@ -513,14 +513,8 @@ class ConversionCheck:
 
 def _element_ids(layout: Any) -> np.ndarray:
     """Flat tensor index (dim0 fastest) of each (thread, register)."""
-    outs = layout.apply_all()
-    flat = np.zeros(layout.total_in_size, dtype=np.int64)
-    shift = 0
-    for name, size in layout.out_dims:
-        flat |= outs[name].astype(np.int64) << shift
-        shift += size.bit_length() - 1
     registers = layout.get_in_dim_size("register")
-    return flat.reshape(-1, registers)
+    return layout.apply_all_packed().reshape(-1, registers)
 
 
 def check_conversion(

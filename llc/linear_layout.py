@@ -815,6 +815,32 @@ class LinearLayout:
                 f"apply: the value of in-dim '{name}' must be an integer, got {value!r}"
             ) from None
 
+    def apply_all_packed(self) -> np.ndarray:
+        """Evaluate every input at once as one ``int64`` per input: the out-dims packed into one
+        index (out-dim 0 in the low bits, as :meth:`columns`), entry ``k`` for flattened input
+        ``k``. For a tensor layout this is each hardware index's flat element (dim0 fastest).
+
+        >>> L = LinearLayout.from_bases([("i", [[1, 1], [0, 2]])], ["a", "b"],
+        ...                             require_surjective=False)
+        >>> L.apply_all_packed().tolist()  # a + 2 * b of apply_all's [0,1,0,1], [0,1,2,3]
+        [0, 3, 4, 7]
+        """
+        if self.total_out_size_log2 > 62:
+            raise LayoutError(
+                f"apply_all_packed: {self.total_out_size_log2} output bits do not fit an int64"
+            )
+        return self._packed_images()
+
+    def _packed_images(self) -> np.ndarray:
+        # Doubling: the entries with input bit i set are those without it, xor column i.
+        cols = self.columns()
+        packed = np.empty(1 << len(cols), dtype=np.int64)
+        packed[0] = 0
+        for i, column in enumerate(cols):
+            half = 1 << i
+            np.bitwise_xor(packed[:half], column, out=packed[half : 2 * half])
+        return packed
+
     def apply_all(self) -> dict[str, np.ndarray]:
         """Evaluate every input at once; one ``int64`` array per out-dim.
 
@@ -828,13 +854,8 @@ class LinearLayout:
         cols = self.columns()
         count = 1 << len(cols)
         if self.total_out_size_log2 <= 62:
-            # All outputs fit in one int64: build the packed outputs by doubling (entries with
-            # bit i set are the entries without it, xor column i), then split them per out-dim.
-            packed = np.empty(count, dtype=np.int64)
-            packed[0] = 0
-            for i, column in enumerate(cols):
-                half = 1 << i
-                np.bitwise_xor(packed[:half], column, out=packed[half : 2 * half])
+            # All outputs fit in one int64: split the packed outputs per out-dim.
+            packed = self._packed_images()
             # Fresh arrays cost page faults, so allocate only one per out-dim: the most
             # significant out-dim reuses the packed array in place.
             result: dict[str, np.ndarray] = {}

@@ -142,17 +142,6 @@ class AccessCount:
         return int(self.wavefronts.max(initial=0))
 
 
-def _flat_elements(layout: LinearLayout) -> np.ndarray:
-    """Flat tensor index (``dim0`` in the low bits) of every input, first in-dim fastest."""
-    outs = layout.apply_all()
-    flat = np.zeros(layout.total_in_size, dtype=np.int64)
-    shift = 0
-    for name, size in layout.out_dims:
-        flat |= outs[name].astype(np.int64) << shift
-        shift += size.bit_length() - 1
-    return flat
-
-
 def count_wavefronts(
     layout: LinearLayout,
     shared: LinearLayout,
@@ -194,7 +183,7 @@ def count_wavefronts(
             f"layout's tensor {layout.out_dims}, got {shared.in_dims} -> {shared.out_dims}"
         )
     size = shared.total_in_size
-    targets = _flat_elements(shared)
+    targets = shared.apply_all_packed()
     inverse = np.full(size, -1, dtype=np.int64)
     inverse[targets] = np.arange(size, dtype=np.int64)
     if (inverse < 0).any():
@@ -203,7 +192,9 @@ def count_wavefronts(
     regs, lanes, warps, blocks = dims
     if regs % vector:
         raise LayoutError(f"{regs} registers do not split into vectors of {vector}")
-    offsets = inverse[_flat_elements(layout)].reshape(blocks, warps, lanes, regs // vector, vector)
+    offsets = inverse[layout.apply_all_packed()].reshape(
+        blocks, warps, lanes, regs // vector, vector
+    )
     base = offsets[..., 0]
     if (base % vector).any() or not (offsets == base[..., None] + np.arange(vector)).all():
         raise LayoutError(

@@ -105,13 +105,7 @@ def test_conversion_map_properties(
 
 def _holders(ll: LinearLayout, group: int) -> list[set[int]]:
     """Elements held by each group of ``group`` consecutive hardware indices."""
-    flat = np.zeros(ll.total_in_size, dtype=np.int64)
-    shift = 0
-    outs = ll.apply_all()
-    for name, size in ll.out_dims:
-        flat |= outs[name].astype(np.int64) << shift
-        shift += size.bit_length() - 1
-    return [set(row.tolist()) for row in flat.reshape(-1, group)]
+    return [set(row.tolist()) for row in ll.apply_all_packed().reshape(-1, group)]
 
 
 @settings(max_examples=60, deadline=None)

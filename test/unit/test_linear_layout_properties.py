@@ -486,6 +486,7 @@ def test_reshape_and_flatten_round_trip(data: st.DataObject) -> None:
             combined = combined * size + vals
         flat = layout.reshape_ins(ins).flatten_outs().apply_all()
         assert np.array_equal(next(iter(flat.values())), combined)
+        assert np.array_equal(layout.apply_all_packed(), combined)
 
 
 # ==================================================================== structure queries

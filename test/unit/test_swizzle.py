@@ -61,12 +61,7 @@ def _check_plan(plan: SwizzlePlan) -> None:
 
 
 def _thread_elements(layout: LinearLayout) -> list[frozenset[int]]:
-    outs = layout.apply_all()
-    flat = np.zeros(layout.total_in_size, dtype=np.int64)
-    shift = 0
-    for name, size in layout.out_dims:
-        flat |= outs[name].astype(np.int64) << shift
-        shift += size.bit_length() - 1
+    flat = layout.apply_all_packed()
     regs = layout.get_in_dim_size("register")
     return [frozenset(row.tolist()) for row in flat.reshape(-1, regs)]
 
