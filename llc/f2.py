@@ -24,7 +24,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-__all__ = ["BitField", "EchelonBasis", "bit_fields", "matrix_rank", "transpose_bits"]
+__all__ = [
+    "BitField",
+    "EchelonBasis",
+    "bit_fields",
+    "matrix_rank",
+    "matrix_vector_product",
+    "transpose_bits",
+]
 
 
 class EchelonBasis:
@@ -140,6 +147,23 @@ class EchelonBasis:
         (True, False)
         """
         return self.solve(vector) is not None
+
+
+def matrix_vector_product(columns: Sequence[int], vector: int) -> int:
+    """``A x`` over F2: the XOR of the ``columns`` whose bit is set in ``vector`` (bits past the
+    last column select nothing).
+
+    >>> matrix_vector_product([0b001, 0b011, 0b100], 0b110)  # columns 1 and 2
+    7
+    """
+    out = 0
+    for column in columns:
+        if not vector:
+            break
+        if vector & 1:
+            out ^= column
+        vector >>= 1
+    return out
 
 
 def matrix_rank(columns: Sequence[int]) -> int:

@@ -36,6 +36,7 @@ import numpy as np
 
 from llc.cost import dtype_bitwidth
 from llc.errors import LayoutError
+from llc.f2 import matrix_vector_product
 from llc.linear_layout import LinearLayout
 from llc.lowering import SimtProgram, warp_wavefronts
 
@@ -425,21 +426,6 @@ def gather_program(plan: GatherPlan, src: LinearLayout, idx: LinearLayout) -> Si
         high = flat_dst >> (shift_d + d.bits[axis])
         return low | (high << (shift_s + s.bits[axis]))
 
-    def index_linear(value: int, columns: list[int]) -> int:
-        acc = None
-        for bit, column in enumerate(columns):
-            if not column:
-                continue
-            x = value if bit == 0 else program.binary("shrui", value, program.const(bit))
-            x = program.binary("andi", x, program.const(1))
-            if column & (column - 1) == 0:
-                if column > 1:
-                    x = program.binary("shli", x, program.const(column.bit_length() - 1))
-            else:
-                x = program.binary("muli", x, program.const(column))
-            acc = x if acc is None else program.binary("xori", acc, x)
-        return program.const(0) if acc is None else acc
-
     thread_cols = [repack(v) for v in d.lane + d.warp]  # coordinate part from thread id bits
     lanes = 1 << s.lane_bits
     outputs = []
@@ -449,12 +435,9 @@ def gather_program(plan: GatherPlan, src: LinearLayout, idx: LinearLayout) -> Si
         axis_cols = [int(s.inverse[1 << (shift_s + j)]) for j in range(s.bits[axis])]
         thread_part = program.linear(inverse)
         for r in range(plan.dst_registers):
-            reg_coord = 0
-            for bit, column in enumerate(d.reg):
-                if r >> bit & 1:
-                    reg_coord ^= column
+            reg_coord = matrix_vector_product(d.reg, r)
             i_value = program.to_index(program.vperm(indices, indices, [r]))
-            hw = program.binary("xori", thread_part, index_linear(i_value, axis_cols))
+            hw = program.binary("xori", thread_part, program.linear(axis_cols, i_value))
             hw = program.xor_const(hw, int(s.inverse[repack(reg_coord)]))
             src_lane = program.binary("shrui", hw, program.const(s.reg_bits))
             src_reg = program.binary("andi", hw, program.const((1 << s.reg_bits) - 1))
@@ -483,10 +466,7 @@ def gather_program(plan: GatherPlan, src: LinearLayout, idx: LinearLayout) -> Si
         smem = program.alloc(plan.shared_bytes_alternative, item)
         src_thread = program.linear(s.lane + s.warp)
         for reg in range(plan.src_registers):
-            coord = 0
-            for bit, column in enumerate(s.reg):
-                if reg >> bit & 1:
-                    coord ^= column
+            coord = matrix_vector_product(s.reg, reg)
             addr = program.xor_const(src_thread, coord)
             if log_item:
                 addr = program.binary("shli", addr, program.const(log_item))
@@ -494,10 +474,7 @@ def gather_program(plan: GatherPlan, src: LinearLayout, idx: LinearLayout) -> Si
         program.barrier()
         dst_thread = program.linear(thread_cols)
         for r in range(plan.dst_registers):
-            reg_coord = 0
-            for bit, column in enumerate(d.reg):
-                if r >> bit & 1:
-                    reg_coord ^= column
+            reg_coord = matrix_vector_product(d.reg, r)
             i_value = program.to_index(program.vperm(indices, indices, [r]))
             offset = program.binary("shli", i_value, program.const(shift_s)) if shift_s else i_value
             coord = program.xor_const(program.binary("xori", dst_thread, offset), repack(reg_coord))

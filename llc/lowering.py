@@ -61,7 +61,7 @@ import numpy as np
 
 from llc.conversion import in_dim_columns
 from llc.errors import LayoutError
-from llc.f2 import EchelonBasis, bit_fields
+from llc.f2 import EchelonBasis, bit_fields, matrix_vector_product
 from llc.linear_layout import LinearLayout
 from llc.swizzle import (
     BANK_BYTES,
@@ -311,9 +311,10 @@ class SimtProgram:
         self._emit("barrier", None)
 
     # helpers
-    def linear(self, columns: Sequence[int]) -> int:
-        """``XOR_b bit_b(thread_id) * columns[b]``: an F2-linear function of the thread id."""
-        t = self.special("thread_id")
+    def linear(self, columns: Sequence[int], of: int | None = None) -> int:
+        """``XOR_b bit_b(x) * columns[b]``: an F2-linear function of the value ``of`` (default:
+        the thread id)."""
+        t = self.special("thread_id") if of is None else of
         acc: int | None = None
         for term in bit_fields(columns):
             x = t if term.bit == 0 else self.binary("shrui", t, self.const(term.bit))
@@ -561,17 +562,6 @@ def _check(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> None:
             raise LayoutError(f"the layouts use different {dim} counts: {a} and {b}")
 
 
-def _combine(columns: Sequence[int], mask: int) -> int:
-    out = 0
-    i = 0
-    while mask:
-        if mask & 1:
-            out ^= columns[i]
-        mask >>= 1
-        i += 1
-    return out
-
-
 def _cost(counts: dict[str, int], wavefronts: int = 0, barriers: int = 0) -> float:
     issue = sum(_CYCLES.get(k, 0.0) * n for k, n in counts.items())
     return issue + wavefronts * _WAVEFRONT_CYCLES + barriers * _BARRIER_CYCLES
@@ -636,7 +626,7 @@ def _generalized_inverse(S: Sequence[int], n_lanes: int) -> list[int]:
             chosen.append(1 << j)
     solver = EchelonBasis(chosen)
     low = (1 << len(lifts)) - 1
-    return [_combine(lifts, (solver.solve(1 << j) or 0) & low) for j in range(n_lanes)]
+    return [matrix_vector_product(lifts, (solver.solve(1 << j) or 0) & low) for j in range(n_lanes)]
 
 
 def _q_candidates(wm: _WarpMap) -> list[list[int]]:
@@ -661,7 +651,7 @@ def _q_candidates(wm: _WarpMap) -> list[list[int]]:
     used = EchelonBasis([s for s in wm.S if s])
     used_list = [s for s in wm.S if s]
     for kv in kernel:
-        if not _combine(wm.H, kv):
+        if not matrix_vector_product(wm.H, kv):
             continue
         for rbit, gcol in enumerate(wm.g):
             if gcol and not used.contains(gcol):
@@ -702,13 +692,15 @@ def _shuffle_program(
     n_t = len(wm.S)
     lane_mask = (1 << wm.n_lanes) - 1
     # Fetch register ρ ^ Q t in round ρ: the map seen by the rounds.
-    S2 = [wm.S[b] ^ _combine(wm.g, Q[b]) for b in range(n_t)]
-    H2 = [wm.H[b] ^ _combine(wm.k, Q[b]) for b in range(n_t)]
+    S2 = [wm.S[b] ^ matrix_vector_product(wm.g, Q[b]) for b in range(n_t)]
+    H2 = [wm.H[b] ^ matrix_vector_product(wm.k, Q[b]) for b in range(n_t)]
     P = _generalized_inverse(S2, wm.n_lanes)
-    M = [_combine(H2, P[j]) for j in range(wm.n_lanes)]  # sender lane bit -> register xor
+    M = [
+        matrix_vector_product(H2, P[j]) for j in range(wm.n_lanes)
+    ]  # sender lane bit -> register xor
     delta = []
     for b in range(n_t):
-        delta.append(H2[b] ^ _combine(H2, _combine(P, S2[b])))
+        delta.append(H2[b] ^ matrix_vector_product(H2, matrix_vector_product(P, S2[b])))
     d_basis_solver = EchelonBasis(delta)
     D = [delta[p] for p in d_basis_solver.pivots]
     d_solver = EchelonBasis(D)
@@ -730,9 +722,9 @@ def _shuffle_program(
     # of Δ t.
     wanted: list[list[tuple[int, int]]] = []
     for rho in range(R_dst):
-        g_rho = _combine(wm.g, rho)
-        base_reg = _combine(M, g_rho) ^ _combine(wm.k, rho)
-        wanted.append([(g_rho, base_reg ^ _combine(D, a)) for a in range(1 << len(D))])
+        g_rho = matrix_vector_product(wm.g, rho)
+        base_reg = matrix_vector_product(M, g_rho) ^ matrix_vector_product(wm.k, rho)
+        wanted.append([(g_rho, base_reg ^ matrix_vector_product(D, a)) for a in range(1 << len(D))])
     # One shuffle per lane offset and 32-bit word: narrow elements with the same lane offset
     # travel packed (the packing is a register move); 64-bit elements take two shuffles.
     by_offset: dict[int, list[int]] = {}
@@ -790,7 +782,7 @@ def _shuffle_program(
     if not counts:
         # Nothing but renaming: every destination register is source register k ρ.
         p = SimtProgram(R_src, bitwidth)
-        mask = [_combine(wm.k, rho) for rho in range(R_dst)]
+        mask = [matrix_vector_product(wm.k, rho) for rho in range(R_dst)]
         if mask == list(range(R_src)):
             strategy = "none"
         else:
@@ -814,7 +806,7 @@ def _register_index(layout: LinearLayout) -> dict[int, int]:
     cols = _dims(layout, "register")
     out: dict[int, int] = {}
     for r in range(1 << len(cols)):
-        out.setdefault(_combine(cols, r), r)
+        out.setdefault(matrix_vector_product(cols, r), r)
     return out
 
 
@@ -944,7 +936,7 @@ def _plain_side(
         k = min(k, (touching & -touching).bit_length() - 1)
     low = (1 << k) - 1
     rest = [
-        v ^ _combine(columns, (offsets.solve(v) or 0) & low)
+        v ^ matrix_vector_product(columns, (offsets.solve(v) or 0) & low)
         for v in independent_vectors(regs, list(columns[:k]))
     ]
     return [*columns[:k], *rest], k
@@ -1055,7 +1047,7 @@ def _matrix_trip(
             if best_wf <= ideal:
                 break
             trial = list(columns)
-            trial[position] = base ^ _combine(rows, mix)
+            trial[position] = base ^ matrix_vector_product(rows, mix)
             got = other_wavefronts(trial)
             if got is not None and got[0] < best_wf:
                 best_wf, columns = got[0], trial
@@ -1084,7 +1076,7 @@ def _addresses(
     base = np.zeros_like(t_ids)
     for bit, col in enumerate(threads):
         base ^= ((t_ids >> bit) & 1) * (col * eb)
-    consts = [_combine(regs, i) * eb for i in range(0, 1 << len(regs), vec)]
+    consts = [matrix_vector_product(regs, i) * eb for i in range(0, 1 << len(regs), vec)]
     return np.stack([base ^ c for c in consts])
 
 
@@ -1104,7 +1096,7 @@ def _round_trip(src: LinearLayout, dst: LinearLayout, bitwidth: int, trip: _Trip
 
     src_index = _register_index(src)
     store_regs = _dims(trip.store_layout, "register")
-    xs_mask = [src_index[_combine(store_regs, j)] for j in range(1 << len(store_regs))]
+    xs_mask = [src_index[matrix_vector_product(store_regs, j)] for j in range(1 << len(store_regs))]
     Xs = p.vperm(0, 0, xs_mask)
 
     t_ids = np.arange(lanes * warps, dtype=np.int64)
@@ -1119,7 +1111,11 @@ def _round_trip(src: LinearLayout, dst: LinearLayout, bitwidth: int, trip: _Trip
         base_np = np.zeros_like(t_ids)
         for bit, col in enumerate(byte_cols):
             base_np ^= ((t_ids >> bit) & 1) * col
-        return byte_cols, [(r, _combine(reg_cols, r)) for r in range(1 << len(reg_cols))], base_np
+        return (
+            byte_cols,
+            [(r, matrix_vector_product(reg_cols, r)) for r in range(1 << len(reg_cols))],
+            base_np,
+        )
 
     s_cols, s_regs, s_base = side(maps[0], "st")
     l_cols, l_regs, l_base = side(maps[1], "ld")
@@ -1163,7 +1159,7 @@ def _round_trip(src: LinearLayout, dst: LinearLayout, bitwidth: int, trip: _Trip
     lv = p.concat(ordered)
     load_index = _register_index(trip.load_layout)
     dst_cols = _dims(dst, "register")
-    out_mask = [load_index[_combine(dst_cols, r)] for r in range(R_dst)]
+    out_mask = [load_index[matrix_vector_product(dst_cols, r)] for r in range(R_dst)]
     n_loaded = len(ordered) * v_l
     p.output = lv if out_mask == list(range(n_loaded)) else p.vperm(lv, lv, out_mask)
 

@@ -74,6 +74,7 @@ import numpy as np
 
 from llc.conversion import in_dim_columns as _columns
 from llc.errors import LayoutError
+from llc.f2 import matrix_vector_product
 from llc.linear_layout import LinearLayout
 
 __all__ = [
@@ -335,16 +336,6 @@ def _intersection(first: Sequence[int], second: Sequence[int], bits: int) -> lis
             reduced = [r ^ v if r >> (v.bit_length() - 1) & 1 else r for r in reduced]
             reduced.append(v)
     return sorted(reduced, key=lambda v: (v & -v, v))
-
-
-def _combine(columns: Sequence[int], mask: int) -> int:
-    """XOR of the ``columns`` selected by the bits of ``mask``."""
-    out = 0
-    for c in columns:
-        if mask & 1:
-            out ^= c
-        mask >>= 1
-    return out
 
 
 def _unflatten(value: int, out_dims: Sequence[tuple[str, int]]) -> list[int]:
@@ -703,13 +694,7 @@ def _build(
     shift = len(positions) + len(reps)
 
     def project(c: int) -> int:
-        mask = (coder.solve(c) or 0) >> shift
-        out = 0
-        for w in complement:
-            if mask & 1:
-                out ^= w
-            mask >>= 1
-        return out
+        return matrix_vector_product(complement, (coder.solve(c) or 0) >> shift)
 
     lanes_a_nz = [v for v in lanes_a if v]
     lanes_b_nz = [v for v in lanes_b if v]
@@ -765,7 +750,7 @@ def _build(
         rest = []
         for v in _independent(regs, columns[:k]):
             bits = (offsets.solve(v) or 0) & low
-            rest.append(v ^ _combine(columns, bits))
+            rest.append(v ^ matrix_vector_product(columns, bits))
         registers = [*columns[:k], *rest]
         access = (1 << k) * element_bytes
         if (
