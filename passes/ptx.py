@@ -652,10 +652,7 @@ def _absi(f: _Function, op: Operation) -> None:
     bits = max(16, _bits(t))
 
     def one(d: str, a: list[str]) -> None:
-        x = a[0]
-        if _bits(t) == 8:  # an i8 in a 16-bit register: sign-extend its low byte first
-            x = f.new_of(".b16", "%h")
-            f.emit(f"cvt.s16.s8 {x}, {a[0]};")
+        x = _extend_byte(f, a[0], signed=True) if _bits(t) == 8 else a[0]
         f.emit(f"abs.s{bits} {d}, {x};")
 
     _map(f, op, one)
