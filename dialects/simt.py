@@ -171,13 +171,18 @@ class ShuffleOp(IRDLOperation):
             raise VerifyException(f"shfl.sync moves 32 bits per lane, {self.value.type} has {bits}")
 
 
-def _check_access(op: IRDLOperation, value_type: Attribute, smem: Attribute) -> None:
+def _check_width(space: str, value_type: Attribute) -> int:
+    """The bits one thread's access to ``space`` memory moves; 8 to 128, a power of two."""
     bits = bit_width(value_type)
     if bits not in (8, 16, 32, 64, 128):
         raise VerifyException(
-            f"a shared-memory access moves 8, 16, 32, 64 or 128 bits per thread, "
-            f"{value_type} has {bits}"
+            f"a {space} access moves 8, 16, 32, 64 or 128 bits per thread, {value_type} has {bits}"
         )
+    return bits
+
+
+def _check_access(op: IRDLOperation, value_type: Attribute, smem: Attribute) -> None:
+    bits = _check_width("shared-memory", value_type)
     assert isinstance(smem, SharedMemoryType)
     if bits // 8 > smem.size.data:
         raise VerifyException(f"{value_type} does not fit in {smem}")
@@ -396,9 +401,7 @@ class GlobalLoadOp(IRDLOperation):
         super().__init__(operands=[addr, mask, other], result_types=[other.type])
 
     def verify_(self) -> None:
-        if self.other.type != self.result.type:
-            raise VerifyException("'other' must have the result type")
-        _check_global(self.result.type)
+        _check_width("global", self.result.type)
 
 
 @irdl_op_definition
@@ -416,15 +419,7 @@ class GlobalStoreOp(IRDLOperation):
         super().__init__(operands=[value, addr, mask])
 
     def verify_(self) -> None:
-        _check_global(self.value.type)
-
-
-def _check_global(typ: Attribute) -> None:
-    bits = bit_width(typ)
-    if bits not in (8, 16, 32, 64, 128):
-        raise VerifyException(
-            f"a global access moves 8, 16, 32, 64 or 128 bits per thread, {typ} has {bits}"
-        )
+        _check_width("global", self.value.type)
 
 
 @irdl_op_definition
