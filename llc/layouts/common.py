@@ -39,6 +39,7 @@ __all__ = [
     "CTALayout",
     "DistributedLayout",
     "Layout",
+    "LayoutOnParent",
     "SharedLayout",
     "clear_linear_layout_cache",
     "combine_cta_cga_with_shape",
@@ -742,6 +743,53 @@ class DistributedLayout(Layout):
             raise LayoutError(
                 f"{self.kind}: {self._threads_desc()}, but {threads_source} is {threads_per_warp}"
             )
+
+
+class LayoutOnParent(DistributedLayout):
+    """A distributed layout defined on a ``parent`` one (``slice``, ``dot_op``): it runs on the
+    parent's threads and warps, and a CTA that does not fit is reported as the parent's.
+
+    >>> from llc.layouts import BlockedLayout, SliceLayout
+    >>> s = SliceLayout(0, BlockedLayout([1, 1], [8, 8], [2, 1], [1, 0]))
+    >>> s.threads_per_warp_total, s.num_warps
+    (64, 2)
+    >>> try:
+    ...     s.check_hardware(4, 64)
+    ... except LayoutError as err:
+    ...     print(err)
+    slice: parent blocked: warpsPerCTA [2, 1] multiplies to 2 warps, but num_warps is 4
+    """
+
+    parent: DistributedLayout  # a dataclass field of each subclass
+
+    @property
+    def threads_per_warp_total(self) -> int:
+        """The parent's warp size."""
+        return self.parent.threads_per_warp_total
+
+    @property
+    def num_warps(self) -> int:
+        """The parent's number of warps."""
+        return self.parent.num_warps
+
+    def check_hardware(
+        self,
+        num_warps: int,
+        threads_per_warp: int,
+        *,
+        num_warps_source: str = "num_warps",
+        threads_source: str = "threads_per_warp",
+    ) -> None:
+        """Check the parent, naming it in the message."""
+        try:
+            self.parent.check_hardware(
+                num_warps,
+                threads_per_warp,
+                num_warps_source=num_warps_source,
+                threads_source=threads_source,
+            )
+        except LayoutError as err:
+            raise LayoutError(f"{self.kind}: parent {err}") from None
 
 
 class SharedLayout(Layout):

@@ -29,6 +29,7 @@ from llc.layouts.blocked import BlockedLayout
 from llc.layouts.common import (
     CTALayout,
     DistributedLayout,
+    LayoutOnParent,
     broadcasted_dot_operand_layout,
     check_int,
     check_pow2_list,
@@ -243,7 +244,7 @@ _DOT_PARENTS = (NvidiaMmaLayout, BlockedLayout, AmdMfmaLayout, AmdWmmaLayout)
 
 
 @dataclass(frozen=True)
-class DotOperandLayout(DistributedLayout):
+class DotOperandLayout(LayoutOnParent):
     """Triton's ``DotOperandEncodingAttr``: operand ``opIdx`` (0 = A, 1 = B) of a dot.
 
     >>> d = DotOperandLayout(0, NvidiaMmaLayout(2, 0, [1, 1], [16, 8]), 8)
@@ -305,46 +306,6 @@ class DotOperandLayout(DistributedLayout):
         2
         """
         return self.parent.rank
-
-    @property
-    def threads_per_warp_total(self) -> int:
-        """The parent's warp size.
-
-        >>> DotOperandLayout(0, AmdMfmaLayout(3, [1, 1], [16, 16], False), 4).threads_per_warp_total
-        64
-        """
-        return self.parent.threads_per_warp_total
-
-    @property
-    def num_warps(self) -> int:
-        """The parent's number of warps.
-
-        >>> DotOperandLayout(0, NvidiaMmaLayout(2, 0, [2, 2], [16, 8]), 2).num_warps
-        4
-        """
-        return self.parent.num_warps
-
-    def check_hardware(
-        self,
-        num_warps: int,
-        threads_per_warp: int,
-        *,
-        num_warps_source: str = "num_warps",
-        threads_source: str = "threads_per_warp",
-    ) -> None:
-        """Check the parent, naming it in the message.
-
-        >>> DotOperandLayout(0, NvidiaMmaLayout(2, 0, [2, 2], [16, 8]), 2).check_hardware(4, 32)
-        """
-        try:
-            self.parent.check_hardware(
-                num_warps,
-                threads_per_warp,
-                num_warps_source=num_warps_source,
-                threads_source=threads_source,
-            )
-        except LayoutError as err:
-            raise LayoutError(f"dot_op: parent {err}") from None
 
     @property
     def k_dim(self) -> int:

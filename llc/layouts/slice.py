@@ -15,14 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from llc.errors import LayoutError
-from llc.layouts.common import DistributedLayout, check_int, standard_out_dim_names
+from llc.layouts.common import (
+    DistributedLayout,
+    LayoutOnParent,
+    check_int,
+    standard_out_dim_names,
+)
 from llc.linear_layout import LinearLayout
 
 __all__ = ["SliceLayout"]
 
 
 @dataclass(frozen=True)
-class SliceLayout(DistributedLayout):
+class SliceLayout(LayoutOnParent):
     """Triton's ``SliceEncodingAttr``.
 
     >>> from llc.layouts.blocked import BlockedLayout
@@ -58,49 +63,6 @@ class SliceLayout(DistributedLayout):
         1
         """
         return self.parent.rank - 1
-
-    @property
-    def threads_per_warp_total(self) -> int:
-        """The parent's warp size.
-
-        >>> from llc.layouts.blocked import BlockedLayout
-        >>> SliceLayout(0, BlockedLayout([1, 1], [8, 8], [1, 1], [1, 0])).threads_per_warp_total
-        64
-        """
-        return self.parent.threads_per_warp_total
-
-    @property
-    def num_warps(self) -> int:
-        """The parent's number of warps.
-
-        >>> from llc.layouts.blocked import BlockedLayout
-        >>> SliceLayout(0, BlockedLayout([1, 1], [8, 4], [2, 1], [1, 0])).num_warps
-        2
-        """
-        return self.parent.num_warps
-
-    def check_hardware(
-        self,
-        num_warps: int,
-        threads_per_warp: int,
-        *,
-        num_warps_source: str = "num_warps",
-        threads_source: str = "threads_per_warp",
-    ) -> None:
-        """Check the parent, naming it in the message.
-
-        >>> from llc.layouts.blocked import BlockedLayout
-        >>> SliceLayout(0, BlockedLayout([1, 1], [8, 4], [2, 1], [1, 0])).check_hardware(2, 32)
-        """
-        try:
-            self.parent.check_hardware(
-                num_warps,
-                threads_per_warp,
-                num_warps_source=num_warps_source,
-                threads_source=threads_source,
-            )
-        except LayoutError as err:
-            raise LayoutError(f"slice: parent {err}") from None
 
     def parent_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         """``shape`` with a 1 inserted at ``dim``.
