@@ -596,7 +596,8 @@ class _FunctionLowering:
 
         elem = _scalar_of(rt)
         source = src.value
-        if elem == i1:  # masks travel as bytes (0/1), as in Triton
+        is_mask = elem == i1
+        if is_mask:  # masks travel as bytes (0/1), as in Triton
             source = self._widen_mask(source)
             elem = i8
         bitwidth = dtype_bitwidth(str(elem))
@@ -614,7 +615,7 @@ class _FunctionLowering:
         if reg_t != elem:
             n = out.type.get_shape()[0]  # type: ignore[attr-defined]
             out = self.emit(simt.CastOp("bitcast", out, VectorType(elem, [n]))).results[0]
-        if _scalar_of(rt) == i1:
+        if is_mask:
             out = self._narrow_mask(out)
         self.set_tensor(res, out, dst_ll)
 
@@ -646,7 +647,8 @@ class _FunctionLowering:
                 raise LayoutError("gather needs power-of-two shapes")
         elem = _scalar_of(rt)
         source = src.value
-        if elem == i1:
+        is_mask = elem == i1
+        if is_mask:
             source = self._widen_mask(source)
             elem = i8
         bitwidth = dtype_bitwidth(str(elem))
@@ -680,7 +682,7 @@ class _FunctionLowering:
             out = self.emit(
                 simt.CastOp("bitcast", out, VectorType(elem, [plan.dst_registers]))
             ).results[0]
-        if _scalar_of(rt) == i1:
+        if is_mask:
             out = self._narrow_mask(out)
         self.set_tensor(op.result, out, _layout(rt))
 
