@@ -758,6 +758,12 @@ class LayoutOnParent(DistributedLayout):
     ... except LayoutError as err:
     ...     print(err)
     slice: parent blocked: warpsPerCTA [2, 1] multiplies to 2 warps, but num_warps is 4
+    >>> from llc.layouts import AmdMfmaLayout, DotOperandLayout, NvidiaMmaLayout
+    >>> DotOperandLayout(0, AmdMfmaLayout(3, [1, 1], [16, 16], False), 4).threads_per_warp_total
+    64
+    >>> a = DotOperandLayout(0, NvidiaMmaLayout(2, 0, [2, 2], [16, 8]), 2)
+    >>> a.num_warps, a.check_hardware(4, 32)
+    (4, None)
     """
 
     parent: DistributedLayout  # a dataclass field of each subclass
