@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 import tempfile
@@ -49,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
-LLC_PIPELINE = "llc-remove-conversions,cse"
+LLC_PIPELINE = "llc-optimize-layouts"
 DEFAULT_TRIP_COUNT = 8
 """Iterations assumed for a loop whose trip count is not constant (``scf.while``, dynamic
 ``scf.for`` bounds)."""
@@ -158,20 +159,18 @@ def _price(src: str, dst: str, capability: int) -> float:
     src_enc, dst_enc = encoding_of(src_type), encoding_of(dst_type)
     if src_enc is None or dst_enc is None:
         return 0.0
-    return conversion_cost(
-        src_enc, dst_enc, shape_of(src_type), element_bits(src_type), capability
-    )
+    return conversion_cost(src_enc, dst_enc, shape_of(src_type), element_bits(src_type), capability)
 
 
 def conversions_of(text: str) -> list[Conversion]:
-    """The layout changes left in a TTGIR module's text, priced and weighted by loop trips.
+    r"""The layout changes left in a TTGIR module's text, priced and weighted by loop trips.
 
     The text is read line by line, as Triton and ``-t ttgir`` print it (one op per line), so it
     works on modules llc cannot import: Triton's outputs of every case are measured the same way.
 
-    >>> module = '''
-    ... #a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-    ... #b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+    >>> blocked = "#ttg.blocked<{sizePerThread = [%d], threadsPerWarp = [32], warpsPerCTA = [4], "
+    >>> aliases = f"#a = {blocked % 1}order = [0]}}>\n#b = {blocked % 4}order = [0]}}>\n"
+    >>> module = aliases + '''
     ... module attributes {ttg.target = "cuda:80"} {
     ...   tt.func @f(%x: tensor<512xf32, #a>) {
     ...     %c0 = arith.constant 0 : i32
@@ -253,8 +252,28 @@ def _llc_context() -> Any:
     return LLCOptMain(["-"]).ctx
 
 
+class LLCFailure(Exception):
+    """llc could not read a case (``stage`` "read"), its pipeline failed ("pass"), or the export
+    failed ("export")."""
+
+    def __init__(self, stage: str, message: str) -> None:
+        super().__init__(f"{stage}: {message}")
+        self.stage = stage
+
+
+def _first_line(error: BaseException) -> str:
+    """A located parse error's location and message; otherwise its first line."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    message = lines[-1] if re.match(r"^\S+:\d+:\d+$", lines[0]) else lines[0]
+    if message is not lines[0]:
+        message = f"{lines[0]}: {message}"
+    return message.split(" (supported:")[0][:200]
+
+
 def run_llc(case: Case, pipeline: str = LLC_PIPELINE) -> str:
-    """llc's pipeline on a case: the exported TTGIR text. Raises on input llc cannot read.
+    """llc's pipeline on a case: the exported TTGIR text. Raises :class:`LLCFailure`.
 
     >>> case = next(c for c in load_cases() if c.name.startswith("basic_elementwise"))
     >>> module_cost(run_llc(case))[0] <= case.triton_conversions
@@ -266,11 +285,20 @@ def run_llc(case: Case, pipeline: str = LLC_PIPELINE) -> str:
     from llc.dialects.ttgir_printer import module_to_ttgir
     from llc.tools.opt import available_passes
 
-    module = parse_triton_module(case.text, case.path.name)
-    module.verify()
-    PassPipeline.parse_spec(available_passes(), pipeline).apply(_llc_context(), module)
-    module.verify()
-    return module_to_ttgir(module)
+    try:
+        module = parse_triton_module(case.text, case.path.name)
+        module.verify()
+    except Exception as error:
+        raise LLCFailure("read", _first_line(error)) from error
+    try:
+        PassPipeline.parse_spec(available_passes(), pipeline).apply(_llc_context(), module)
+        module.verify()
+    except Exception as error:
+        raise LLCFailure("pass", f"{type(error).__name__}: {_first_line(error)}") from error
+    try:
+        return module_to_ttgir(module)
+    except Exception as error:
+        raise LLCFailure("export", _first_line(error)) from error
 
 
 def _triton_context() -> Any:
@@ -307,14 +335,24 @@ def run_triton(case: Case) -> str:
 
 
 def triton_verifies(text: str) -> str | None:
-    """``None`` when Triton parses and verifies ``text``, else its complaint."""
-    try:
-        module = _triton_parse(text, _triton_context())
-        if not module.verify():
-            return "Triton's verifier rejects the module"
-    except Exception as error:  # noqa: BLE001  (Triton raises bare RuntimeErrors)
-        return str(error).strip().splitlines()[0][:160]
-    return None
+    """``None`` when Triton parses and verifies ``text``, else its first diagnostic."""
+    with tempfile.TemporaryFile(mode="w+") as log:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(log.fileno(), 2)  # MLIR prints its diagnostics on the C++ side's stderr
+        try:
+            module = _triton_parse(text, _triton_context())
+            complaint = None if module.verify() else "the verifier rejects the module"
+        except Exception as error:
+            complaint = str(error).strip().splitlines()[0]
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        log.seek(0)
+        diagnostics = [line for line in log.read().splitlines() if "error:" in line]
+    if complaint is None:
+        return None
+    return (diagnostics[0].split("error:", 1)[1].strip() if diagnostics else complaint)[:200]
 
 
 @dataclass
@@ -324,31 +362,51 @@ class Row:
     case: Case
     triton: tuple[int, float]
     llc: tuple[int, float] | None
+    """``None`` when llc failed on the case (:attr:`note` says where)."""
     note: str = ""
+    invalid: bool = False
+    """Triton rejects llc's output."""
 
     @property
     def above(self) -> bool:
-        """llc reads the case but leaves more (count or cost) than Triton, or cannot read it."""
-        if self.llc is None:
+        """llc fails, writes invalid TTGIR, or leaves more conversions or more cost than Triton."""
+        if self.llc is None or self.invalid:
             return True
         return self.llc[0] > self.triton[0] or self.llc[1] > self.triton[1] + 1e-6
 
+    @property
+    def below(self) -> bool:
+        """llc is at or below Triton on both figures and strictly below on one."""
+        return (
+            not self.above
+            and self.llc is not None
+            and (self.llc[0] < self.triton[0] or self.llc[1] < self.triton[1] - 1e-6)
+        )
 
-def measure(case: Case, keep: Path | None = None) -> Row:
+    @property
+    def verdict(self) -> str:
+        if self.llc is None:
+            return "llc fails"
+        if self.invalid:
+            return "**invalid TTGIR**"
+        return "**above**" if self.above else "below" if self.below else ""
+
+
+def measure(case: Case, keep: Path | None = None, pipeline: str = LLC_PIPELINE) -> Row:
     """Both ways through one case."""
     triton_text = run_triton(case)
     triton = module_cost(triton_text)
     if keep is not None:
         (keep / f"{case.name}.triton.ttgir").write_text(triton_text)
     try:
-        llc_text = run_llc(case)
-    except Exception as error:  # noqa: BLE001  (a case llc cannot read is a row, not a crash)
-        first = str(error).strip().splitlines()
-        return Row(case, triton, None, f"llc: {(first[0] if first else type(error).__name__)}")
+        llc_text = run_llc(case, pipeline)
+    except LLCFailure as failure:
+        return Row(case, triton, None, str(failure))
     if keep is not None:
         (keep / f"{case.name}.llc.ttgir").write_text(llc_text)
     complaint = triton_verifies(llc_text)
-    return Row(case, triton, module_cost(llc_text), f"Triton rejects llc's output: {complaint}" if complaint else "")
+    note = f"Triton: {complaint}" if complaint else ""
+    return Row(case, triton, module_cost(llc_text), note, invalid=complaint is not None)
 
 
 def record(case: Case, figures: tuple[int, float]) -> None:
@@ -374,27 +432,27 @@ def table(rows: Sequence[Row]) -> str:
     for row in rows:
         llc_n = str(row.llc[0]) if row.llc else "-"
         llc_c = f"{row.llc[1]:.1f}" if row.llc else "-"
-        verdict = "" if not row.above else ("**above**" if row.llc else "not read")
-        if row.llc and (row.llc[0] < row.triton[0] or row.llc[1] < row.triton[1] - 1e-6):
-            verdict = "below"
-        note = f"{verdict} {row.note}".strip().replace("|", "\\|")
+        note = f"{row.verdict} {row.note}".strip().replace("|", "\\|")
         out.append(
             f"| {row.case.name} | {row.case.category} | {row.triton[0]} | {llc_n} "
             f"| {row.triton[1]:.1f} | {llc_c} | {note} |"
         )
-    read = [row for row in rows if row.llc is not None]
+    read = [row for row in rows if row.llc is not None and not row.invalid]
     out.append(
-        f"| **total ({len(read)}/{len(rows)} read by llc)** | | "
+        f"| **total ({len(read)}/{len(rows)} where llc gives valid TTGIR)** | | "
         f"{sum(r.triton[0] for r in read)} | {sum(r.llc[0] for r in read if r.llc)} "
         f"| {sum(r.triton[1] for r in read):.1f} | {sum(r.llc[1] for r in read if r.llc):.1f} "
         f"| all cases, Triton: {sum(r.triton[0] for r in rows)} conversions, "
         f"{sum(r.triton[1] for r in rows):.1f} cost |"
     )
     above = sum(1 for r in read if r.above)
-    below = sum(1 for r in read if not r.above and (r.llc and r.llc != r.triton))
+    below = sum(1 for r in read if r.below)
+    failed = sum(1 for r in rows if r.llc is None)
+    invalid = sum(1 for r in rows if r.invalid)
     out.append("")
     out.append(
-        f"llc reads {len(read)} of {len(rows)} cases; on those it is above Triton on {above}, "
+        f"{len(rows)} cases: llc fails on {failed}, writes TTGIR that Triton rejects on {invalid}; "
+        f"on the other {len(read)} it is above Triton (more conversions or more cost) on {above}, "
         f"below on {below}, equal on {len(read) - above - below}."
     )
     return "\n".join(out)
@@ -406,6 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help="write Triton's figures to headers")
     parser.add_argument("--keep", type=Path, help="keep every output in this folder")
     parser.add_argument("-k", dest="filter", default="", help="only cases whose name has this")
+    parser.add_argument("--pipeline", default=LLC_PIPELINE, help="llc's pass pipeline")
     args = parser.parse_args(argv)
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
@@ -413,10 +472,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for case in load_cases():
         if args.filter not in case.name:
             continue
-        row = measure(case, args.keep)
+        row = measure(case, args.keep, args.pipeline)
         if args.record:
             record(case, row.triton)
         rows.append(row)
+    print(f"llc pipeline: {args.pipeline}\n")
     print(table(rows))
     if args.check and any(row.above for row in rows):
         bad = ", ".join(row.case.name for row in rows if row.above)
