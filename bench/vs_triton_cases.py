@@ -43,6 +43,7 @@ import os
 import re
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -64,6 +65,7 @@ _FOR = re.compile(r"\bscf\.for\s+%[\w$.-]+\s*=\s*(\S+)\s+to\s+(\S+)\s+step\s+(\S
 _CONVERT = re.compile(r"ttg\.convert_layout\s+%[\w$.#-]+\s*:\s*(.+?)\s*->\s*(.+)$")
 _ALLOC = re.compile(r"^\s*(%[\w$.-]+)\s*=\s*ttg\.local_alloc\s+%[\w$.#-]+\s*:\s*\((.+?)\)\s*->")
 _LOAD = re.compile(r"ttg\.local_load\s+(%[\w$.#-]+)(?:\s+token\s+\S+)?\s*:\s*.+?\s*->\s*(.+)$")
+_ACCESS = re.compile(r"\btt\.(load|store)\s+%.*:\s*(tensor<.+>)\s*$")
 _LOC = re.compile(r"\s*loc\((?:[^()]|\([^()]*\))*\)\s*$")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -235,6 +237,39 @@ def conversions_of(text: str) -> list[Conversion]:
     return found
 
 
+def access_layouts(text: str) -> Counter[tuple[str, tuple[int, ...], str]]:
+    """The global tensor loads and stores of a TTGIR module's text: (``load``/``store``, shape,
+    linear layout of the pointer tensor), counted. Two modules whose accesses agree touch memory
+    the same way, whatever their layouts are called.
+
+    >>> blocked = "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
+    >>> module = f"#a = {blocked}order = [0]}}>" + '''
+    ... module {
+    ...   tt.func @f(%p: tensor<512x!tt.ptr<f32>, #a>) {
+    ...     %v = tt.load %p : tensor<512x!tt.ptr<f32>, #a>
+    ...     tt.return
+    ...   }
+    ... }'''
+    >>> [(kind, shape) for kind, shape, _ in access_layouts(module)]
+    [('load', (512,))]
+    """
+    from llc.dialects.tl import encoding_of, shape_of
+    from llc.layouts.common import padded_shape
+
+    aliases: dict[str, str] = {}
+    found: Counter[tuple[str, tuple[int, ...], str]] = Counter()
+    for raw in text.splitlines():
+        line = _LOC.sub("", raw)
+        if alias := _ALIAS.match(line):
+            aliases[alias[1]] = alias[2].strip()
+        elif access := _ACCESS.search(line):
+            typ = _parse_tensor_type(_expand_aliases(access[2], aliases))
+            shape = tuple(shape_of(typ))
+            linear = encoding_of(typ).to_linear_layout(padded_shape(shape))  # type: ignore[union-attr]
+            found[(access[1], shape, str(linear))] += 1
+    return found
+
+
 def module_cost(text: str) -> tuple[int, float]:
     """(layout changes left, their loop-weighted modeled cost) of a TTGIR module's text.
 
@@ -366,6 +401,9 @@ class Row:
     note: str = ""
     invalid: bool = False
     """Triton rejects llc's output."""
+    moved_accesses: int = 0
+    """llc's global loads/stores whose layout none of Triton's has (a change the conversion
+    figures do not price)."""
 
     @property
     def above(self) -> bool:
@@ -405,8 +443,13 @@ def measure(case: Case, keep: Path | None = None, pipeline: str = LLC_PIPELINE) 
     if keep is not None:
         (keep / f"{case.name}.llc.ttgir").write_text(llc_text)
     complaint = triton_verifies(llc_text)
-    note = f"Triton: {complaint}" if complaint else ""
-    return Row(case, triton, module_cost(llc_text), note, invalid=complaint is not None)
+    notes = [f"Triton: {complaint}"] if complaint else []
+    moved = sum((access_layouts(llc_text) - access_layouts(triton_text)).values())
+    if moved:
+        notes.append(f"{moved} memory access(es) in a layout Triton's output does not use")
+    row = Row(case, triton, module_cost(llc_text), "; ".join(notes), invalid=complaint is not None)
+    row.moved_accesses = moved
+    return row
 
 
 def record(case: Case, figures: tuple[int, float]) -> None:
@@ -466,13 +509,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-k", dest="filter", default="", help="only cases whose name has this")
     parser.add_argument("--pipeline", default=LLC_PIPELINE, help="llc's pass pipeline")
     args = parser.parse_args(argv)
+    try:
+        import triton  # noqa: F401
+    except ImportError:
+        print("vs_triton_cases: needs Triton 3.9 (pip install triton==3.9.0)", file=sys.stderr)
+        return 1
+    from xdsl.passes import PassPipeline
+
+    from llc.tools.opt import available_passes
+
+    try:
+        PassPipeline.parse_spec(available_passes(), args.pipeline)
+    except ValueError as error:
+        print(f"vs_triton_cases: --pipeline {args.pipeline!r}: {error}", file=sys.stderr)
+        return 1
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
     rows = []
     for case in load_cases():
         if args.filter not in case.name:
             continue
-        row = measure(case, args.keep, args.pipeline)
+        try:
+            row = measure(case, args.keep, args.pipeline)
+        except RuntimeError as error:  # Triton cannot parse the case itself
+            print(f"vs_triton_cases: {case.path}: Triton: {error}", file=sys.stderr)
+            return 1
         if args.record:
             record(case, row.triton)
         rows.append(row)
