@@ -55,6 +55,7 @@ _STORE_FOLLOWS_VALUE = (
 XFAIL: dict[str, str] = {
     # Import (helper B's work).
     "extern_elementwise_backward": _READ + "tt.extern_elementwise",
+    "fp4_to_fp_forward": _READ + "ttg.fp4_to_fp",
     "inline_asm_forward": _READ + "tt.elementwise_inline_asm",
     "local_load_memdesc_trans": _READ + "ttg.memdesc_trans",
     "reshape_allow_reorder": _READ + "tt.reshape ... allow_reorder",
