@@ -27,7 +27,8 @@ by the trip counts of the loops around it: constant bounds give the trip count, 
 
     python bench/vs_triton_cases.py                   # the markdown table on stdout
     python bench/vs_triton_cases.py --check           # exit 1 if llc is above Triton on a case
-    python bench/vs_triton_cases.py --record          # rewrite the "// triton:" header lines
+    python bench/vs_triton_cases.py --record          # rewrite the "// triton:" lines, and
+                                                      # keep Triton's outputs in cases/triton/
     python bench/vs_triton_cases.py --keep DIR        # keep both outputs of every case in DIR
     python bench/vs_triton_cases.py -k while          # only cases whose name contains "while"
 
@@ -401,6 +402,7 @@ class Row:
     note: str = ""
     invalid: bool = False
     """Triton rejects llc's output."""
+    triton_text: str = ""
     moved_accesses: int = 0
     """llc's global loads/stores whose layout none of Triton's has (a change the conversion
     figures do not price)."""
@@ -439,7 +441,7 @@ def measure(case: Case, keep: Path | None = None, pipeline: str = LLC_PIPELINE) 
     try:
         llc_text = run_llc(case, pipeline)
     except LLCFailure as failure:
-        return Row(case, triton, None, str(failure))
+        return Row(case, triton, None, str(failure), triton_text=triton_text)
     if keep is not None:
         (keep / f"{case.name}.llc.ttgir").write_text(llc_text)
     complaint = triton_verifies(llc_text)
@@ -447,13 +449,26 @@ def measure(case: Case, keep: Path | None = None, pipeline: str = LLC_PIPELINE) 
     moved = sum((access_layouts(llc_text) - access_layouts(triton_text)).values())
     if moved:
         notes.append(f"{moved} memory access(es) in a layout Triton's output does not use")
-    row = Row(case, triton, module_cost(llc_text), "; ".join(notes), invalid=complaint is not None)
+    row = Row(
+        case,
+        triton,
+        module_cost(llc_text),
+        "; ".join(notes),
+        invalid=complaint is not None,
+        triton_text=triton_text,
+    )
     row.moved_accesses = moved
     return row
 
 
-def record(case: Case, figures: tuple[int, float]) -> None:
-    """Write Triton's figures into the case's ``// triton:`` header line."""
+def triton_output_path(case: Case) -> Path:
+    """Where ``--record`` keeps Triton's output for a case (``bench/cases/triton/NAME.ttgir``)."""
+    return case.path.parent / "triton" / case.path.name
+
+
+def record(case: Case, figures: tuple[int, float], triton_text: str) -> None:
+    """Write Triton's figures into the case's ``// triton:`` header line and keep Triton's output
+    beside it, so that a test without Triton can price it with the cost model of the day."""
     line = f"// triton: conversions={figures[0]} cost={figures[1]}"
     lines = case.text.splitlines()
     for index, old in enumerate(lines):
@@ -464,6 +479,9 @@ def record(case: Case, figures: tuple[int, float]) -> None:
             lines[index] = line
             break
     case.path.write_text("\n".join(lines) + "\n")
+    stored = triton_output_path(case)
+    stored.parent.mkdir(exist_ok=True)
+    stored.write_text(triton_text)
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -535,7 +553,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"vs_triton_cases: {case.path}: Triton: {error}", file=sys.stderr)
             return 1
         if args.record:
-            record(case, row.triton)
+            record(case, row.triton, row.triton_text)
         rows.append(row)
     print(f"llc pipeline: {args.pipeline}\n")
     print(table(rows))
