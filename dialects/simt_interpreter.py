@@ -18,7 +18,7 @@ is no Python loop over threads or registers.
   value) since the last barrier, raise :class:`SimtRaceError` naming the op. Misaligned or
   out-of-bounds addresses are errors too.
 * Every warp instruction on shared memory is counted in wavefronts
-  (:func:`llc.lowering.warp_wavefronts`) and its ideal; :class:`SimtStats` gathers instruction
+  (:func:`llc.swizzle.warp_wavefronts`) and its ideal; :class:`SimtStats` gathers instruction
   counts by kind (per thread), wavefronts and ideal wavefronts (summed over all warps).
 """
 
@@ -43,7 +43,8 @@ from xdsl.utils.exceptions import InterpretationError
 from llc.dialects import simt
 from llc.dialects.diagnostics import OpDiagnostic
 from llc.dialects.xdsl_private import import_submodule
-from llc.lowering import COUNTED_KINDS, warp_wavefronts
+from llc.lowering import COUNTED_KINDS
+from llc.swizzle import warp_wavefronts
 
 FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
 
@@ -285,7 +286,9 @@ class SimtFunctions(InterpreterFunctions):
             ),
         )
 
-    def _bytes(self, op: Operation, mem: _SharedMemory, addr: Any, nbytes: int) -> np.ndarray:
+    def _bytes(
+        self, op: Operation, mem: _SharedMemory, addr: Any, nbytes: int, *, load: bool
+    ) -> np.ndarray:
         addr = np.broadcast_to(np.asarray(addr, dtype=np.int64), (self.threads,))
         if (addr % nbytes).any():
             t = int(np.flatnonzero(addr % nbytes)[0])
@@ -297,12 +300,12 @@ class SimtFunctions(InterpreterFunctions):
             raise SimtError(
                 op, f"thread {t}: address {int(addr[t])} is outside the {mem.size}-byte buffer"
             )
-        self._count_wavefronts(addr, nbytes)
+        self._count_wavefronts(addr, nbytes, load)
         return addr[:, None] + np.arange(nbytes)
 
-    def _count_wavefronts(self, addr: np.ndarray, nbytes: int) -> None:
+    def _count_wavefronts(self, addr: np.ndarray, nbytes: int, load: bool) -> None:
         per_warp = addr.reshape(self.num_warps, self.threads_per_warp)
-        wf, ideal = warp_wavefronts(per_warp, nbytes)
+        wf, ideal = warp_wavefronts(per_warp, nbytes, load=load)
         self.stats.wavefronts += int(wf.sum())
         self.stats.ideal_wavefronts += int(ideal.sum())
         self.stats.warp_accesses += self.num_warps
@@ -311,7 +314,7 @@ class SimtFunctions(InterpreterFunctions):
     def run_store(self, interp: Interpreter, op: simt.SharedStoreOp, args: PythonValues):
         value, mem, addr = args
         raw = element_bits(value, op.value.type).view(np.uint8).reshape(self.threads, -1)
-        idx = self._bytes(op, mem, addr, raw.shape[1])
+        idx = self._bytes(op, mem, addr, raw.shape[1], load=False)
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
         now = self.epoch
         read_by_other = (mem.read_epoch[idx] == now) & (mem.reader[idx] != tids)
@@ -345,7 +348,7 @@ class SimtFunctions(InterpreterFunctions):
         assert isinstance(typ, VectorType)
         bits = simt.bit_width(typ.element_type)
         nbytes = simt.bit_width(typ) // 8
-        idx = self._bytes(op, mem, addr, nbytes)
+        idx = self._bytes(op, mem, addr, nbytes, load=True)
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
         never = mem.writer[idx] < 0
         if never.any():

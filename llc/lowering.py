@@ -64,16 +64,14 @@ from llc.errors import LayoutError
 from llc.f2 import EchelonBasis, bit_fields, matrix_vector_product
 from llc.linear_layout import LinearLayout
 from llc.swizzle import (
-    BANK_BYTES,
-    BANKS,
     DEFAULT_SCRATCH_LIMIT,
     F2Span,
     independent_vectors,
     intersection,
-    lanes_per_phase,
     plan_swizzle,
     rank,
     unflatten,
+    warp_wavefronts,
     with_registers,
 )
 
@@ -87,7 +85,6 @@ __all__ = [
     "SimtProgram",
     "compute_capability_of",
     "plan_conversion",
-    "warp_wavefronts",
 ]
 
 DEFAULT_COMPUTE_CAPABILITY = 90
@@ -373,41 +370,6 @@ class SimtProgram:
 
 
 # ------------------------------------------------------------------------------ wavefronts
-def warp_wavefronts(addresses: np.ndarray, access_bytes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Wavefronts and their ideal for warp instructions accessing shared memory.
-
-    ``addresses[i, lane]`` is the byte address lane ``lane`` of warp instruction ``i`` accesses
-    (``access_bytes`` each). The warp is served in phases of :func:`llc.swizzle.lanes_per_phase`
-    lanes; in a phase, ``k`` distinct 4-byte words in one of the 32 banks cost ``k`` wavefronts.
-    The ideal of an instruction is ``max(1, ceil(distinct bytes / 128))``.
-
-    >>> lanes = np.arange(32) * 4
-    >>> warp_wavefronts(np.stack([lanes, lanes * 32]), 4)
-    (array([ 1, 32]), array([1, 1]))
-    >>> warp_wavefronts((np.arange(32) * 16)[None], 16)   # 128-bit: 4 quarter-warp phases
-    (array([4]), array([4]))
-    """
-    addresses = np.asarray(addresses, dtype=np.int64)
-    count, lanes = addresses.shape
-    per_phase = lanes_per_phase(access_bytes, lanes)
-    phases = max(1, lanes // per_phase)
-    words_per_lane = max(1, access_bytes // BANK_BYTES)
-    words = (addresses // BANK_BYTES)[..., None] + np.arange(words_per_lane)
-    words = np.sort(words.reshape(count * phases, -1), axis=1)
-    first = np.ones_like(words, dtype=bool)
-    first[:, 1:] = words[:, 1:] != words[:, :-1]
-    groups = np.repeat(np.arange(count * phases), words.shape[1])
-    banks = (words % BANKS).ravel()
-    per_bank = np.bincount(
-        groups * BANKS + banks, weights=first.ravel(), minlength=count * phases * BANKS
-    ).reshape(count * phases, BANKS)
-    wavefronts = per_bank.max(axis=1).astype(np.int64).reshape(count, phases).sum(axis=1)
-    starts = np.sort(addresses, axis=1)
-    distinct = 1 + (starts[:, 1:] != starts[:, :-1]).sum(axis=1)
-    ideal = np.maximum(1, -(-(distinct * access_bytes) // (BANKS * BANK_BYTES)))
-    return wavefronts, ideal
-
-
 # ------------------------------------------------------------------------------ the plan
 @dataclass(frozen=True)
 class LoweringPlan:
@@ -1027,7 +989,7 @@ def _matrix_trip(
             return None
         o_regs, k = _plain_side(other, cols, bitwidth)
         addr = _addresses(solve(o_regs), solve(o_threads), 1 << k, eb, lanes * warps)
-        wf, ideal = warp_wavefronts(addr.reshape(-1, lanes), eb << k)
+        wf, ideal = warp_wavefronts(addr.reshape(-1, lanes), eb << k, load=side == "st")
         return int(wf.sum()), int(ideal.sum())
 
     first = other_wavefronts(columns)
@@ -1174,7 +1136,7 @@ def _round_trip(src: LinearLayout, dst: LinearLayout, bitwidth: int, trip: _Trip
             rows = per_warp[:, : 8 * tile.count].reshape(-1, 8)
             wf, idl = warp_wavefronts(rows, 16)
         else:
-            wf, idl = warp_wavefronts(per_warp, vec * eb)
+            wf, idl = warp_wavefronts(per_warp, vec * eb, load=kind == "ld")
         wavefronts += int(wf.sum())
         ideal += int(idl.sum())
     counts = p.counts()

@@ -260,12 +260,14 @@ def test_matrix_round_trips_respect_a_small_scratch_limit() -> None:
 
 
 # Random pairs (from conversion_pairs) whose chosen plan uses ldmatrix / stmatrix: 16-bit (among
-# them .trans ones: 111, 266, 336, 386, ...) and 32-bit (43, 232, ...), so translation validation
-# covers the matrix paths on random layouts.
-_RANDOM_LDMATRIX = [56, 111, 210, 241, 266, 286, 298, 303, 328, 459, 569, 601, 630, 754, 959]
-_RANDOM_LDMATRIX += [43, 75, 115, 187, 423, 643, 664, 819, 920, 1006]
-_RANDOM_STMATRIX = [24, 227, 336, 337, 386, 474, 707, 711, 907, 964, 1032, 1040, 1055, 1138]
-_RANDOM_STMATRIX += [232, 276, 308, 378, 435, 442, 444, 674, 746, 768]
+# them .trans ones: 54, 227, 266, 286, 336, ...) and 32-bit (75, 232, ...), so translation
+# validation covers the matrix paths on random layouts. (The seeds changed when the one
+# wavefront model, llc.swizzle.warp_wavefronts, replaced the planner's: plain trips whose load
+# lanes pair up lost their apparent conflicts and now win some pairs.)
+_RANDOM_LDMATRIX = [54, 111, 266, 286, 303, 328, 439, 459, 569, 630, 752, 754, 837, 944, 959]
+_RANDOM_LDMATRIX += [75, 187, 643, 652, 664, 819, 920, 1056, 1120, 1151]
+_RANDOM_STMATRIX = [24, 227, 336, 337, 386, 474, 707, 907, 1032, 1040, 1055, 1123, 1138, 1144]
+_RANDOM_STMATRIX += [232, 276, 308, 442, 444, 674, 746, 768, 771, 820]
 
 
 @pytest.mark.parametrize("seed", _RANDOM_LDMATRIX + _RANDOM_STMATRIX)
