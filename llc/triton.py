@@ -80,6 +80,7 @@ __all__ = [
     "LAYOUT_PASSES",
     "LLCTritonWarning",
     "PassFilter",
+    "describe_failure",
     "disable",
     "enable",
     "enabled",
@@ -354,14 +355,14 @@ def _kernel_name(ttir: str) -> str:
     return match.group(1) if match else "<kernel>"
 
 
-def _reason(err: BaseException) -> str:
+def describe_failure(err: BaseException) -> str:
     """One line saying why llc gave up: the location and message of a located error (xDSL's
     ``file:line:col`` / source line / carets / message, or llc's ``file:line:col: error: ...``),
     else the first line; without the list of supported ops.
 
     >>> text = "k.ttir:3:10\\n  %y = tt.foo %x\\n       ^^^^^^\\n"
     >>> text += "  llc cannot import 'tt.foo' (supported: ...)"
-    >>> _reason(ValueError(text))
+    >>> describe_failure(ValueError(text))
     "ValueError: k.ttir:3:10: llc cannot import 'tt.foo'"
     """
     text = str(err).strip() or type(err).__name__
@@ -461,7 +462,7 @@ def _ttgir_stage(
         llc_result = _llc_ttgir(src, ttir, name, metadata, backend, options, capability)
         result = llc_result.module
     except Exception as err:  # a program never breaks because llc is on
-        fallback = _reason(err)
+        fallback = describe_failure(err)
         _warn_once(name, f"llc.triton: kernel '{name}' keeps Triton's layouts: {fallback}")
         start = time.perf_counter()
         result = original(src, metadata)
@@ -507,7 +508,9 @@ def _append_report(
         triton_side = {"conversions": count, "cost": cost, "ttgir_s": reference["ttgir_s"]}
         text = json.dumps(report_line(name, capability, options, llc, triton_side, fallback))
     except Exception as err:  # the report never breaks a compile either
-        text = json.dumps({"kernel": name, "report_error": _reason(err), "fallback": fallback})
+        text = json.dumps(
+            {"kernel": name, "report_error": describe_failure(err), "fallback": fallback}
+        )
     with _lock, open(path, "a") as file:
         file.write(text + "\n")
 
@@ -549,7 +552,7 @@ class _State:
     enabled: bool = False
     previous: Any = None
     hook: Any = None
-    cache_dir: str | None = None
+    cache_dir: tuple[str | None, str | None] | None = None
     key: tuple[str, str] | None = None
 
 
@@ -623,7 +626,9 @@ def enable() -> None:
     knobs.runtime.add_stages_inspection_hook = _hook
     _state.hook = knobs.runtime.add_stages_inspection_hook
     if not _hook_keys_the_cache():
-        _state.cache_dir = knobs.cache.dir
+        # Setting the knob also sets TRITON_CACHE_DIR; disable() puts back both.
+        explicit = knobs.cache.__dict__.get("dir")
+        _state.cache_dir = (explicit, os.environ.get("TRITON_CACHE_DIR"))
         knobs.cache.dir = str(Path(knobs.cache.dir) / f"llc-{_digest()[:16]}")
     _state.enabled = True
 
@@ -642,7 +647,14 @@ def disable() -> None:
     if knobs.runtime.add_stages_inspection_hook is _state.hook:
         knobs.runtime.add_stages_inspection_hook = _state.previous
     if _state.cache_dir is not None:
-        knobs.cache.dir = _state.cache_dir
+        explicit, variable = _state.cache_dir
+        del knobs.cache.dir
+        if explicit is not None:
+            knobs.cache.dir = explicit
+        if variable is None:
+            os.environ.pop("TRITON_CACHE_DIR", None)
+        else:
+            os.environ["TRITON_CACHE_DIR"] = variable
         _state.cache_dir = None
     _state.previous = _state.hook = None
     _state.enabled = False
@@ -700,7 +712,9 @@ def _enable_from_environment() -> None:
     try:
         enable()
     except Exception as err:  # start-up must never fail because of llc
-        warnings.warn(f"llc.triton: {ENV_ENABLE}=1 but: {_reason(err)}", LLCTritonWarning, 2)
+        warnings.warn(
+            f"llc.triton: {ENV_ENABLE}=1 but: {describe_failure(err)}", LLCTritonWarning, 2
+        )
 
 
 def environment_requests() -> bool:
