@@ -329,3 +329,36 @@ def test_llc_triton_variable_enables_without_code_changes(tmp_path: Path) -> Non
     assert _python(late, {"LLC_TRITON": "1"}) == "True"
     assert _python(early, {"LLC_TRITON": "1"}) == "True"
     assert _python(early, {"LLC_TRITON": ""}) == "False"
+
+
+def test_readme_example_compiles_with_llcs_layouts(tmp_path: Path) -> None:
+    """The README's example kernel (its launch needs a GPU): compiled with the hook on."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split("### Using llc from Triton", 1)[1].split("```py\n", 1)[1].split("```")[0]
+    assert "llc.triton.enable()" in block and len(block.strip().splitlines()) <= 12
+    kernel = block[block.index("@triton.jit") :].split("\n\n")[0]
+    (tmp_path / "readme_kernel.py").write_text(
+        "import triton\nimport triton.language as tl\n\n" + kernel + "\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import readme_kernel  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(tmp_path))
+    fn = next(v for v in vars(readme_kernel).values() if isinstance(v, triton.JITFunction))
+    llc_triton.enable()
+    signature = {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+    source = ASTSource(fn=fn, signature=signature, constexprs={"BLOCK": 1024})
+    ttgir = triton.compile(source, target=GPUTarget("cuda", 90, 32)).asm["ttgir"]
+    assert f"{fn.__name__}.llc.ttgir" in ttgir
+
+
+def test_pth_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = str(tmp_path)
+    assert llc_triton.main(["install", site]) == 0
+    assert (tmp_path / llc_triton.PTH_NAME).read_text() == llc_triton.PTH_LINE
+    assert llc_triton.main(["status", site]) == 0
+    assert "installed" in capsys.readouterr().out
+    assert llc_triton.main(["uninstall", site]) == 0
+    assert not (tmp_path / llc_triton.PTH_NAME).exists()
+    assert llc_triton.main(["frobnicate"]) == 1
