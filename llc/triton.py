@@ -329,14 +329,18 @@ def report_line(
     >>> line["kernel"], line["target"], line["fallback"], line["llc"]
     ('add', 'cuda:90', 'no layouts', None)
     """
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
+        triton_version = version("triton")
+    except PackageNotFoundError:
+        triton_version = "not installed"
     return {
         "kernel": kernel,
         "target": f"cuda:{capability}",
         "num_warps": getattr(options, "num_warps", None),
         "num_stages": getattr(options, "num_stages", None),
-        "triton_version": version("triton"),
+        "triton_version": triton_version,
         "fallback": fallback,
         "llc": llc,
         "triton": triton_side,
@@ -345,13 +349,19 @@ def report_line(
 
 # --------------------------------------------------------------------------------- the ttgir stage
 
+_PUBLIC_FUNC_RE = re.compile(r"tt\.func\s+public\s+@([\w$.]+)")
 _FUNC_NAME_RE = re.compile(r"tt\.func\s+(?:public\s+|private\s+)?@([\w$.]+)")
 _warned: set[str] = set()
 _lock = threading.Lock()
 
 
 def _kernel_name(ttir: str) -> str:
-    match = _FUNC_NAME_RE.search(ttir)
+    """The kernel's name: the public ``tt.func`` (helpers Triton did not inline are private).
+
+    >>> _kernel_name("tt.func private @helper() {}\ntt.func public @kernel() {}")
+    'kernel'
+    """
+    match = _PUBLIC_FUNC_RE.search(ttir) or _FUNC_NAME_RE.search(ttir)
     return match.group(1) if match else "<kernel>"
 
 
