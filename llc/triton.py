@@ -356,7 +356,7 @@ _lock = threading.Lock()
 
 
 def _kernel_name(ttir: str) -> str:
-    """The kernel's name: the public ``tt.func`` (helpers Triton did not inline are private).
+    r"""The kernel's name: the public ``tt.func`` (helpers Triton did not inline are private).
 
     >>> _kernel_name("tt.func private @helper() {}\ntt.func public @kernel() {}")
     'kernel'
