@@ -26,10 +26,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 __all__ = [
+    "LAYOUT_CONFLICTS",
     "MAX_ELEMENTS_LIMIT",
     "OPT_TARGETS",
     "ArgumentParser",
     "layout_arg_parser",
+    "layout_conflict",
     "layout_main",
     "opt_arg_parser",
     "opt_main",
@@ -206,9 +208,47 @@ def layout_arg_parser() -> ArgumentParser:
     return parser
 
 
+LAYOUT_CONFLICTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("--to", ("--gather", "--equals", "--vectorize")),
+    ("--gather", ("--equals", "--prove", "--vectorize", "--svg", "--html", "--json")),
+    ("--equals", ("--vectorize", "--svg", "--html", "--json")),
+    ("--prove", ("--vectorize", "--svg", "--html", "--json")),
+    ("--emit", ("--prove", "--svg", "--html", "--json")),
+    ("--vectorize", ("--svg", "--html")),
+    ("--svg", ("--json",)),
+    ("--html", ("--json",)),
+)
+"""Flag -> the flags llc-layout cannot honour beside it (each would be silently ignored: one
+report is printed per run, and ``--to``, ``--gather``, ``--equals`` and ``--vectorize`` each
+pick a different one)."""
+
+
+def layout_conflict(args: argparse.Namespace) -> str | None:
+    """The message for the first pair of flags given together that llc-layout cannot combine.
+
+    >>> parser = layout_arg_parser()
+    >>> layout_conflict(parser.parse_args(["L", "--to", "D", "--gather", "I"]))
+    '--to and --gather cannot be combined: each picks its own report'
+    >>> layout_conflict(parser.parse_args(["L", "--to", "D", "--prove"])) is None
+    True
+    """
+
+    def given(flag: str) -> bool:
+        value = getattr(args, flag[2:].replace("-", "_"))
+        return value not in (None, False)
+
+    for flag, others in LAYOUT_CONFLICTS:
+        for other in others:
+            if given(flag) and given(other):
+                return f"{flag} and {other} cannot be combined: each picks its own report"
+    return None
+
+
 def layout_main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``llc-layout`` console script."""
     args = layout_arg_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    if (conflict := layout_conflict(args)) is not None:
+        _usage_error("llc-layout", conflict)
     if not 1 <= args.max_elements <= MAX_ELEMENTS_LIMIT:
         _usage_error(
             "llc-layout",
@@ -299,6 +339,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _gpu_target(text: str) -> str:
+    """An argparse type: a target of :func:`llc.targets.check_target` (``cuda:90``, ...)."""
+    from llc.errors import LayoutError
+    from llc.targets import check_target
+
+    try:
+        return check_target(text)
+    except LayoutError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def opt_arg_parser() -> ArgumentParser:
     """The command line of ``llc-opt``: xdsl-opt's flags (xDSL 0.74), plus llc's.
 
@@ -337,6 +388,7 @@ def opt_arg_parser() -> ArgumentParser:
     )
     parser.add_argument(
         "--gpu-target",
+        type=_gpu_target,
         default="cuda:90",
         help="Triton input without ttg.target: the GPU target (default cuda:90)",
     )

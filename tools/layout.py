@@ -1118,9 +1118,21 @@ def _prove_layout(args: argparse.Namespace, built: BuiltLayout) -> tuple[str, bo
 
 
 # ------------------------------------------------------------------------------ CLI
+def _check_dtype(dtype: str) -> None:
+    """Refuse a ``--dtype`` that is no element type (``f17``, ``i3``) before any work, as
+    every report prices or emits code for it."""
+    from llc.cost import dtype_bitwidth
+
+    try:
+        dtype_bitwidth(dtype)
+    except LayoutError as err:
+        raise LocatedError(f"--dtype {dtype}: {err}") from None
+
+
 def run(args: argparse.Namespace) -> None:
     """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
     _check_pow2_arg(args.threads_per_warp, "--threads-per-warp")
+    _check_dtype(args.dtype)
     if args.num_warps is not None and args.num_warps < 1:
         raise LocatedError(f"--num-warps {args.num_warps} must be positive")
     shape = parse_shape(args.shape) if args.shape is not None else None
