@@ -1064,6 +1064,7 @@ def _bitwidth(built: BuiltLayout, dtype: str) -> int:
 def _pictures(args: argparse.Namespace, built: BuiltLayout, dst: BuiltLayout | None) -> str:
     """Write --svg/--html of ``built`` (and the conversion to ``dst``); returns what to print."""
     from llc.pictures import layout_views, render_html, render_svg
+    from llc.tools.diagnostics import atomic_write
 
     if not (built.loaded.is_distributed or built.loaded.is_shared):
         raise LocatedError(
@@ -1084,7 +1085,7 @@ def _pictures(args: argparse.Namespace, built: BuiltLayout, dst: BuiltLayout | N
         if text is None:
             text = render_html(views, title)
         try:
-            with open(path, "w", encoding="utf-8") as file:
+            with atomic_write(path) as file:
                 file.write(text)
         except OSError as err:
             raise LocatedError(f"cannot write '{path}': {err.strerror or err}") from None
