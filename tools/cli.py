@@ -26,9 +26,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 __all__ = [
+    "DEFAULT_MAX_ELEMENTS",
+    "DEFAULT_PICTURE_ELEMENTS",
     "LAYOUT_CONFLICTS",
     "MAX_ELEMENTS_LIMIT",
     "OPT_TARGETS",
+    "PICTURE_ELEMENTS_LIMIT",
     "ArgumentParser",
     "layout_arg_parser",
     "layout_conflict",
@@ -41,6 +44,13 @@ __all__ = [
 ]
 
 DEFAULT_MAX_ELEMENTS = 4096
+DEFAULT_PICTURE_ELEMENTS = 1024
+"""The largest tensor ``--svg``/``--html`` draw without ``--max-elements``: 32x32, 0.5 MB of SVG
+(3.6 MB with ``--to``'s four views). The SVG grows by 0.25 to 1 kB per element and view: a
+1024x1024 picture was 569 MB, written in 30 s."""
+PICTURE_ELEMENTS_LIMIT = 1 << 14
+"""The largest tensor ``--svg``/``--html`` draw at all, even with ``--max-elements``: 128x128
+(9 MB of SVG; 32 MB with ``--to``)."""
 MAX_ELEMENTS_LIMIT = 1 << 20
 """The largest ``--max-elements`` llc-layout accepts: a view of 2^20 entries is already a
 multi-megabyte text no terminal shows; beyond it the rendering would exhaust memory."""
@@ -133,9 +143,9 @@ def layout_arg_parser() -> ArgumentParser:
     parser.add_argument(
         "--max-elements",
         type=int,
-        default=DEFAULT_MAX_ELEMENTS,
         help=f"largest hardware/tensor view printed (default {DEFAULT_MAX_ELEMENTS} entries, "
-        f"at most {MAX_ELEMENTS_LIMIT})",
+        f"at most {MAX_ELEMENTS_LIMIT}), and largest tensor --svg/--html draw (default "
+        f"{DEFAULT_PICTURE_ELEMENTS} elements, at most {PICTURE_ELEMENTS_LIMIT})",
     )
     parser.add_argument("--json", action="store_true", help="print the bases as JSON")
     parser.add_argument(
@@ -249,7 +259,7 @@ def layout_main(argv: Sequence[str] | None = None) -> None:
     args = layout_arg_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     if (conflict := layout_conflict(args)) is not None:
         _usage_error("llc-layout", conflict)
-    if not 1 <= args.max_elements <= MAX_ELEMENTS_LIMIT:
+    if args.max_elements is not None and not 1 <= args.max_elements <= MAX_ELEMENTS_LIMIT:
         _usage_error(
             "llc-layout",
             f"--max-elements {args.max_elements} is out of range: it must be between 1 and "
