@@ -115,6 +115,7 @@ def _check_signature(fn: func.FuncOp) -> None:
             if (message := _type_error(typ)) is not None:
                 raise error_at(fn, message)
             if isinstance(typ, TensorType):
+                plain = TensorType(typ.element_type, typ.get_shape())  # the layout is no matter
                 hint = (
                     "pass a !tl.ptr and tl.load it"
                     if what == "argument"
@@ -122,7 +123,7 @@ def _check_signature(fn: func.FuncOp) -> None:
                 )
                 raise error_at(
                     fn,
-                    f"{symbol} {verb} {typ} as {what} #{i}: a kernel's parameters are pointers "
+                    f"{symbol} {verb} {plain} as {what} #{i}: a kernel's parameters are pointers "
                     f"and scalars ({hint})",
                 )
 
