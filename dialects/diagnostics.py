@@ -369,9 +369,10 @@ class LLCParser(Parser):
 
 
 def _at_end(span: Span[str] | Span[bytes]) -> bool:
-    """Whether ``span`` is the end of the input (all that follows is blank)."""
+    """Whether ``span`` is the end of the input (all that follows is blank, or the ``/`` of a
+    comment cut short)."""
     rest = span.input.content[span.start :]
-    return not rest.strip()
+    return rest.strip() in ("", "/", b"", b"/")
 
 
 def _code_outline(text: str) -> tuple[int, list[int]]:
@@ -406,6 +407,9 @@ def _explain_end_of_input(err: ParseError, text: str) -> None:
     """A parse error at the end of the input (a truncated file) says so, and points at the
     last code of the file rather than past its last comment, where xDSL's message may be empty
     (``' in block definition'``)."""
+    stripped = text.rstrip()
+    if stripped.endswith("/") and not stripped.endswith("//"):
+        text = stripped[:-1]  # the first '/' of a comment cut short is no code
     end, opened = _code_outline(text)
     what = err.msg.strip()
     reason = f" ({what})" if what and not err.msg.startswith(" ") else ""
@@ -453,6 +457,8 @@ def parse_module(
     except ParseError as err:
         if _at_end(err.span):
             _explain_end_of_input(err, text)
+        elif err.msg == " in block definition":  # xDSL's message when no op or '}' follows
+            err.msg = "expected an operation, a block label (^bb0:) or '}'"
         if line_offset:
             err.span = dataclasses.replace(err.span, line_offset=line_offset)
         if (match := _TRITON_PREFIX.fullmatch(err.msg)) and match.group(1) in _LAYOUT_KINDS:
