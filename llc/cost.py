@@ -117,23 +117,17 @@ DTYPES: tuple[str, ...] = (
     "f16",
     "bf16",
     "f32",
-    "tf32",
     "f64",
     "f8E4M3FN",
     "f8E5M2",
     "f8E4M3FNUZ",
     "f8E5M2FNUZ",
     "f8E4M3B11FNUZ",
-    "f8E4M3",
-    "f8E3M4",
-    "f8E8M0FNU",
-    "f6E2M3FN",
-    "f6E3M2FN",
-    "f4E2M1FN",
 )
-"""The element types llc knows (MLIR spelling): the integer widths Triton has (``i1`` to
-``i64``; ``i3`` is no Triton type) and every float type of ``tl`` IR, Triton's fp8/fp6/fp4
-included. Pointers (``!tl.ptr<...>``) are 64-bit."""
+"""The element types of Triton's tensors (MLIR spelling), which llc prices, lowers and emits:
+``i1`` to ``i64`` (``i3`` is no Triton type), f16/bf16/f32/f64 and Triton's five fp8 types.
+tf32 is a dot precision, not a storage type; fp4/e8m0 values travel packed in i8 (MXFP).
+Pointers (``!tl.ptr<...>``) are 64-bit."""
 
 
 def dtype_bitwidth(dtype: str | int) -> int:

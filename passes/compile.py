@@ -72,7 +72,7 @@ def _type_error(typ: Attribute) -> str | None:
         integers = ", ".join(t for t in DTYPES if t.startswith("i"))
         return (
             f"{name} elements cannot be lowered to SIMT code (in {typ}): integers are "
-            f"{integers}; floats f16, bf16, f32, f64 and the f8/f6/f4 types"
+            f"{integers}; floats f16, bf16, f32, f64 and Triton's fp8 types"
         )
     return None
 

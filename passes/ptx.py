@@ -121,7 +121,10 @@ def _bits(t: Attribute) -> int:
         return 64
     if t.name == "tl.ptr":
         return 64
-    raise KeyError(t)
+    raise LayoutError(
+        f"{t} has no PTX type (PTX has f16, bf16, f32, f64, e4m3 and e5m2; the FNUZ fp8 "
+        "types are AMD's)"
+    )
 
 
 def _is_i1(t: Attribute) -> bool:
