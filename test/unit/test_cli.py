@@ -111,6 +111,12 @@ def _flag_args(flag: str) -> list[str]:
     return [flag] if flag in switches else [flag, values.get(flag, "#L")]
 
 
+def test_the_issues_conflicts_are_in_the_table() -> None:
+    """--to beside --gather, --equals or --vectorize used to ignore the second flag."""
+    pairs = set(_conflicting_pairs())
+    assert {("--to", "--gather"), ("--to", "--equals"), ("--to", "--vectorize")} <= pairs
+
+
 @pytest.mark.parametrize(("flag", "other"), _conflicting_pairs())
 def test_llc_layout_refuses_each_conflicting_pair(flag: str, other: str) -> None:
     from llc.tools.cli import layout_arg_parser, layout_conflict
