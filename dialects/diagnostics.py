@@ -379,8 +379,8 @@ def _code_outline(text: str) -> tuple[int, list[int]]:
     """The end of the last code (not comment, not blank) character of ``text``, and the
     positions of the ``{`` still open there (strings and ``//`` comments skipped).
 
-    >>> _code_outline('a {\n  "}" b // c {\n')
-    (10, [2])
+    >>> _code_outline('a {\\n  "}" b // c {\\n')
+    (11, [2])
     """
     last, opened, i, n = 0, [], 0, len(text)
     while i < n:
