@@ -75,6 +75,7 @@ from llc.layouts.shared import SwizzledSharedLayout
 from llc.lowering import compute_capability_of
 from llc.passes.axis_info import AxisAnalysis
 from llc.passes.layout_cost import conversion_cost
+from llc.targets import check_target
 
 __all__ = [
     "Hardware",
@@ -118,7 +119,7 @@ class Hardware:
         if self.vendor != "cuda":
             return None
         try:
-            return int(self.arch)
+            return int(self.arch.removesuffix("a"))  # cuda:90a is sm_90a
         except ValueError:
             return None
 
@@ -137,8 +138,10 @@ class Hardware:
             if isinstance(module.attributes.get(TARGET_ATTR), StringAttr)
             else DEFAULT_TARGET
         )
-        if not tgt.startswith(("cuda:", "hip:", "cpu")):
-            raise error_at(module, f"unknown target '{tgt}' (expected cuda:<sm> or hip:<gfx>)")
+        try:
+            check_target(tgt)
+        except LayoutError as err:
+            raise error_at(module, str(err)) from None
         default_threads = 64 if tgt.startswith("hip:gfx9") else DEFAULT_THREADS_PER_WARP
         warps = num_warps or attr_int(NUM_WARPS_ATTR) or DEFAULT_NUM_WARPS
         module_target = module.attributes.get(TARGET_ATTR)

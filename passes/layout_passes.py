@@ -32,6 +32,7 @@ from llc.passes.remove_conversions import (
     remove_conversions,
     stage_dot_operands,
 )
+from llc.targets import check_pass_options
 
 __all__ = [
     "AssignAnchorsPass",
@@ -99,6 +100,10 @@ class _LayoutPass(ModulePass):
     target: str = ""
     mma_version: int = 0
     debug: bool = False
+
+    def __post_init__(self) -> None:
+        # Options are checked when the pipeline is parsed, before any IR is read.
+        check_pass_options(self.name, self.target, self.mma_version)
 
     def hardware(self, op: ModuleOp) -> Hardware:
         hw = Hardware.of(op, self.num_warps, self.threads_per_warp, self.target)

@@ -1427,6 +1427,9 @@ class LowerToSimtPass(ModulePass):
     name = "llc-lower-to-simt"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from llc.passes.compile import check_lowerable
+
+        check_lowerable(op)  # element types and signatures no layout can lower
         lower_module(op)
 
 

@@ -52,6 +52,8 @@ from xdsl.utils.target import Target
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
+from llc.errors import LayoutError
+from llc.lowering import compute_capability_of
 from llc.passes.ptx_math import F64_SEQUENCES, render
 
 __all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
@@ -69,12 +71,21 @@ def ptx_arch(module: ModuleOp, override: str = "") -> str:
     'sm_90'
     """
     if override:
-        return override
+        return _checked_arch(override)
     target = module.attributes.get("tl.target")
     if isinstance(target, StringAttr) and target.data.startswith("cuda:"):
-        cc = int(target.data.split(":", 1)[1])
+        cc = compute_capability_of(target.data)
         return "sm_90" if cc >= 90 else "sm_80"
     return "sm_80"
+
+
+def _checked_arch(arch: str) -> str:
+    from llc.targets import check_ptx_arch
+
+    try:
+        return check_ptx_arch(arch)
+    except LayoutError as err:
+        raise LayoutError(f"-t 'ptx{{arch={arch}}}': {err}") from None
 
 
 # -- types ------------------------------------------------------------------------------------
@@ -110,7 +121,10 @@ def _bits(t: Attribute) -> int:
         return 64
     if t.name == "tl.ptr":
         return 64
-    raise KeyError(t)
+    raise LayoutError(
+        f"{t} has no PTX type (PTX has f16, bf16, f32, f64, e4m3 and e5m2; the FNUZ fp8 "
+        "types are AMD's)"
+    )
 
 
 def _is_i1(t: Attribute) -> bool:
@@ -1490,6 +1504,10 @@ class PtxTarget(Target):
 
     name: ClassVar[str] = "ptx"
     arch: str = ""
+
+    def __post_init__(self) -> None:
+        if self.arch:
+            _checked_arch(self.arch)
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         output.write(emit_ptx(module, self.arch))
