@@ -336,6 +336,8 @@ class KernelFunctions(SimtFunctions):
                 bits = _dtype(src_t).itemsize * 8
                 u = x.astype(np.int64) & ((1 << bits) - 1) if x.dtype != np.bool_ else x
                 out = u.astype(np.float64) if kind == "uitofp" else u
+            elif kind == "trunci" and _dtype(dst_t) == np.bool_:
+                out = (x.astype(np.int64) & 1).astype(bool)  # the low bit, as PTX's and.b32 1
             elif kind in ("fptosi", "fptoui"):
                 out = np.trunc(x.astype(np.float64))
                 out = np.nan_to_num(out).astype(np.int64)
