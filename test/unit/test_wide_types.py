@@ -102,6 +102,10 @@ def test_wide_kernel_compiles_runs_and_assembles(kernel: str, dtype: str, tmp_pa
         # every 64-bit value crosses lanes as its two 32-bit halves
         shuffles = re.findall(r"simt\.shuffle .*: (vector<\S+>)", lowered)
         assert shuffles and set(shuffles) == {"vector<1xi32>"}, set(shuffles)
+    if dtype == "bf16" and kernel == "rowsum":
+        # two rows per thread at the lane steps: their 16-bit sums travel in one 32-bit shuffle
+        shuffles = re.findall(r"simt\.shuffle .*: (vector<\S+>)", lowered)
+        assert shuffles and set(shuffles) == {"vector<2xbf16>"}, set(shuffles)
     rng = np.random.default_rng(7)
     args = list(case.args)
     for name, (shape, dtype_of) in case.inputs.items():
@@ -129,3 +133,32 @@ def test_wide_kernel_compiles_runs_and_assembles(kernel: str, dtype: str, tmp_pa
         assert re.search(r"shfl\.sync\.bfly\.b32", ptx)
         assert not re.search(r"shfl\.sync\.\w+\.b64", ptx)
         assert re.search(r"mov\.b64 %\w+, \{%r\d+, %r\d+\};", ptx)
+
+
+def test_invalid_lowering_is_reported_at_the_tensor_op(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shuffle emitter that moves a whole f64 vector in one shfl.sync (the old reduction
+    lowering) builds an invalid simt.shuffle: llc-compile names the tl.reduce, at its line."""
+    from llc.dialects.diagnostics import locate_exception
+    from llc.lowering import SimtProgram
+
+    def one_shuffle(self: SimtProgram, mode: str, value: int, b: int, c: int) -> int:
+        typ = self.type_of(value)
+        return self._emit("shfl", typ, (value, b), mode=mode, c=c, mask=-1)
+
+    monkeypatch.setattr(SimtProgram, "shuffle", one_shuffle)
+    from llc.dialects.diagnostics import parse_module
+    from llc.tools.run import make_context
+
+    module = parse_module(make_context(), _typed(INPUTS / "rowsum.mlir", "f64"), "rowsum.mlir")
+    with pytest.raises(Exception) as info:
+        apply_pipeline(module, "llc-compile")
+    located = locate_exception(info.value, module)
+    text = located.render()
+    assert "'tl.reduce' op cannot lower to SIMT code" in text, text
+    assert "invalid 'simt.shuffle': shfl.sync moves 32 bits per lane" in text
+    line = next(
+        i
+        for i, ln in enumerate((INPUTS / "rowsum.mlir").read_text().splitlines(), 1)
+        if "tl.reduce" in ln
+    )
+    assert located.location is not None and located.location.line == line
