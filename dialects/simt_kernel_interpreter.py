@@ -112,8 +112,8 @@ def memory_format(typ: Attribute) -> str | None:
 def bf16_bits(values: Any) -> np.ndarray:
     """The raw 16 bits (``uint16``) of values rounded to bf16 (nearest, ties to even).
 
-    >>> bf16_bits(np.array([1.0, -2.0, 1.00390625], np.float32)).tolist()
-    [16256, 49152, 16256]
+    >>> bf16_bits(np.array([1.0, -2.0, 1.01171875, 1.0068359375], np.float32)).tolist()
+    [16256, 49152, 16258, 16257]
     """
     from llc.dialects.tl_interpreter import round_bf16
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from llc.dialects.tl_interpreter import round_bf16
 from llc.testing.ptxas import assemble, find_ptxas
 from llc.testing.semantics import apply_pipeline, parse
 
@@ -73,8 +72,8 @@ def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.
     if dtype == "i64":
         return rng.integers(-1000, 1000, shape).astype(np.int64)
     x = rng.standard_normal(shape) * 3
-    if dtype == "bf16":  # bf16 buffers hold float32 values rounded to bf16 (as llc-run's)
-        return round_bf16(x.astype(np.float32))
+    if dtype == "bf16":  # float32 values, rounded to bf16 (nearest even) by both interpreters
+        return x.astype(np.float32)
     return x.astype(np.float64)
 
 
