@@ -7,11 +7,19 @@ them), and once layout-free (tensor types without encoding and no conversions, l
 TTIR). Both forms compute exactly the same values, so each is the other's oracle, and a layout
 pass must keep either one's results.
 
-A kernel is one ``func.func`` whose parameters are ``f32`` input buffers (``!tl.ptr<f32>``),
-``f32`` output buffers, a scalar ``%scale : f32`` and a scalar ``%flag : i32`` (the condition of
-its ``scf.if``). Every buffer holds at least :data:`BUFFER_ELEMENTS` elements: loads and stores
-address row-major tensors of at most :data:`MAX_ELEMENTS` elements from the start of a buffer
-(loops shift their loads by at most :data:`MAX_TRIP_COUNT` elements). The body draws from:
+Each seed draws a :class:`KernelConfig` (:func:`draw_config`, from a stream of its own): the
+element type ``T`` the kernel computes in (one of :data:`DTYPES`: f32 half the time, else f64,
+f16, bf16, i64, i16, i8 or i1), 1 to 8 warps, the target (:data:`TARGETS`; ``hip:gfx942`` has
+64-lane waves) and the grid (one program, or 2 or 2x2 in a quarter of the kernels).
+
+A kernel is one ``func.func`` whose parameters are input buffers (``!tl.ptr<T>``), output
+buffers, a scalar ``%scale : T`` and a scalar ``%flag : i32`` (the condition of its ``scf.if``).
+Every buffer holds at least :data:`BUFFER_ELEMENTS` elements per program: each program works on
+its own part (offset ``program * BUFFER_ELEMENTS``); loads and stores address row-major tensors of
+at most :data:`MAX_ELEMENTS` elements from the start of that part (loops shift their loads by at
+most :data:`MAX_TRIP_COUNT` elements). The body draws from (integer kernels use the integer
+ops: ``addi``/``subi``/``muli``/``maxsi``, ``math.absi``, ``cmpi``; ``i1`` ones
+``andi``/``ori``/``xori``; dots only in float kernels):
 
 * loads through pointer tensors built from ``make_range`` / ``expand_dims`` / ``broadcast`` /
   ``splat`` / ``addptr`` in nested slice layouts, and stores of results;
@@ -26,9 +34,9 @@ address row-major tensors of at most :data:`MAX_ELEMENTS` elements from the star
 * ``scf.for`` with loop-carried tensors (values and pointer tensors, loads inside the loop) and
   ``scf.if`` whose branches compute in different layouts.
 
-Layouts are drawn from random blocked layouts (any ``sizePerThread``, any split of the 32 lanes
-and 4 warps over the dims, any order), ``nvidia_mma`` v2, slices of those and ``dot_op``; every
-one is checked to build a linear layout for its shape.
+Layouts are drawn from random blocked layouts (any ``sizePerThread``, any split of the
+configuration's lanes and warps over the dims, any order), ``nvidia_mma`` v2 (NVIDIA targets),
+slices of those and ``dot_op``; every one is checked to build a linear layout for its shape.
 
 >>> k = generate_kernel(7)
 >>> k.laid_out.count("tl.convert_layout") > 0, "#tl." in k.layout_free
@@ -285,8 +293,8 @@ class _Builder:
     Every choice (layouts included) is drawn in both cases, so both forms are the same program.
     ``emit`` prints an op whose operands are never conversion results; ``op`` an op whose
     operands may be (the layout-free form names the converted value instead); ``convert`` prints
-    a ``tl.convert_layout`` in the laid-out form only. ``pool`` holds the live ``f32`` tensors
-    that later steps draw from (restored when a region closes).
+    a ``tl.convert_layout`` in the laid-out form only. ``pool`` holds the live tensors of the
+    element type that later steps draw from (restored when a region closes).
     """
 
     rng: random.Random

@@ -161,3 +161,19 @@ def test_invalid_lowering_is_reported_at_the_tensor_op(monkeypatch: pytest.Monke
         if "tl.reduce" in ln
     )
     assert located.location is not None and located.location.line == line
+
+
+def test_llc_run_reads_raw_bf16_words(tmp_path: Path) -> None:
+    """numpy has no bf16: a uint16 .npy for a bf16 buffer holds its raw words (float32 .npy
+    files are rounded to bf16, to nearest even)."""
+    from xdsl.dialects.builtin import bf16
+
+    from llc.dialects import tl
+    from llc.tools.run import bind_argument, make_context
+
+    np.save(tmp_path / "raw.npy", np.array([0x3F80, 0xC000, 0x3F81], np.uint16))
+    np.save(tmp_path / "f32.npy", np.array([1.0, -2.0, 1.0068359375], np.float32))
+    ptr = tl.PointerType(bf16)
+    for name in ("raw", "f32"):
+        bound = bind_argument(str(tmp_path / f"{name}.npy"), ptr, "x", make_context())
+        assert bound.value.buffer.data.tolist() == [1.0, -2.0, 1.0078125], name
