@@ -448,15 +448,7 @@ def gather_program(plan: GatherPlan, src: LinearLayout, idx: LinearLayout) -> Si
             out = None
             for reg in plan.candidates[r]:
                 value = program.vperm(0, 0, [reg])
-                if plan.bitwidth == 64:
-                    words = program.bitcast(value, 2, "i32")
-                    halves = [
-                        program.shfl("idx", program.vperm(words, words, [h]), src_lane, lanes - 1)
-                        for h in (0, 1)
-                    ]
-                    got = program.bitcast(program.concat(halves), 1, "T")
-                else:
-                    got = program.shfl("idx", value, src_lane, lanes - 1)
+                got = program.shuffle("idx", value, src_lane, lanes - 1)
                 if out is None:
                     out = got
                 else:

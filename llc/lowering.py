@@ -84,6 +84,7 @@ __all__ = [
     "LoweringPlan",
     "SimtProgram",
     "compute_capability_of",
+    "exchange_program",
     "plan_conversion",
 ]
 
@@ -256,9 +257,55 @@ class SimtProgram:
         """Reinterpret the bits of ``a`` as ``vector<n x elem>``."""
         return self._emit("bitcast", ("vec", n, elem), (a,))
 
+    def bits_of(self, value: int) -> int:
+        """The bits of one element of the vector ``value``.
+
+        >>> p = SimtProgram(4, 64)
+        >>> p.bits_of(0), p.bits_of(p.bitcast(0, 8, "i32"))
+        (64, 32)
+        """
+        elem = self.type_of(value)[2]
+        return {"T": self.bitwidth, "i32": 32, "b16": 16}[elem]
+
     def shfl(self, mode: str, value: int, b: int, c: int) -> int:
-        """``shfl.sync.<mode>`` of ``value`` (32 bits or less) with lane operand ``b``."""
+        """One ``shfl.sync.<mode>.b32`` of ``value`` (32 bits or less) with lane operand ``b``;
+        :meth:`shuffle` moves a vector of any width."""
+        bits = self.type_of(value)[1] * self.bits_of(value)
+        if bits > 32:
+            raise LayoutError(f"shfl.sync moves 32 bits per lane, not {bits}")
         return self._emit("shfl", self.type_of(value), (value, b), mode=mode, c=c, mask=FULL_MASK)
+
+    def shuffle(self, mode: str, value: int, b: int, c: int) -> int:
+        """The one shuffle emitter: every element of the vector ``value`` read from the lane
+        that ``shfl.sync.<mode>`` with operand ``b`` and clamp/segment ``c`` names, in as few
+        32-bit shuffles as its bits need. Elements of 8 or 16 bits travel packed, ``32 // bits``
+        to a shuffle (the packing is a register move); a 32-bit element takes one shuffle; a
+        64-bit element two, its halves (``i1`` masks travel as bytes: the SIMT lowering widens
+        them to ``i8`` first).
+
+        >>> p = SimtProgram(4, 16)
+        >>> p.output = p.shuffle("bfly", 0, p.const(1), 31)
+        >>> p.counts()["shfl"], p.type_of(p.output)
+        (2, ('vec', 4, 'T'))
+        >>> p = SimtProgram(2, 64)
+        >>> p.output = p.shuffle("idx", 0, p.const(3), 31)
+        >>> p.counts()["shfl"], [i.type for i in p.instrs if i.op == "shfl"][0]
+        (4, ('vec', 1, 'i32'))
+        """
+        _, n, elem = self.type_of(value)
+        bits = self.bits_of(value)
+        if bits == 64:
+            words = self.bitcast(value, 2 * n, "i32")
+            moved = self.shuffle(mode, words, b, c)
+            return self.bitcast(moved, n, elem)
+        per_word = max(1, 32 // bits)
+        if n <= per_word:
+            return self.shfl(mode, value, b, c)
+        parts = [
+            self.shfl(mode, self.vperm(value, value, list(range(i, min(n, i + per_word)))), b, c)
+            for i in range(0, n, per_word)
+        ]
+        return self.concat(parts)
 
     def argument(self, n: int, elem: str) -> int:
         """A further input ``vector<n x elem>`` (after value 0), e.g. a gather's indices; the
@@ -367,6 +414,43 @@ class SimtProgram:
             n = ins.type[1] if ins.op == "select" and ins.type and ins.type[0] == "vec" else 1
             out[kind] = out.get(kind, 0) + n
         return dict(sorted(out.items()))
+
+
+def exchange_program(registers: int, bitwidth: int, threads: int, thread_mask: int) -> SimtProgram:
+    """The shared-memory exchange between warps: thread ``t`` receives the ``registers``
+    registers (``bitwidth`` bits each) of thread ``t ^ thread_mask``. Every thread stores its
+    registers, a barrier, every thread loads its peer's, and a barrier before the buffer is used
+    again; accesses are 16 bytes wide at most, chunk-major (chunk ``c`` of thread ``t`` at byte
+    ``(c * threads + t) * chunk``) so that a warp's access is one contiguous run: no bank
+    conflict. A cross-warp step of a reduction runs it.
+
+    >>> p = exchange_program(2, 64, 128, 32)    # two f64 registers per thread, 4 warps
+    >>> p.counts()["st.shared"], p.counts()["ld.shared"], p.counts()["bar.sync"]
+    (1, 1, 2)
+    >>> [i.attr("size") for i in p.instrs if i.op == "alloc"]
+    [2048]
+    """
+    item = max(1, bitwidth // 8)
+    row = registers * item
+    chunk = min(row, 16)
+    per = chunk // item
+    p = SimtProgram(registers, bitwidth)
+    smem = p.alloc(row * threads, 16)
+    # chunk << b for each thread bit: the thread's byte offset in chunk 0 (F2-linear, so the
+    # peer's offset is one xor away, and chunk c lies above every thread's offset)
+    mine = p.linear([chunk << b for b in range((threads - 1).bit_length())])
+    peer = p.xor_const(mine, thread_mask * chunk)
+    for c in range(0, registers, per):
+        addr = p.xor_const(mine, c // per * threads * chunk)
+        p.store(smem, addr, p.vperm(0, 0, list(range(c, c + per))))
+    p.barrier()
+    parts = [
+        p.load(smem, p.xor_const(peer, c // per * threads * chunk), per)
+        for c in range(0, registers, per)
+    ]
+    p.barrier()
+    p.output = p.concat(parts)
+    return p
 
 
 # ------------------------------------------------------------------------------ wavefronts
@@ -706,14 +790,7 @@ def _shuffle_program(
         b = p.const(lane_offset) if xor_mode else p.xor_const(base, lane_offset)
         for start in range(0, len(regs), per_word):
             group = regs[start : start + per_word]
-            value = p.vperm(Y, Y, group)
-            if bitwidth == 64:
-                words = p.bitcast(value, 2, "i32")
-                lo = p.shfl(mode, p.vperm(words, words, [0]), b, c_operand)
-                hi = p.shfl(mode, p.vperm(words, words, [1]), b, c_operand)
-                value = p.bitcast(p.vperm(lo, hi, [0, 1]), 1, "T")
-            else:
-                value = p.shfl(mode, value, b, c_operand)
+            value = p.shuffle(mode, p.vperm(Y, Y, group), b, c_operand)
             for position, reg in enumerate(group):
                 fetched[(lane_offset, reg)] = (
                     value if len(group) == 1 else p.vperm(value, value, [position])

@@ -1,5 +1,6 @@
 """``llc-compile``: the whole pipeline, ``llc-decompose-dot-scaled``, ``llc-optimize-layouts``, then
-``llc-lower-to-simt``.
+``llc-lower-to-simt``, verifying the IR after each: an error names the op that could not be
+lowered, at its source position.
 
 Where the layout assignment would pick an accumulator layout the SIMT lowering cannot lower
 (mma v3, mfma), ``llc-compile`` has it pick the one it can (mma v2 on NVIDIA targets, FMA
@@ -23,7 +24,13 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, VectorType
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
-__all__ = ["CompilePass", "check_lowerable", "lowerable_mma_version", "unlowerable_dot"]
+__all__ = [
+    "CompilePass",
+    "check_lowerable",
+    "lowerable_mma_version",
+    "unlowerable_dot",
+    "verify_after",
+]
 
 
 def lowerable_mma_version(target: str, threads_per_warp: int, requested: int) -> tuple[int, str]:
@@ -200,6 +207,40 @@ class CompilePass(ModulePass):
         )
         if remark:
             print(f"remark: llc-compile: {remark}", file=sys.stderr)
-        DecomposeDotScaledPass().apply(ctx, op)
-        OptimizeLayoutsPass(mma_version=version).apply(ctx, op)
-        LowerToSimtPass().apply(ctx, op)
+        for stage in (
+            DecomposeDotScaledPass(),
+            OptimizeLayoutsPass(mma_version=version),
+            LowerToSimtPass(),
+        ):
+            stage.apply(ctx, op)
+            verify_after(stage.name, op)
+
+
+def verify_after(stage: str, module: ModuleOp) -> None:
+    """Verify ``module`` after the pass ``stage``: invalid IR is an error at the innermost op
+    that fails (located at it, or at its nearest ancestor with a source position), naming the
+    pass that built it.
+
+    >>> from xdsl.dialects import func
+    >>> from xdsl.dialects.builtin import IndexType, VectorType, f64
+    >>> from xdsl.ir import Block, Region
+    >>> from llc.dialects import simt
+    >>> types = [VectorType(f64, [1]), IndexType()]
+    >>> block = Block(arg_types=types)
+    >>> block.add_ops([simt.ShuffleOp("bfly", *block.args, 31), func.ReturnOp()])
+    >>> module = ModuleOp([func.FuncOp("f", (types, []), Region(block))])
+    >>> try:
+    ...     verify_after("llc-lower-to-simt", module)
+    ... except Exception as err:
+    ...     print(err.op.name, "|", str(err).split(" per lane, ")[1])
+    simt.shuffle | vector<1xf64> has 64 (invalid IR after llc-lower-to-simt)
+    """
+    from llc.dialects.diagnostics import error_at, find_failing_op
+
+    found = find_failing_op(module)
+    if found is None:
+        return
+    failing, err = found
+    lines = str(err).strip().splitlines()
+    message = lines[0] if lines else type(err).__name__
+    raise error_at(failing, f"{message} (invalid IR after {stage})")

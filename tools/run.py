@@ -7,7 +7,8 @@
 
 Each ``--args`` entry binds one function parameter, in order:
 
-* ``PATH.npy``: a numpy file (its dtype must match the parameter's element type);
+* ``PATH.npy``: a numpy file (its dtype must match the parameter's element type; a bf16 buffer
+  takes float32 values, rounded to nearest even, or ``uint16`` raw bf16 words);
 * a literal: ``1.5``, ``7``, ``-3``, ``true``, ``nan``, ``[[1, 2], [3, 4]]`` (converted to the
   parameter's type; a scalar fills a whole tensor);
 * ``dense<...> : tensor<...>``: an MLIR dense attribute;
@@ -38,7 +39,7 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import BFloat16Type, DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
@@ -227,6 +228,10 @@ def bind_argument(text: str, typ: Attribute, name: str, ctx: Context) -> BoundAr
 
     if isinstance(typ, tl.PointerType):
         dtype = numpy_dtype(typ.pointee)
+        if strict and array.dtype == np.uint16 and isinstance(typ.pointee, BFloat16Type):
+            from llc.dialects.simt_kernel_interpreter import bf16_values
+
+            array = bf16_values(array)  # numpy has no bf16: a uint16 file holds its raw words
         if strict and array.dtype != dtype:
             raise ValueError(
                 f"'{text}' holds {array.dtype} but the parameter is {typ} ({dtype}); "

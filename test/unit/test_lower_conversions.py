@@ -51,6 +51,25 @@ def test_random_pairs_translate_correctly(start: int) -> None:
         assert result.stats.ideal_wavefronts == plan.ideal_wavefronts * warps, f"seed {seed}"
 
 
+def test_random_pairs_draw_both_dot_operands_and_amd_layouts() -> None:
+    """The mma_dot pairs cover dot operands of either index, of nvidia_mma, amd_mfma (64-lane
+    waves) and amd_wmma parents, and the AMD layouts themselves (to and from blocked)."""
+    from llc.layouts import AmdMfmaLayout, AmdWmmaLayout, DotOperandLayout, NvidiaMmaLayout
+
+    seen = set()
+    for seed in range(5, PAIRS, 8):  # the mma_dot seeds of the random-pair test
+        families: list = []
+        random_pair(seed, families)
+        for layout in families:
+            if isinstance(layout, DotOperandLayout):
+                seen.add((type(layout.parent).__name__, layout.op_idx))
+            elif isinstance(layout, AmdMfmaLayout | AmdWmmaLayout | NvidiaMmaLayout):
+                seen.add(type(layout).__name__)
+    for parent in (NvidiaMmaLayout, AmdMfmaLayout, AmdWmmaLayout):
+        assert parent.__name__ in seen
+        assert {(parent.__name__, 0), (parent.__name__, 1)} <= seen, seen
+
+
 @pytest.mark.parametrize("seed", range(1, 200, 8))
 def test_forced_shared_round_trip_is_correct_for_warp_local_pairs(seed: int) -> None:
     src, dst, bits, kind = random_pair(seed)

@@ -27,7 +27,13 @@ def test_random_kernel_lowered_runs_like_tensor_level(seed: int) -> None:
     """Layout-free kernel -> llc-compile -> SIMT interpreter == tensor-level interpreter (bit
     for bit, except the outputs a dot feeds, which may reassociate)."""
     kernel = generate_kernel(seed)
-    lowered = check_pipeline(kernel.layout_free, "llc-compile", entry=kernel.entry)
+    lowered = check_pipeline(
+        kernel.layout_free,
+        "llc-compile",
+        entry=kernel.entry,
+        grid=kernel.grid,
+        buffer_elements=kernel.buffer_elements,
+    )
     assert "tensor<" not in lowered
     assert "gpu.thread_id" in lowered
 
