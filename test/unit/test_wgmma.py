@@ -13,13 +13,13 @@ from llc.dialects.simt_interpreter import SimtError, SimtRaceError, make_simt_in
 from llc.errors import LayoutError
 from llc.layouts.shared import NvmmaSharedLayout
 from llc.linear_layout import LinearLayout
+from llc.testing.wgmma_tiles import TYPES, TileSpec, build_tile, draw_spec, run_tile
 from llc.wgmma import (
     WgmmaDescriptor,
     descriptor_addresses,
     instruction_k,
     operand_descriptor,
 )
-from testing.wgmma_tiles import TYPES, TileSpec, build_tile, draw_spec, run_tile
 
 TILES_PER_SEED = 25
 SEEDS = range(8)  # 200 random tiles in all
@@ -206,3 +206,98 @@ def test_swapped_descriptor_strides_are_caught(dtype: str) -> None:
     except SimtError:
         return
     assert (got != want).any()
+
+
+# ------------------------------------------------------------------------ PTX for sm_90a
+
+_MLIR_TYPE = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
+
+
+def _ptx_kernel(spec: TileSpec) -> str:
+    """A kernel: store the operands' shared image, fence, barrier, two chained wgmma ops with
+    descriptors read off the layouts, commit, wait, store one accumulator register."""
+    tile = build_tile(spec, np.random.default_rng(0))
+    typ = _MLIR_TYPE.get(spec.dtype, "i8")
+    bits = TYPES[spec.dtype][1]
+    acc = "i32" if spec.dtype == "i8" else "f32"
+    n = spec.n
+    size = 128 * 16 * len(tile.args[:-1:2])
+    smem = f"!simt.smem<{size}, align 1024>"
+    k = instruction_k(bits)
+    lines = [
+        '%tid = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index',
+        "%c16 = arith.constant 16 : index",
+        "%addr = arith.muli %tid, %c16 : index",
+        f"%s = simt.shared_alloc : {smem}",
+        f"%v = arith.constant dense<1> : vector<{128 // bits}xi{bits}>",
+        f"%vt = vector.bitcast %v : vector<{128 // bits}xi{bits}> to vector<{128 // bits}x{typ}>",
+        f"simt.shared_store %vt, %s[%addr] : vector<{128 // bits}x{typ}>, {smem}",
+        "simt.fence_async_shared",
+        '"gpu.barrier"() : () -> ()',
+        f"%acc0 = arith.constant dense<0> : vector<{n // 2}xi32>",
+        f"%acc = vector.bitcast %acc0 : vector<{n // 2}xi32> to vector<{n // 2}x{acc}>",
+        f"%ar = arith.constant dense<1> : vector<{128 // bits}xi{bits}>",
+        f"%art = vector.bitcast %ar : vector<{128 // bits}xi{bits}> to vector<{128 // bits}x{typ}>",
+        "simt.wgmma_fence",
+    ]
+    prev = "%acc"
+    acc_vec = f"vector<{n // 2}x{acc}>"
+    for step in range(2):
+        b = tile.b_operand.at(0, step * k if step * k < tile.b.shape[0] else 0).encode()
+        lines.append(f"%db{step} = arith.constant {b - (1 << 64) if b >= 1 << 63 else b} : i64")
+        if spec.a_regs:
+            a_val, a_type = "%art", f"vector<{128 // bits}x{typ}>"
+        else:
+            assert tile.a_operand is not None
+            a = tile.a_operand.at(0, step * k if step * k < tile.a.shape[1] else 0).encode()
+            lines.append(f"%da{step} = arith.constant {a - (1 << 64) if a >= 1 << 63 else a} : i64")
+            a_val, a_type = f"%da{step}", "i64"
+        trans = (" trans_a" if spec.a_trans else "") + ("" if spec.b_trans else " trans_b")
+        lines.append(
+            f"%d{step} = simt.wgmma {a_val}, %db{step}, {prev}, %s n = {n} a = {typ} b = {typ}"
+            f"{trans} : {a_type}, vector<{n // 2}x{acc}>, {smem}"
+        )
+        prev = f"%d{step}"
+    lines += [
+        "simt.wgmma_commit_group",
+        f"%r = simt.wgmma_wait_group 0 ({prev}) : ({acc_vec}) -> {acc_vec}",
+        f"%x = vector.extract %r[0] : {acc} from vector<{n // 2}x{acc}>",
+        f"%xv = vector.broadcast %x : {acc} to vector<1x{acc}>",
+        f"%base = simt.ptr_to_int %p : !tl.ptr<{acc}>",
+        "%true = arith.constant true",
+        f"simt.global_store %xv, %base, %true : vector<1x{acc}>",
+        "func.return",
+    ]
+    body = "\n    ".join(lines)
+    return (
+        'builtin.module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, '
+        'tl.target = "cuda:90"} {\n'
+        f"  func.func @k(%p: !tl.ptr<{acc}>) {{\n    {body}\n  }}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        TileSpec("f16", 256, False, 128, False, 128, True),
+        TileSpec("f16", 24, True, 0, False, 32, False),
+        TileSpec("bf16", 64, False, 64, True, 0, False),
+        TileSpec("tf32", 8, False, 32, False, 64, True),
+        TileSpec("e4m3", 128, True, 0, False, 128, True),
+        TileSpec("e5m2", 40, False, 0, False, 32, True),
+        TileSpec("i8", 96, False, 128, False, 64, True),
+    ],
+    ids=lambda s: f"{s.dtype}-n{s.n}-{'regs' if s.a_regs else 'smem'}",
+)
+def test_wgmma_ptx_assembles_for_sm90a(spec: TileSpec) -> None:
+    from llc.passes.ptx import emit_ptx
+    from llc.testing.ptxas import assemble, find_ptxas
+    from llc.testing.semantics import parse
+
+    if find_ptxas() is None:
+        pytest.skip("no ptxas (pip install -e '.[test]')")
+    module = parse(_ptx_kernel(spec))
+    ptx = emit_ptx(module)
+    assert ".target sm_90a" in ptx
+    assert ptx.count("wgmma.mma_async") == 2
+    assert assemble(ptx, "sm_90a") == ""
