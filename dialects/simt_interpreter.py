@@ -136,6 +136,7 @@ class SimtFunctions(InterpreterFunctions):
         self.stats = SimtStats()
         self.memories: list[_SharedMemory] = []
         self.wgmma = WgmmaState()
+        self._wgmma_reads: list[tuple[Any, np.ndarray]] = []
 
     # --------------------------------------------------------------- thread identity, barrier
     @impl(gpu.ThreadIdOp)
@@ -323,6 +324,7 @@ class SimtFunctions(InterpreterFunctions):
         raw = element_bits(value, op.value.type).view(np.uint8).reshape(self.threads, -1)
         idx = self._bytes(op, mem, addr, raw.shape[1], load=False)
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
+        self._check_async_readers(op, mem, idx)
         now = self.epoch
         read_by_other = (mem.read_epoch[idx] == now) & (mem.reader[idx] != tids)
         if read_by_other.any():
@@ -459,6 +461,7 @@ class SimtFunctions(InterpreterFunctions):
         count = op.count.value.data
         idx = self._matrix_rows(op, mem, addr, count)
         flat = idx.reshape(self.num_warps, -1)
+        self._check_async_readers(op, mem, flat)
         read_by_other = (mem.read_epoch[flat] == self.epoch) & (mem.reader[flat] != -1)
         if read_by_other.any():
             w, k = np.argwhere(read_by_other)[0]
@@ -516,6 +519,7 @@ class SimtFunctions(InterpreterFunctions):
     @impl(simt.WgmmaWaitGroupOp)
     def run_wgmma_wait(self, interp: Interpreter, op: simt.WgmmaWaitGroupOp, args: PythonValues):
         retired_below = self.wgmma.committed - op.pending.value.data
+        self.wgmma.in_flight = [x for x in self.wgmma.in_flight if not 0 <= x.group < retired_below]
         out = []
         for value in args:
             if isinstance(value, InFlight) and 0 <= value.group < retired_below:
@@ -543,6 +547,8 @@ class SimtFunctions(InterpreterFunctions):
         if acc.dtype.kind == "u":
             acc = acc.view(np.int32 if integer else np.float32)
         rows, cols = _accumulator_coords(n)
+        reads: list[tuple[Any, np.ndarray]] = []
+        self._wgmma_reads = reads
         out = np.empty((self.threads, n // 2), dtype=np.int32 if integer else np.float32)
         for g in range(self.num_warps // simt.WGMMA_WARPS):
             sl = slice(128 * g, 128 * (g + 1))
@@ -559,9 +565,26 @@ class SimtFunctions(InterpreterFunctions):
             D = A @ B + C
             out[sl] = D[rows, cols].astype(out.dtype)
         self.stats.count("wgmma")
-        pending = InFlight(out, -1, op)
+        pending = InFlight(out, -1, op, reads)
         self.wgmma.open.append(pending)
+        self.wgmma.in_flight.append(pending)
         return (pending,)
+
+    def _check_async_readers(self, op: Operation, mem: _SharedMemory, idx: np.ndarray) -> None:
+        """A write to bytes a wgmma still in flight reads (its group not retired by a
+        ``simt.wgmma_wait_group``) is a race: the tensor cores may read the new value."""
+        for pending in self.wgmma.in_flight:
+            for buffer, flat in pending.reads:
+                if buffer is not mem:
+                    continue
+                hit = np.isin(idx, flat)
+                if hit.any():
+                    byte = int(np.asarray(idx)[hit][0])
+                    raise SimtRaceError(
+                        op,
+                        f"race: byte {byte} is overwritten while a simt.wgmma still reads it "
+                        "(wait for its group with simt.wgmma_wait_group first)",
+                    )
 
     def _check_wgmma_registers(self, op: simt.WgmmaOp) -> None:
         """Registers a wgmma reads must be written before the last ``simt.wgmma_fence``, unless
@@ -652,6 +675,7 @@ class SimtFunctions(InterpreterFunctions):
             )
         mem.read_epoch[flat] = self.epoch
         mem.reader[flat] = -2
+        self._wgmma_reads.append((mem, flat))
         raw = mem.data[idx].view(raw_dtype(bits))[..., 0]
         return _wgmma_values(raw, typ)
 
@@ -755,6 +779,8 @@ class InFlight:
     value: np.ndarray
     group: int
     op: Operation
+    reads: list[tuple[Any, np.ndarray]] = field(default_factory=list)
+    """(buffer, byte indices) the wgmma reads until its group retires."""
 
 
 @dataclass
@@ -763,6 +789,7 @@ class WgmmaState:
     ``simt.wgmma_fence`` count, and the fence count when each SSA value was produced."""
 
     open: list[InFlight] = field(default_factory=list)
+    in_flight: list[InFlight] = field(default_factory=list)
     committed: int = 0
     fences: int = 0
     produced: dict[Any, int] = field(default_factory=dict)

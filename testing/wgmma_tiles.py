@@ -66,7 +66,8 @@ class TileSpec:
     """One wgmma tile: ``m64nN`` of ``dtype``; A from registers or shared (swizzle bytes,
     ``trans`` = M-major), B from shared (``trans`` = K-major, i.e. transposed ``[K, N]``).
     ``plant`` breaks one thing: ``"no_fence"``, ``"no_barrier"``, ``"no_wgmma_fence"``,
-    ``"no_wait"``, ``"swap_b_strides"``."""
+    ``"no_commit"``, ``"no_wait"`` (and a store over the operands before the missing wait),
+    ``"overwrite_in_flight"`` (that store before the wait), ``"swap_b_strides"``."""
 
     dtype: str
     n: int
@@ -290,7 +291,12 @@ def build_tile(spec: TileSpec, rng: np.random.Generator) -> Tile:
                 trans_b=not b_op.k_major,
             )
         ).result
-    b_.insert(simt.WgmmaCommitGroupOp())
+    if spec.plant != "no_commit":
+        b_.insert(simt.WgmmaCommitGroupOp())
+    if spec.plant in ("no_wait", "overwrite_in_flight"):
+        # a barrier, then a store over the operands while the wgmma may still read them
+        b_.insert(gpu.BarrierOp())
+        b_.insert(simt.SharedStoreOp(block.args[0], smem, block.args[1]))
     if spec.plant != "no_wait":
         acc = b_.insert(simt.WgmmaWaitGroupOp(0, [acc])).results[0]
     b_.insert(func.ReturnOp(acc))

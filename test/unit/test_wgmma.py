@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from llc.dialects import simt
 from llc.dialects.simt_interpreter import SimtError, SimtRaceError, make_simt_interpreter
 from llc.errors import LayoutError
 from llc.layouts.shared import NvmmaSharedLayout
@@ -166,7 +167,9 @@ BASE = TileSpec("bf16", 24, False, 64, True, 32, False)
         ("no_fence", SimtRaceError, "no simt.fence_async_shared after the write"),
         ("no_barrier", SimtRaceError, "no barrier between the fence and the wgmma"),
         ("no_wgmma_fence", SimtRaceError, "after the last simt.wgmma_fence"),
-        ("no_wait", SimtError, "func.return reads the accumulator of a simt.wgmma before"),
+        ("no_commit", SimtError, "func.return reads the accumulator of a simt.wgmma before"),
+        ("no_wait", SimtRaceError, "overwritten while a simt.wgmma still reads it"),
+        ("overwrite_in_flight", SimtRaceError, "overwritten while a simt.wgmma still reads it"),
     ],
 )
 def test_missing_synchronisation_is_reported(plant: str, error: type, match: str) -> None:
@@ -176,7 +179,20 @@ def test_missing_synchronisation_is_reported(plant: str, error: type, match: str
     interp, _ = make_simt_interpreter(tile.module, 4, 32)
     with pytest.raises(error, match=match) as info:
         interp.call_op("tile", tile.args)
-    assert info.value.op.name in ("simt.wgmma", "func.return")
+    assert info.value.op.name in ("simt.wgmma", "func.return", "simt.shared_store")
+
+
+def test_wait_without_store_reports_early_accumulator_read() -> None:
+    """Without the wait (and nothing else wrong), returning the accumulator is the error."""
+    tile = build_tile(replace(BASE, plant="no_wait"), np.random.default_rng(4))
+    fn = tile.module.body.block.first_op
+    store = [op for op in fn.walk() if isinstance(op, simt.SharedStoreOp)][-1]
+    store.detach()
+    store.erase()
+    interp, _ = make_simt_interpreter(tile.module, 4, 32)
+    with pytest.raises(SimtError, match=r"func\.return reads the accumulator") as info:
+        interp.call_op("tile", tile.args)
+    assert info.value.op.name == "func.return"
 
 
 def test_wait_with_pending_group_keeps_accumulator_in_flight() -> None:
