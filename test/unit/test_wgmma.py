@@ -299,6 +299,8 @@ def _ptx_kernel(spec: TileSpec) -> str:
         TileSpec("f16", 24, True, 0, False, 32, False),
         TileSpec("bf16", 64, False, 64, True, 0, False),
         TileSpec("tf32", 8, False, 32, False, 64, True),
+        TileSpec("tf32", 16, True, 0, False, 128, True),
+        TileSpec("bf16", 248, True, 0, False, 64, True),
         TileSpec("e4m3", 128, True, 0, False, 128, True),
         TileSpec("e5m2", 40, False, 0, False, 32, True),
         TileSpec("i8", 96, False, 128, False, 64, True),
