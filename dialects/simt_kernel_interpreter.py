@@ -58,7 +58,7 @@ from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 
 from llc.dialects import simt, tl
-from llc.dialects.simt_interpreter import SimtError, SimtFunctions
+from llc.dialects.simt_interpreter import SimtError, SimtFunctions, WgmmaTracker
 from llc.dialects.tl_interpreter import ELEMENTWISE_FUNCTIONS, Buffer, Pointer, numpy_dtype
 from llc.dialects.xdsl_private import import_submodule
 
@@ -591,8 +591,9 @@ def make_kernel_interpreter(
     listeners: tuple[Any, ...] = (),
 ) -> tuple[Interpreter, KernelFunctions]:
     """An interpreter running lowered kernels of ``module`` for one CTA."""
-    interp = Interpreter(module, listeners=listeners)
     functions = KernelFunctions(num_warps, threads_per_warp, memory)
+    # the wgmma tracker reports reads of accumulators still in flight
+    interp = Interpreter(module, listeners=(*listeners, WgmmaTracker(functions)))
     interp.register_implementations(functions)
     interp.register_implementations(UniformScfFunctions())
     interp.register_implementations(FuncFunctions())
