@@ -59,6 +59,7 @@ from llc.dialects import simt, tl
 from llc.dialects.diagnostics import error_at
 from llc.errors import LayoutError
 from llc.f2 import bit_fields
+from llc.passes.barriers import prune_barriers
 
 __all__ = ["LowerToSimtPass", "lower_module", "register_vector_type"]
 
@@ -612,6 +613,10 @@ class _FunctionLowering:
                 o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]
                 continue
             self.emit(o)
+        if plan.strategy == "shared":
+            # the buffer's next use (the next iteration) waits for these loads;
+            # prune_barriers drops this barrier where no next use follows
+            self.emit(gpu.BarrierOp())
         if reg_t != elem:
             n = out.type.get_shape()[0]  # type: ignore[attr-defined]
             out = self.emit(simt.CastOp("bitcast", out, VectorType(elem, [n]))).results[0]
@@ -633,8 +638,8 @@ class _FunctionLowering:
     def gather(self, op: tl.GatherOp) -> None:
         """``tl.gather`` by the plan of :func:`llc.gather.plan_gather`: ``shfl.sync.idx`` rounds
         when the axis stays in a warp, else a shared-memory buffer of the source (its own
-        allocation, so it never aliases another shared use; inside a loop a trailing barrier
-        keeps the next iteration's stores behind this one's loads)."""
+        allocation, so it never aliases another shared use; a trailing barrier keeps a next
+        iteration's stores behind this one's loads, where :func:`prune_barriers` finds one)."""
         from llc.cost import dtype_bitwidth
         from llc.gather import gather_program, plan_gather
         from llc.passes.lower_conversions import element_type_for, materialize
@@ -676,7 +681,7 @@ class _FunctionLowering:
                 o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]
                 continue
             self.emit(o)
-        if plan.strategy == "shared" and self._in_loop(op):
+        if plan.strategy == "shared":  # as in convert: prune_barriers drops it when not needed
             self.emit(gpu.BarrierOp())
         if reg_t != elem:
             out = self.emit(
@@ -685,15 +690,6 @@ class _FunctionLowering:
         if is_mask:
             out = self._narrow_mask(out)
         self.set_tensor(op.result, out, _layout(rt))
-
-    @staticmethod
-    def _in_loop(op: Operation) -> bool:
-        parent = op.parent_op()
-        while parent is not None:
-            if isinstance(parent, scf.ForOp | scf.WhileOp):
-                return True
-            parent = parent.parent_op()
-        return False
 
     # ------------------------------------------------------------------ MXFP
     def fp4_to_fp(self, op: tl.Fp4ToFpOp) -> None:
@@ -1416,6 +1412,7 @@ def lower_module(module: ModuleOp) -> None:
         if "llc.src" in fn.attributes or not fn.body.blocks:
             continue
         _FunctionLowering(fn, num_warps, tpw, capability).run()
+        prune_barriers(fn)
         fn.attributes["llc.num_warps"] = IntegerAttr(num_warps, 32)
         fn.attributes["llc.threads_per_warp"] = IntegerAttr(tpw, 32)
 
