@@ -13,7 +13,9 @@ each catching file, and the time. The mutants:
 * every barrier the lowering emits, dropped at its source (``local_store``'s leading and
   trailing barriers, the cross-warp exchange's middle and trailing ones, the trailing barriers
   of conversions and gathers, a conversion round's barrier, the barrier between rounds, the
-  gather program's barrier), and the barrier analysis saying that no barrier is ever needed;
+  gather program's barrier), the barrier analysis saying that no barrier is ever needed, or
+  that every barrier is (no pruning), and the interpreter's old fresh buffer per execution of
+  an alloc;
 * a flipped shuffle lane mask (conversion shuffles, reduction butterflies);
 * the most expensive conversion candidate (``llc.lowering`` ranks candidates by cost:
   ``min`` -> ``max``);
@@ -46,6 +48,7 @@ BARRIERS = "test/unit/test_barriers.py"
 CONVERSIONS = "test/unit/test_lower_conversions.py"
 GATHER = "test/unit/test_gather_plan.py"
 LAYOUT = "test/unit/test_layout_passes.py"
+INTERPRETER = "test/unit/test_simt_interpreter.py"
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,20 @@ MUTANTS = [
         (BARRIERS, LOWER),
     ),
     Mutant(
+        "barrier analysis: always needed (no pruning)",
+        "passes/barriers.py",
+        "    return any(_conflict(a, b) for a in before for b in after)",
+        "    return True",
+        (BARRIERS,),
+    ),
+    Mutant(
+        "interpreter: a fresh buffer per alloc execution",
+        "dialects/simt_interpreter.py",
+        "        mem = self.shared.get(op)\n",
+        "        mem = None\n",
+        (INTERPRETER, BARRIERS),
+    ),
+    Mutant(
         "flip a conversion shuffle's lane mask",
         "llc/lowering.py",
         "        b = p.const(lane_offset) if xor_mode else",
@@ -160,7 +177,7 @@ MUTANTS = [
         "passes/layout_assignment.py",
         "best = min(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))",
         "best = max(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))",
-        (LAYOUT,),
+        (LAYOUT, "test/unit/test_layout_passes_generated.py", "test/unit/test_examples.py"),
     ),
 ]
 

@@ -107,6 +107,30 @@ def test_every_barrier_of_an_example_is_needed(
     _record(request, name, delete_each_barrier(module, _example_runner(case, entry)))
 
 
+def test_every_barrier_of_a_gather_in_a_loop_is_needed(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``test/lit/lower``'s 1-D gather in a two-round loop goes through shared memory: the
+    barrier between its stores and loads, and the trailing one that keeps the next round's
+    stores behind this round's loads."""
+    from types import SimpleNamespace
+
+    from llc.testing.semantics import apply_pipeline, parse
+
+    path = ROOT / "test" / "lit" / "lower" / "Inputs" / "gather_1d.mlir"
+    module = parse(path.read_text())
+    apply_pipeline(module, "llc-compile")
+    rng = np.random.default_rng(0)
+    np.save(tmp_path / "x.npy", rng.standard_normal(256).astype(np.float32))
+    np.save(tmp_path / "i.npy", rng.permutation(256).astype(np.int32))
+    case = SimpleNamespace(
+        args=[str(tmp_path / "x.npy"), str(tmp_path / "i.npy"), "zeros:256xf32"], grid="1"
+    )
+    deletions = delete_each_barrier(module, _example_runner(case, "gather_1d"))
+    assert len(deletions) == 2
+    _record(request, "gather_1d", deletions)
+
+
 @pytest.mark.parametrize("seed", range(NUM_KERNELS))
 def test_every_barrier_of_a_generated_kernel_is_needed(
     seed: int, request: pytest.FixtureRequest
