@@ -7,8 +7,8 @@ script copies the repository (without ``.git``, ``.venv`` and caches) into a scr
 ``TMP/llc`` and applies the edit there, then runs the mutant's relevant test files with
 ``PYTHONPATH=TMP/llc``, its ``llc/`` folder linked to the subpackages' folders (so ``import
 llc`` is the scratch copy, ahead of the editable install; checked), one ``pytest -x`` per
-file. A file *catches* the mutant when it fails; the table gives the first failing test of
-each catching file, and the time. The mutants:
+file (``lit -q`` for a ``test/lit`` folder). A file *catches* the mutant when it fails; the
+table gives the first failing test of each catching file, and the time. The mutants:
 
 * every barrier the lowering emits, dropped at its source (``local_store``'s leading and
   trailing barriers, the cross-warp exchange's middle and trailing ones, the trailing barriers
@@ -177,7 +177,14 @@ MUTANTS = [
         "passes/layout_assignment.py",
         "best = min(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))",
         "best = max(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))",
-        (LAYOUT, "test/unit/test_layout_passes_generated.py", "test/unit/test_examples.py"),
+        (
+            LAYOUT,
+            "test/unit/test_layout_passes_generated.py",
+            "test/unit/test_examples.py",
+            "test/lit/transforms",
+            "test/lit/triton",
+            "test/lit/layout",
+        ),
     ),
 ]
 
@@ -220,6 +227,20 @@ def _run_file(tree: Path, path: Path, test: str) -> tuple[bool, str, float]:
     env = {**os.environ, "PYTHONPATH": str(path)}
     env.pop("PYTEST_ADDOPTS", None)
     start = time.perf_counter()
+    if test.startswith("test/lit/"):
+        lit = shutil.which("lit", path=os.path.dirname(sys.executable)) or "lit"
+        proc = subprocess.run(
+            [lit, "-q", test], cwd=tree, env=env, capture_output=True, text=True, check=False
+        )
+        seconds = time.perf_counter() - start
+        failed = re.findall(r"^\s+llc :: (\S+)", proc.stdout, re.MULTILINE)
+        if proc.returncode == 0:
+            return False, "", seconds
+        return (
+            True,
+            f"{test.rstrip('/')}/{failed[0]}" if failed else f"exit {proc.returncode}",
+            seconds,
+        )
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", test],
         cwd=tree,
