@@ -286,3 +286,29 @@ def test_reads_only_need_no_barrier() -> None:
 
     fn, barriers = _function(build)
     assert _needed(fn, barriers) == [False, False]
+
+
+def test_a_race_across_iterations_is_a_located_llc_run_error(tmp_path: Path) -> None:
+    """Without the gather's trailing barrier, ``llc-run`` reports the second iteration's store
+    at its ``file:line:col``, in one line and without a traceback."""
+    import subprocess
+
+    from llc.testing.semantics import apply_pipeline, parse
+
+    module = parse((ROOT / "test" / "lit" / "lower" / "Inputs" / "gather_1d.mlir").read_text())
+    apply_pipeline(module, "llc-compile")
+    lines = str(module).splitlines()
+    last = max(i for i, line in enumerate(lines) if "gpu.barrier" in line)
+    del lines[last]
+    store = next(i for i, line in enumerate(lines) if "simt.shared_store" in line)
+    (tmp_path / "k.mlir").write_text("\n".join(lines))
+    np.save(tmp_path / "x.npy", np.zeros(256, np.float32))
+    np.save(tmp_path / "i.npy", np.arange(256, dtype=np.int32)[::-1].copy())
+    cmd = [sys.executable, "-m", "llc.tools.run", "k.mlir", "--args", "x.npy", "i.npy"]
+    proc = subprocess.run(
+        [*cmd, "zeros:256xf32"], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
+    assert proc.returncode == 1
+    assert f"k.mlir:{store + 1}:" in proc.stderr, proc.stderr
+    assert "simt.shared_store" in proc.stderr and "race" in proc.stderr
+    assert "Traceback" not in proc.stderr
