@@ -13,10 +13,16 @@ is no Python loop over threads or registers.
   ``j = lane + b``, valid if ``j <= maxLane``; ``bfly``: ``j = lane ^ b``; ``idx``:
   ``j = minLane | (b & ~seg)``, valid if ``j <= maxLane``; an invalid ``j`` reads the lane's own
   value. A lane outside the member mask, or reading one, is an error (undefined in PTX).
-* Shared memory is a byte array. A load of a byte never written, or written by another thread
-  since the last barrier, and a store to a byte another thread read or wrote (with a different
-  value) since the last barrier, raise :class:`SimtRaceError` naming the op. Misaligned or
-  out-of-bounds addresses are errors too.
+* Shared memory is a byte array per ``simt.shared_alloc`` *op*, as in the PTX (one static
+  ``.shared`` array per alloc): every execution of the alloc, in every iteration of ``scf.for`` /
+  ``scf.while`` and in either branch of ``scf.if``, returns the same buffer, whose bytes and
+  access history persist until the CTA ends (:meth:`SimtFunctions.new_cta`). A load of a byte no
+  thread of the CTA has written (uninitialized: shared memory starts with garbage), or one
+  written by another thread since the last barrier, and a store to a byte another thread read
+  or wrote (with a different value) since the last barrier, raise :class:`SimtRaceError` naming
+  the op; the epochs between barriers run on across loop iterations, so a missing barrier
+  between one iteration's loads and the next one's stores is a race too. Misaligned or
+  out-of-bounds addresses are errors.
 * Every warp instruction on shared memory is counted in wavefronts
   (:func:`llc.swizzle.warp_wavefronts`) and its ideal; :class:`SimtStats` gathers instruction
   counts by kind (per thread), wavefronts and ideal wavefronts (summed over all warps).
@@ -43,7 +49,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import OpDiagnostic
-from llc.dialects.xdsl_private import import_submodule
+from llc.dialects.xdsl_private import diagnostics_pass_through, import_submodule
 from llc.lowering import COUNTED_KINDS
 from llc.swizzle import warp_wavefronts
 
@@ -134,9 +140,20 @@ class SimtFunctions(InterpreterFunctions):
         self.tid = np.arange(self.threads, dtype=np.int64)
         self.epoch = 0
         self.stats = SimtStats()
-        self.memories: list[_SharedMemory] = []
+        self.shared: dict[Operation, _SharedMemory] = {}
         self.wgmma = WgmmaState()
         self._wgmma_reads: list[tuple[Any, np.ndarray]] = []
+
+    def new_cta(self) -> None:
+        """Start another CTA: its shared memory is uninitialized again (the statistics go on).
+
+        >>> functions = SimtFunctions(1, 32)
+        >>> functions.shared[None] = None  # type: ignore[index]
+        >>> functions.new_cta()
+        >>> functions.shared
+        {}
+        """
+        self.shared = {}
 
     # --------------------------------------------------------------- thread identity, barrier
     @impl(gpu.ThreadIdOp)
@@ -279,19 +296,21 @@ class SimtFunctions(InterpreterFunctions):
     # --------------------------------------------------------------- shared memory
     @impl(simt.SharedAllocOp)
     def run_alloc(self, interp: Interpreter, op: simt.SharedAllocOp, args: PythonValues):
-        typ = op.result.type
-        assert isinstance(typ, simt.SharedMemoryType)
-        size = typ.size.data
-        mem = _SharedMemory(
-            size,
-            np.zeros(size, dtype=np.uint8),
-            np.full(size, -1, dtype=np.int64),
-            np.full(size, -1, dtype=np.int64),
-            np.full(size, -1, dtype=np.int64),
-            np.full(size, -1, dtype=np.int64),
-            np.full(size, -1, dtype=np.int64),
-        )
-        self.memories.append(mem)
+        mem = self.shared.get(op)
+        if mem is None:
+            typ = op.result.type
+            assert isinstance(typ, simt.SharedMemoryType)
+            size = typ.size.data
+            mem = _SharedMemory(
+                size,
+                np.zeros(size, dtype=np.uint8),
+                np.full(size, -1, dtype=np.int64),
+                np.full(size, -1, dtype=np.int64),
+                np.full(size, -1, dtype=np.int64),
+                np.full(size, -1, dtype=np.int64),
+                np.full(size, -1, dtype=np.int64),
+            )
+            self.shared[op] = mem
         return (mem,)
 
     def _bytes(
@@ -365,7 +384,9 @@ class SimtFunctions(InterpreterFunctions):
         if never.any():
             t, k = np.argwhere(never)[0]
             raise SimtRaceError(
-                op, f"thread {t} reads byte {int(idx[t, k])}, which no thread has written"
+                op,
+                f"uninitialized read: thread {t} reads byte {int(idx[t, k])}, which no thread "
+                "has written",
             )
         now = self.epoch
         racy = (mem.write_epoch[idx] == now) & (mem.writer[idx] != tids)
@@ -433,10 +454,13 @@ class SimtFunctions(InterpreterFunctions):
         if never.any():
             w, k = np.argwhere(never)[0]
             raise SimtRaceError(
-                op, f"warp {w} reads byte {int(flat[w, k])}, which no thread has written"
+                op,
+                f"uninitialized read: warp {w} reads byte {int(flat[w, k])}, which no thread has "
+                "written",
             )
-        warp_of = (mem.writer[flat] // self.threads_per_warp) != np.arange(self.num_warps)[:, None]
-        racy = (mem.write_epoch[flat] == self.epoch) & warp_of
+        # A row goes to four lanes other than the one that wrote it: even inside one warp the
+        # lanes are not ordered (independent thread scheduling) without a barrier.
+        racy = mem.write_epoch[flat] == self.epoch
         if racy.any():
             w, k = np.argwhere(racy)[0]
             raise SimtRaceError(
@@ -492,7 +516,7 @@ class SimtFunctions(InterpreterFunctions):
     # ------------------------------------------------------------- wgmma (Hopper, async)
     @impl(simt.FenceAsyncSharedOp)
     def run_fence_async(self, interp: Interpreter, op: simt.FenceAsyncSharedOp, args: PythonValues):
-        for mem in self.memories:
+        for mem in self.shared.values():
             assert mem.fence_epoch is not None
             mem.fence_epoch[mem.fence_epoch < 0] = self.epoch
         self.stats.count("fence.proxy.async")
@@ -701,6 +725,7 @@ def make_simt_interpreter(
     :attr:`SimtFunctions.stats` collect the figures)."""
     functions = SimtFunctions(num_warps, threads_per_warp)
     interp = Interpreter(module, listeners=(WgmmaTracker(functions),))
+    diagnostics_pass_through(interp)
     interp.register_implementations(functions)
     interp.register_implementations(FuncFunctions())
     return interp, functions

@@ -19,8 +19,9 @@ threads at once) with what kernels need beyond conversions:
   (float32 values rounded to bf16, as at the tensor level) through a ``uint16`` copy that every
   store writes through; registers hold bf16 values in float32, arithmetic computes in float32 and
   rounds each result to nearest even, as the PTX does (``cvt.rn.bf16.f32``);
-* ``tl.get_program_id`` / ``tl.get_num_programs`` (one CTA per program id), ``scf`` with uniform
-  conditions and bounds.
+* ``tl.get_program_id`` / ``tl.get_num_programs`` (one CTA per program id: setting
+  :attr:`KernelFunctions.program_id` starts a CTA with uninitialized shared memory), ``scf`` with
+  uniform conditions and bounds (checked).
 
 >>> KERNEL_BUFFER_SHIFT
 40
@@ -60,7 +61,7 @@ from xdsl.ir import Attribute, Operation
 from llc.dialects import simt, tl
 from llc.dialects.simt_interpreter import SimtError, SimtFunctions, WgmmaTracker
 from llc.dialects.tl_interpreter import ELEMENTWISE_FUNCTIONS, Buffer, Pointer, numpy_dtype
-from llc.dialects.xdsl_private import import_submodule
+from llc.dialects.xdsl_private import diagnostics_pass_through, import_submodule
 
 FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
 
@@ -271,11 +272,22 @@ class KernelFunctions(SimtFunctions):
     def __init__(self, num_warps: int, threads_per_warp: int, memory: GlobalMemory) -> None:
         super().__init__(num_warps, threads_per_warp)
         self.memory = memory
-        self.program_id = (0, 0, 0)
+        self._program_id = (0, 0, 0)
         self.num_programs = (1, 1, 1)
         self.sectors = 0
         self.min_sectors = 0
         self.global_bytes = 0
+
+    @property
+    def program_id(self) -> tuple[int, int, int]:
+        """The program (CTA) that runs next; setting it starts a new CTA, whose shared memory
+        is uninitialized (:meth:`SimtFunctions.new_cta`)."""
+        return self._program_id
+
+    @program_id.setter
+    def program_id(self, pid: tuple[int, int, int]) -> None:
+        self._program_id = pid
+        self.new_cta()
 
     # ------------------------------------------------------------------ constants, program id
     @impl(arith.ConstantOp)
@@ -573,6 +585,30 @@ class UniformScfFunctions(ScfFunctions):
             return ()
         return interp.run_ssacfg_region(region, (), "scf.if")
 
+    @impl(scf.ForOp)
+    def run_for(self, interp: Interpreter, op: scf.ForOp, args: PythonValues):
+        for bound, name in zip(args[:3], ("lower bound", "upper bound", "step"), strict=True):
+            b = np.asarray(bound)
+            if b.ndim and not (b == b.flat[0]).all():
+                raise SimtError(op, f"the {name} differs between threads (divergent scf.for)")
+        lb, ub, step = (int(np.asarray(b).flat[0]) for b in args[:3])
+        loop_args = tuple(args[3:])
+        for i in range(lb, ub, step):
+            loop_args = interp.run_ssacfg_region(op.body, (i, *loop_args), "scf.for")
+        return loop_args
+
+    @impl(scf.WhileOp)
+    def run_while(self, interp: Interpreter, op: scf.WhileOp, args: PythonValues):
+        loop_args = tuple(args)
+        while True:
+            cond, *forwarded = interp.run_ssacfg_region(op.before_region, loop_args, "scf.while")
+            c = np.asarray(cond)
+            if c.ndim and not (c == c.flat[0]).all():
+                raise SimtError(op, "the condition differs between threads (divergent scf.while)")
+            if not bool(c.flat[0]):
+                return tuple(forwarded)
+            loop_args = interp.run_ssacfg_region(op.after_region, tuple(forwarded), "scf.while")
+
     @impl_terminator(scf.YieldOp)
     def run_yield(self, interp: Interpreter, op: scf.YieldOp, args: PythonValues):
         from xdsl.interpreter import ReturnedValues
@@ -594,6 +630,7 @@ def make_kernel_interpreter(
     functions = KernelFunctions(num_warps, threads_per_warp, memory)
     # the wgmma tracker reports reads of accumulators still in flight
     interp = Interpreter(module, listeners=(*listeners, WgmmaTracker(functions)))
+    diagnostics_pass_through(interp)
     interp.register_implementations(functions)
     interp.register_implementations(UniformScfFunctions())
     interp.register_implementations(FuncFunctions())

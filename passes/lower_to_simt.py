@@ -62,6 +62,7 @@ from llc.dialects.diagnostics import error_at
 from llc.errors import LayoutError
 from llc.f2 import bit_fields
 from llc.lowering import SimtProgram
+from llc.passes.barriers import prune_barriers
 
 __all__ = ["LowerToSimtPass", "lower_module", "register_vector_type"]
 
@@ -613,11 +614,20 @@ class _FunctionLowering:
             return
         from llc.lowering import plan_conversion
 
+        strategies: list[str] = []
+
         def build(bitwidth: int) -> SimtProgram:
             cc = self.compute_capability
-            return plan_conversion(src.ll, dst_ll, bitwidth, compute_capability=cc).program
+            plan = plan_conversion(src.ll, dst_ll, bitwidth, compute_capability=cc)
+            strategies.append(plan.strategy)
+            return plan.program
 
-        self.set_tensor(res, self.run_program(build, src.value), dst_ll)
+        out = self.run_program(build, src.value)
+        if strategies[-1] == "shared":
+            # the buffer's next use (the next iteration) waits for these loads;
+            # prune_barriers drops this barrier where no next use follows
+            self.emit(gpu.BarrierOp())
+        self.set_tensor(res, out, dst_ll)
 
     def run_program(
         self,
@@ -675,8 +685,8 @@ class _FunctionLowering:
     def gather(self, op: tl.GatherOp) -> None:
         """``tl.gather`` by the plan of :func:`llc.gather.plan_gather`: ``shfl.sync.idx`` rounds
         when the axis stays in a warp, else a shared-memory buffer of the source (its own
-        allocation, so it never aliases another shared use; inside a loop a trailing barrier
-        keeps the next iteration's stores behind this one's loads)."""
+        allocation, so it never aliases another shared use; a trailing barrier keeps a next
+        iteration's stores behind this one's loads, where :func:`prune_barriers` finds one)."""
         from llc.gather import GatherPlan, gather_program, plan_gather
 
         src, idx = self.laid[op.src], self.laid[op.indices]
@@ -703,18 +713,9 @@ class _FunctionLowering:
             return gather_program(plans[0], src.ll, idx.ll)
 
         out = self.run_program(build, src.value, (indices,))
-        if plans[0].strategy == "shared" and self._in_loop(op):
+        if plans[0].strategy == "shared":  # as in convert: prune_barriers drops it when not needed
             self.emit(gpu.BarrierOp())
         self.set_tensor(op.result, out, _layout(rt))
-
-    @staticmethod
-    def _in_loop(op: Operation) -> bool:
-        parent = op.parent_op()
-        while parent is not None:
-            if isinstance(parent, scf.ForOp | scf.WhileOp):
-                return True
-            parent = parent.parent_op()
-        return False
 
     # ------------------------------------------------------------------ MXFP
     def fp4_to_fp(self, op: tl.Fp4ToFpOp) -> None:
@@ -1401,6 +1402,7 @@ def lower_module(module: ModuleOp) -> None:
         if "llc.src" in fn.attributes or not fn.body.blocks:
             continue
         _FunctionLowering(fn, num_warps, tpw, capability).run()
+        prune_barriers(fn)
         fn.attributes["llc.num_warps"] = IntegerAttr(num_warps, 32)
         fn.attributes["llc.threads_per_warp"] = IntegerAttr(tpw, 32)
 
