@@ -445,8 +445,14 @@ class LayoutAnalysis:
                 if enc is not None and (self.partial or is_expensive_memory_op(op, self.hw)):
                     self.sink_layouts[op] = enc
                     continue
-            already = op.name == "tl.load" and any(
-                v is op.results[0] for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+            # A scalar load (a pointer, not a tensor of pointers) has no layout: no class.
+            already = (
+                op.name == "tl.load"
+                and is_tensor(op.results[0])
+                and any(
+                    v is op.results[0]
+                    for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+                )
             )
             if already:
                 continue
