@@ -43,6 +43,7 @@ from llc.passes.layout_assignment import (
 from llc.passes.remove_conversions import (
     erase_dead_ops,
     fold_conversions,
+    rematerialize_from_scalars,
     remove_conversions,
     stage_dot_operands,
 )
@@ -239,6 +240,10 @@ class PropagateLayoutsPass(_LayoutPass):
                 layouts, sinks = analysis.assignment(), analysis.sink_layouts
             materialize(op, layouts, sinks, analysis.hw)
             fold_conversions(op)
+            if self.solver == "ilp":  # the recomputations the solver chose over conversions
+                log: list[str] = []
+                rematerialize_from_scalars(op, log=log)
+                _emit(self.debug and bool(log), "\n".join(f"// {line}" for line in log))
             _emit(self.debug, f"// llc-propagate-layouts: {count_conversions(op)} conversions")
 
 
