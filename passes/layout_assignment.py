@@ -333,6 +333,8 @@ class LayoutAnalysis:
     store_layouts: dict[Operation, Attribute] = field(default_factory=dict)
     anchor_options: dict[SSAValue, list[tuple[SSAValue, Attribute]]] = field(default_factory=dict)
     """Class root -> the anchors (value, layout) in it."""
+    decisions: list[tuple[list[tuple[float, Attribute]], Attribute]] = field(default_factory=list)
+    """Every cost decision of ``anchors`` and ``resolve``: (cost of each option, the choice)."""
     value_layouts: dict[SSAValue, Attribute] = field(default_factory=dict)
     coalesced_roots: set[SSAValue] = field(default_factory=set)
     """Classes anchored by a coalesced load (free to take an equivalent layout)."""
@@ -407,6 +409,7 @@ class LayoutAnalysis:
                         )
                 costs.append((cost, enc))
             best = min(costs, key=lambda t: (t[0], not _coalesced(t[1])))[1]
+            self.decisions.append((costs, best))
             self.fixed[root] = best
             for v, own in options:
                 if own != best:
@@ -648,6 +651,7 @@ class LayoutAnalysis:
                     continue
                 costs = [(self._class_cost(root, c), i, c) for i, c in enumerate(cands)]
                 best = min(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))
+                self.decisions.append(([(cost, c) for cost, _, c in costs], best[2]))
                 self.chosen[root] = best[2]
                 self.log.append(
                     f"resolve {_name(v)}: "

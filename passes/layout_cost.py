@@ -22,13 +22,12 @@ True
 
 from __future__ import annotations
 
-import math
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
@@ -92,7 +91,8 @@ def conversion_lower_bound(
     >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
     >>> rows = BlockedEncodingAttr(BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]))
     >>> cols = BlockedEncodingAttr(BlockedLayout([4, 1], [4, 8], [1, 4], [0, 1]))
-    >>> conversion_lower_bound(rows, cols, (64, 64), 32) <= conversion_cost(rows, cols, (64, 64), 32)
+    >>> bound = conversion_lower_bound(rows, cols, (64, 64), 32)
+    >>> 0 < bound <= conversion_cost(rows, cols, (64, 64), 32)
     True
     """
     if src == dst:

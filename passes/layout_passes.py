@@ -169,14 +169,16 @@ def solve_layouts(
     analysis: LayoutAnalysis,
     budget: float,
     debug: bool = False,
-) -> tuple[dict[SSAValue, Attribute], dict[Operation, Attribute]]:
+) -> tuple[dict[SSAValue, Attribute], dict[Operation, Attribute], bool]:
     """The ``solve`` stage: each function's assignment by :mod:`llc.passes.layout_solver`,
-    starting from the staged analysis' (kept, with a remark, past ``budget`` seconds)."""
+    starting from the staged analysis' (kept, with a remark, past ``budget`` seconds).
+    Returns the layouts, the stores' layouts, and whether some function was solved."""
     from llc.passes.layout_solver import assignment_of, solve_function
 
     layouts = analysis.assignment()
     sinks = dict(analysis.sink_layouts)
     lines = ["// -----// llc layout analysis: after solve //----- //"]
+    solved = False
     for func in module.ops:
         if not isinstance(func, FuncOp) or not func.body.blocks:
             continue
@@ -211,11 +213,12 @@ def solve_layouts(
 
                 members = ", ".join(_name(v) for v in model.node_values[n])
                 lines.append(f"//   {members}: {_short(model.candidates[n][c])}")
+        solved = True
         new_layouts, new_sinks = assignment_of(model, result.choice)
         layouts.update(new_layouts)
         sinks.update(new_sinks)
     _emit(debug, "\n".join(lines))
-    return layouts, sinks
+    return layouts, sinks, solved
 
 
 @dataclass(frozen=True)
@@ -234,13 +237,14 @@ class PropagateLayoutsPass(_LayoutPass):
             )
         with gc_paused():
             analysis = self.analyse(op, ["anchors", "propagate", "resolve", "fill"])
+            solved = False
             if self.solver == "ilp":
-                layouts, sinks = solve_layouts(op, analysis, self.solver_budget, self.debug)
+                layouts, sinks, solved = solve_layouts(op, analysis, self.solver_budget, self.debug)
             else:
                 layouts, sinks = analysis.assignment(), analysis.sink_layouts
             materialize(op, layouts, sinks, analysis.hw)
             fold_conversions(op)
-            if self.solver == "ilp":  # the recomputations the solver chose over conversions
+            if solved:  # the recomputations the solver chose over conversions
                 log: list[str] = []
                 rematerialize_from_scalars(op, log=log)
                 _emit(self.debug and bool(log), "\n".join(f"// {line}" for line in log))

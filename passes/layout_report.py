@@ -163,8 +163,8 @@ def _access(op: Operation, axis: object) -> AccessLine:
     info = axis.info(ptr)  # type: ignore[attr-defined]
     shape = shape_of(ptr.type)
     if enc is None:
-        from llc.passes.layout_assignment import default_blocked
         from llc.dialects.tl import hardware_config
+        from llc.passes.layout_assignment import default_blocked
 
         warps, lanes = hardware_config(op) or (4, 32)
         enc = default_blocked(shape, warps, lanes)

@@ -85,6 +85,7 @@ __all__ = [
     "block_weight",
     "brute_force_minimum",
     "build_model",
+    "exact_minimum",
     "solve_function",
     "trip_count",
 ]
@@ -114,7 +115,9 @@ _INF = float("inf")
 def _constant_int(value: SSAValue) -> int | None:
     owner = value.owner
     if isinstance(owner, Operation) and owner.name == "arith.constant":
-        attr = owner.properties.get("value") or owner.attributes.get("value")
+        attr = owner.properties.get("value")  # an IntegerAttr of 0 is falsy: no `or`
+        if attr is None:
+            attr = owner.attributes.get("value")
         if isinstance(attr, IntegerAttr):
             return attr.value.data
     return None
@@ -494,7 +497,9 @@ def build_model(
         model.node_values[n].append(v)
         model.node_of[v] = n
     num_values = len(model.node_values)
-    stores = [op for op in ops if op.name == "tl.store" and op.operands and is_tensor(op.operands[0])]
+    stores = [
+        op for op in ops if op.name == "tl.store" and op.operands and is_tensor(op.operands[0])
+    ]
     for op in stores:
         model.store_node[op] = len(model.node_values)
         model.node_values.append([])
@@ -518,17 +523,23 @@ def build_model(
             owner = v.owner
             existing = encoding_of(v.type)
             if isinstance(owner, Operation):
-                if owner.name == "tl.dot":
+                if (
+                    owner.name == "tl.dot"
+                    or (owner.name == "tl.gather" and owner in analysis.sink_layouts)
+                    or (
+                        rule_for(owner) is None
+                        and owner.name not in ("scf.for", "scf.if", "scf.while")
+                    )
+                ):
                     pin = True
-                elif owner.name == "tl.gather" and owner in analysis.sink_layouts:
-                    pin = True
-                elif rule_for(owner) is None and owner.name not in ("scf.for", "scf.if", "scf.while"):
-                    pin = True
-            elif isinstance(v, BlockArgument) and v.owner is (
-                func.body.block if func.body.blocks else None
+            elif (
+                isinstance(v, BlockArgument)
+                and func.body.blocks
+                and v.owner is func.body.block
+                and existing is not None
+                and analysis.keep_existing
             ):
-                if existing is not None and analysis.keep_existing:
-                    pin = True
+                pin = True  # a function argument's layout is its caller's
             if existing is not None and analysis.keep_existing and analysis.partial:
                 pin = True
             root = analysis.cls(v)
@@ -593,7 +604,7 @@ def build_model(
                 if op.name == "tl.dot" and i != 2:
                     continue
                 for enc in list(cands[model.node_of[op.operands[i]]]):
-                    out = _safe(lambda e=enc, i=i: rule.forward(op, i, e))
+                    out = _forward(rule, op, i, enc)
                     if out:
                         offer(r, out[0])
         for op in reversed(ops):
@@ -609,7 +620,7 @@ def build_model(
                 continue
             r = model.node_of[op.results[results[0]]]
             for enc in list(cands[r]):
-                required = _safe(lambda e=enc: rule.backward(op, [e] * len(results)))
+                required = _backward(rule, op, [enc] * len(results))
                 if required is None:
                     continue
                 for i, req in zip(tensor_operands(op), required, strict=False):
@@ -626,9 +637,7 @@ def build_model(
             continue
         r = model.node_of[op.results[results[0]]]
         cands[r] = [cands[r][0]] + [
-            e
-            for e in cands[r][1:]
-            if _safe(lambda e=e: rule.backward(op, [e] * len(results))) is not None
+            e for e in cands[r][1:] if _backward(rule, op, [e] * len(results)) is not None
         ]
     model.candidates = cands
     model.pinned = pinned
@@ -650,13 +659,17 @@ def build_model(
         if op.name in ("tl.load", "tl.store") and is_tensor(op.operands[0]):
             ptr = op.operands[0]
             info = axis.info(ptr)
-            bits = element_bits(op.operands[1].type if op.name == "tl.store" else op.results[0].type)
+            data = op.operands[1] if op.name == "tl.store" else op.results[0]
+            bits = element_bits(data.type)
             n = model.store_node[op] if op.name == "tl.store" else model.node_of[op.results[0]]
             w = block_weight(op.parent_block())
             for i, enc in enumerate(cands[n]):
-                model.unary[n][i] += w * access_cost(
-                    enc, shape_of(ptr.type), bits, info.contiguity, info.divisibility
-                ).total
+                model.unary[n][i] += (
+                    w
+                    * access_cost(
+                        enc, shape_of(ptr.type), bits, info.contiguity, info.divisibility
+                    ).total
+                )
         if op in model.store_node:
             s = model.store_node[op]
             for i in tensor_operands(op):
@@ -674,7 +687,7 @@ def build_model(
         r = model.node_of[op.results[results[0]]]
         per_operand: list[list[Attribute | None]] = [[] for _ in operands]
         for j, lr in enumerate(cands[r]):
-            required = _safe(lambda e=lr: rule.backward(op, [e] * len(results)))
+            required = _backward(rule, op, [lr] * len(results))
             if required is None:
                 required = _fallback(op, rule, j, lr, model, cands, staged, hw)
             for k in range(len(operands)):
@@ -685,10 +698,22 @@ def build_model(
     return model
 
 
-def _safe(fn):  # type: ignore[no-untyped-def]
+_RULE_ERRORS = (LayoutError, ValueError, AttributeError, TypeError, IndexError)
+
+
+def _forward(rule: object, op: Operation, index: int, enc: Attribute) -> list[Attribute] | None:
+    """``rule.forward``, ``None`` where the layout algebra rejects the layout."""
     try:
-        return fn()
-    except (LayoutError, ValueError, AttributeError, TypeError, IndexError):
+        return rule.forward(op, index, enc)  # type: ignore[attr-defined]
+    except _RULE_ERRORS:
+        return None
+
+
+def _backward(rule: object, op: Operation, encs: list[Attribute]) -> list[Attribute] | None:
+    """``rule.backward``, ``None`` where the layout algebra rejects the layout."""
+    try:
+        return rule.backward(op, encs)  # type: ignore[attr-defined]
+    except _RULE_ERRORS:
         return None
 
 
@@ -715,11 +740,11 @@ def _fallback(
     shape, bits = shape_of(result.type), element_bits(result.type)
 
     def derive(enc: Attribute) -> tuple[Attribute | None, float]:
-        out = _safe(lambda: rule.forward(op, first_idx, enc))  # type: ignore[attr-defined]
+        out = _forward(rule, op, first_idx, enc)
         if out:
             return out[0], 0.0
         default = default_blocked(shape_of(first.type), hw.num_warps, hw.threads_per_warp)  # type: ignore[attr-defined]
-        out = _safe(lambda: rule.forward(op, first_idx, default))  # type: ignore[attr-defined]
+        out = _forward(rule, op, first_idx, default)
         extra = conversion_cost(
             enc, default, shape_of(first.type), element_bits(first.type), model.capability
         )
@@ -734,7 +759,7 @@ def _fallback(
     derived, _ = derive(staged[first])
     if derived is None:
         return None
-    return _safe(lambda: rule.backward(op, [derived] * len(tensor_results(op))))  # type: ignore[attr-defined]
+    return _backward(rule, op, [derived] * len(tensor_results(op)))
 
 
 # ---------------------------------------------------------------------------------- the ILP
@@ -935,9 +960,7 @@ class _Ilp:
         values = h.getSolution().col_value if status == highspy.HighsModelStatus.kOptimal else []
         if not self._integer and (
             not values
-            or any(
-                1e-6 < values[c] < 1 - 1e-6 for cols in self.x if cols is not None for c in cols
-            )
+            or any(1e-6 < values[c] < 1 - 1e-6 for cols in self.x if cols is not None for c in cols)
         ):
             self._integer = True
             integer = [c for c in range(ncol) if self.integer[c]]
@@ -1023,7 +1046,12 @@ def brute_force_minimum(model: LayoutModel, cap: int = ENUMERATION_CAP) -> float
     component (nodes linked by a cost term), or ``None`` when a component has more than
     ``cap`` assignments.
 
+    Prices are lazy as in :func:`solve_model`, but checked independently: a component's
+    enumeration is repeated, pricing exactly the conversions of its best assignment, until that
+    assignment's exact cost is its enumerated cost.
+
     >>> m = LayoutModel(80, candidates=[[1, 2], [3]], unary=[[5.0, 2.0], [0.0]])
+    >>> m.finalize()
     >>> brute_force_minimum(m)
     2.0
     """
@@ -1061,35 +1089,146 @@ def brute_force_minimum(model: LayoutModel, cap: int = ENUMERATION_CAP) -> float
     for i in range(n):
         if len(model.candidates[i]) == 1:
             total += model.unary[i][0]
-    by_component: dict[int | None, list[tuple[list[int], object]]] = {}
+    by_component: dict[int | None, list[object]] = {}
     for nodes, term in terms:
         multi = [x for x in nodes if len(model.candidates[x]) > 1]
-        by_component.setdefault(find(multi[0]) if multi else None, []).append((nodes, term))
-    for nodes, term in by_component.get(None, []):
-        total += _term_value(model, term, base)
+        by_component.setdefault(find(multi[0]) if multi else None, []).append(term)
+    for term in by_component.get(None, []):
+        total += _term_value(model, term, base, True)
     for root, members in components.items():
-        best = _INF
-        choice = list(base)
         comp_terms = by_component.get(root, [])
-        for combo in itertools.product(*(range(len(model.candidates[i])) for i in members)):
-            for i, c in zip(members, combo, strict=True):
+        while True:
+            best, best_combo = _INF, None
+            choice = list(base)
+            for combo in itertools.product(*(range(len(model.candidates[i])) for i in members)):
+                for i, c in zip(members, combo, strict=True):
+                    choice[i] = c
+                cost = sum(model.unary[i][choice[i]] for i in members)
+                for term in comp_terms:
+                    cost += _term_value(model, term, choice, False)
+                    if cost >= best:
+                        break
+                if cost < best:
+                    best, best_combo = cost, combo
+            assert best_combo is not None
+            for i, c in zip(members, best_combo, strict=True):
                 choice[i] = c
-            cost = sum(model.unary[i][choice[i]] for i in members)
-            for _, term in comp_terms:
-                cost += _term_value(model, term, choice)
-                if cost >= best:
-                    break
-            best = min(best, cost)
-        total += best
+            exact = sum(model.unary[i][choice[i]] for i in members) + sum(
+                _term_value(model, term, choice, True) for term in comp_terms
+            )
+            if exact <= best + 1e-6 * max(1.0, abs(exact)):
+                total += exact
+                break
     return total
 
 
-def _term_value(model: LayoutModel, term: object, choice: Sequence[int]) -> float:
+def exact_minimum(model: LayoutModel, cap: int = ENUMERATION_CAP) -> float | None:
+    """The true minimum of ``model`` by exhaustive enumeration organised as variable
+    elimination (bucket elimination): nodes are eliminated one at a time, each by enumerating
+    every combination of its candidates with those of its neighbours and keeping the cheapest
+    per neighbour combination. ``None`` when a combination table would exceed ``cap`` entries.
+
+    Independent of the ILP (no linearization, no solver); prices are lazy as in
+    :func:`brute_force_minimum`.
+
+    >>> m = LayoutModel(80, candidates=[[1, 2], [3, 4]], unary=[[5.0, 2.0], [0.0, 1.0]])
+    >>> m.pairs[(0, 1)] = np.array([[0.0, 0.0], [4.0, 0.0]])
+    >>> m.finalize()
+    >>> exact_minimum(m)
+    3.0
+    """
+    n = len(model.candidates)
+    size = [len(c) for c in model.candidates]
+    while True:
+        factors: list[tuple[tuple[int, ...], np.ndarray]] = []
+        constant = model.constant
+        base = [0] * n
+        for i in range(n):
+            if size[i] > 1:
+                factors.append(((i,), np.array(model.unary[i], dtype=float)))
+            else:
+                constant += model.unary[i][0]
+        for (a, b), table in model.pairs.items():
+            if size[a] > 1 and size[b] > 1:
+                factors.append(((a, b), np.asarray(table, dtype=float)))
+            elif size[a] > 1:
+                factors.append(((a,), np.asarray(table[:, 0], dtype=float)))
+            elif size[b] > 1:
+                factors.append(((b,), np.asarray(table[0, :], dtype=float)))
+            else:
+                constant += float(table[0, 0])
+        for v, demands in model.demands.items():
+            nodes = [model.node_of[v]] + [d.key for d in demands if d.key is not None]
+            axes = tuple(dict.fromkeys(x for x in nodes if size[x] > 1))
+            if math.prod(size[x] for x in axes) > cap:
+                return None
+            table = np.zeros([size[x] for x in axes])
+            choice = list(base)
+            for combo in itertools.product(*(range(size[x]) for x in axes)):
+                for x, c in zip(axes, combo, strict=True):
+                    choice[x] = c
+                table[combo] = model.value_cost(v, choice, exact=False)
+            if axes:
+                factors.append((axes, table))
+            else:
+                constant += float(table)
+        best, choice = _eliminate(factors, size, cap)
+        if best is None:
+            return None
+        exact = model.evaluate(choice)
+        if exact <= best + constant + 1e-6 * max(1.0, abs(exact)):
+            return exact
+
+
+def _scope(factors: list[tuple[tuple[int, ...], np.ndarray]], x: int) -> set[int]:
+    return {y for axes, _ in factors if x in axes for y in axes}
+
+
+def _eliminate(
+    factors: list[tuple[tuple[int, ...], np.ndarray]], size: list[int], cap: int
+) -> tuple[float | None, list[int]]:
+    """Minimize a sum of table factors by variable elimination; the minimum and an argmin."""
+    remaining = {x for axes, _ in factors for x in axes}
+    eliminated: list[tuple[int, tuple[int, ...], np.ndarray]] = []
+    constant = 0.0
+    while remaining:
+        scopes = {x: _scope(factors, x) for x in remaining}
+        var = min(remaining, key=lambda x: math.prod(size[y] for y in scopes[x]))
+        union = tuple(sorted(scopes[var]))
+        if math.prod(size[y] for y in union) > cap:
+            return None, []
+        combined = np.zeros([size[y] for y in union])
+        keep = []
+        for axes, table in factors:
+            if var not in axes:
+                keep.append((axes, table))
+                continue
+            order = sorted(range(len(axes)), key=lambda k: union.index(axes[k]))
+            t = np.transpose(table, order)
+            shape = [size[y] if y in axes else 1 for y in union]
+            combined = combined + t.reshape(shape)
+        pos = union.index(var)
+        rest = tuple(y for y in union if y != var)
+        eliminated.append((var, rest, np.argmin(combined, axis=pos)))
+        reduced = np.min(combined, axis=pos)
+        if rest:
+            keep.append((rest, reduced))
+        else:
+            constant += float(reduced)
+        factors = keep
+        remaining.discard(var)
+    choice = [0] * len(size)
+    for var, rest, argmin in reversed(eliminated):
+        choice[var] = int(argmin[tuple(choice[y] for y in rest)]) if rest else int(argmin)
+    return constant, choice
+
+
+def _term_value(model: LayoutModel, term: object, choice: Sequence[int], exact: bool) -> float:
     kind, payload = term  # type: ignore[misc]
     if kind == "pair":
         a, b, table = payload
         return float(table[choice[a], choice[b]])
-    return model.value_cost(payload, choice)
+    return model.value_cost(payload, choice, exact)
 
 
 def assignment_of(model: LayoutModel, choice: Sequence[int]) -> tuple[dict, dict]:
@@ -1105,4 +1244,3 @@ def assignment_of(model: LayoutModel, choice: Sequence[int]) -> tuple[dict, dict
 def staged_cost(model: LayoutModel) -> float:
     """The model's cost of the staged analysis' assignment."""
     return model.evaluate(model.staged_choice())
-

@@ -52,11 +52,11 @@ from llc.passes.layout_cost import capability_of, conversion_cost, remat_cost
 
 __all__ = [
     "RematPlan",
-    "rematerialize_from_scalars",
     "backward_slice",
     "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
+    "rematerialize_from_scalars",
     "remove_conversions",
     "stage_dot_operands",
 ]
