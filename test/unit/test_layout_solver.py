@@ -161,3 +161,16 @@ func.func @f(%n: i32) {
     module = parse_module(make_context(), text, "f")
     loops = [op for op in module.walk() if op.name == "scf.for"]
     assert [trip_count(loop) for loop in loops] == [5, 8]
+
+
+def test_staged_anchor_conflict_takes_the_cheapest_option() -> None:
+    """Two loads tied by an scf.if (row- and column-major): the staged analysis' anchor
+    conflict resolution keeps the cheaper layout for the class."""
+    from pathlib import Path
+
+    lit = Path(__file__).parents[1] / "lit" / "transforms" / "llc-layout-solver.mlir"
+    branches = lit.read_text().split("// -----")[-1]
+    analysis = staged_analysis(branches)
+    assert analysis.decisions
+    for costs, choice in analysis.decisions:
+        assert next(c for c, enc in costs if enc == choice) == min(c for c, _ in costs)
