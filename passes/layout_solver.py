@@ -110,6 +110,10 @@ CHANGE_COST = 1e-6
 
 _INF = float("inf")
 
+_KNOWN_CONVERSIONS: dict[tuple, float] = {}
+"""Conversions already priced exactly (by any function): a model takes their price at once
+instead of a lower bound, which saves the ILP rounds that would price them again."""
+
 
 # ---------------------------------------------------------------------------------- weights
 def _constant_int(value: SSAValue) -> int | None:
@@ -254,11 +258,18 @@ class LayoutModel:
             self._price[key] = 0.0
             return 0.0
         shape, bits = shape_of(v.type), element_bits(v.type)
-        if not exact:
-            bound = min(remat, conversion_lower_bound(have, want, shape, bits) + CONVERSION_OP_COST)
-            self._lower[key] = bound
-            return bound
-        convert = conversion_cost(have, want, shape, bits, self.capability) + CONVERSION_OP_COST
+        known_key = (have, want, shape, bits, self.capability)
+        convert = _KNOWN_CONVERSIONS.get(known_key)
+        if convert is None:
+            if not exact:
+                bound = conversion_lower_bound(have, want, shape, bits) + CONVERSION_OP_COST
+                self._lower[key] = min(remat, bound)
+                return self._lower[key]
+            convert = conversion_cost(have, want, shape, bits, self.capability)
+            convert += CONVERSION_OP_COST
+            if len(_KNOWN_CONVERSIONS) >= 1 << 16:
+                _KNOWN_CONVERSIONS.clear()
+            _KNOWN_CONVERSIONS[known_key] = convert
         cached = min(remat, convert)
         self._price[key] = cached
         return cached
@@ -789,6 +800,7 @@ class _Ilp:
         self.base_constant = 0.0
         self._h = None
         self._integer = False
+        self._entries: tuple | None = None
         self.x: list[list[int] | None] = []
         self.y: dict[tuple[int, int], np.ndarray] = {}
         for cands in model.candidates:
@@ -891,15 +903,34 @@ class _Ilp:
     def reprice(self) -> None:
         """The objective with the current prices (exact where known, else lower bounds)."""
         m = self.model
-        costs = list(self.base_costs)
-        constant = self.base_constant
-        for vi, hi, t, weight, (const, cols) in self.priced:
-            cost = weight * m.price(vi, hi, t, exact=False)
-            constant += const * cost
-            for c in cols:
-                costs[c] += cost
-        self.costs = costs
-        self.constant = constant
+        if self._entries is None:
+            keys: dict[tuple[int, int, int], int] = {}
+            key_idx, col_idx, coef = [], [], []
+            const_key, const_coef = [], []
+            for vi, hi, t, weight, (const, cols) in self.priced:
+                k = keys.setdefault((vi, hi, t), len(keys))
+                if const:
+                    const_key.append(k)
+                    const_coef.append(const * weight)
+                for c in cols:
+                    key_idx.append(k)
+                    col_idx.append(c)
+                    coef.append(weight)
+            self._entries = (
+                list(keys),
+                np.array(key_idx, dtype=np.int64),
+                np.array(col_idx, dtype=np.int64),
+                np.array(coef, dtype=float),
+                np.array(const_key, dtype=np.int64),
+                np.array(const_coef, dtype=float),
+            )
+        keys_list, key_idx, col_idx, coef, const_key, const_coef = self._entries
+        prices = np.array([m.price(vi, hi, t, exact=False) for vi, hi, t in keys_list])
+        costs = np.array(self.base_costs, dtype=float)
+        if len(col_idx):
+            np.add.at(costs, col_idx, coef * prices[key_idx])
+        self.costs = costs.tolist()
+        self.constant = self.base_constant + float(np.dot(const_coef, prices[const_key]))
 
     def _highs(self, time_limit: float):  # type: ignore[no-untyped-def]
         """A HiGHS instance holding the LP relaxation (built on the first solve)."""
