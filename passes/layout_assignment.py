@@ -83,6 +83,8 @@ __all__ = [
     "element_bits",
     "insert_conversion",
     "materialize",
+    "short_layout",
+    "value_name",
 ]
 
 DEFAULT_NUM_WARPS = 4
@@ -908,6 +910,20 @@ def _short(enc: Attribute | None) -> str:
         return "-"
     text = str(enc)
     return text if len(text) < 160 else text[:157] + "..."
+
+
+def value_name(v: SSAValue) -> str:
+    """How the debug dumps name a value: ``%hint``, ``<arg N>`` or ``<op result>``."""
+    return _name(v)
+
+
+def short_layout(enc: Attribute | None) -> str:
+    """A layout as the debug dumps print it (cut at 160 characters).
+
+    >>> short_layout(None)
+    '-'
+    """
+    return _short(enc)
 
 
 # ---------------------------------------------------------------------------------- rewrite

@@ -38,6 +38,8 @@ from llc.passes.layout_assignment import (
     Hardware,
     LayoutAnalysis,
     materialize,
+    short_layout,
+    value_name,
     walk_ops,
 )
 from llc.passes.remove_conversions import (
@@ -209,10 +211,8 @@ def solve_layouts(
             continue
         for n, c in enumerate(result.choice):
             if c and model.node_values[n]:
-                from llc.passes.layout_assignment import _name, _short
-
-                members = ", ".join(_name(v) for v in model.node_values[n])
-                lines.append(f"//   {members}: {_short(model.candidates[n][c])}")
+                members = ", ".join(value_name(v) for v in model.node_values[n])
+                lines.append(f"//   {members}: {short_layout(model.candidates[n][c])}")
         solved = True
         new_layouts, new_sinks = assignment_of(model, result.choice)
         layouts.update(new_layouts)
