@@ -174,3 +174,20 @@ def test_staged_anchor_conflict_takes_the_cheapest_option() -> None:
     assert analysis.decisions
     for costs, choice in analysis.decisions:
         assert next(c for c, enc in costs if enc == choice) == min(c for c, _ in costs)
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+def test_rewritten_ir_costs_no_more_than_the_model_says(seed: int) -> None:
+    """The rewrite materializes the solver's choice: the figure of the IR that
+    llc-propagate-layouts writes (``--layout-report``: conversions left and accesses) is at most
+    the optimum the model computed (recomputations it chose are done, conversions shared)."""
+    from llc.dialects.diagnostics import parse_module
+    from llc.passes.layout_report import layout_report
+    from llc.tools.run import make_context
+
+    text = generate_kernel(seed, steps=1).layout_free
+    [case] = solve_cases(text)
+    module = parse_module(make_context(), text, "k")
+    PropagateLayoutsPass().apply(Context(), module)
+    [report] = layout_report(module)
+    assert report.total <= case.optimum + 1e-3 * max(1.0, case.optimum)
