@@ -84,6 +84,8 @@ __all__ = [
     "element_bits",
     "insert_conversion",
     "materialize",
+    "short_layout",
+    "value_name",
 ]
 
 DEFAULT_NUM_WARPS = 4
@@ -336,6 +338,8 @@ class LayoutAnalysis:
     store_layouts: dict[Operation, Attribute] = field(default_factory=dict)
     anchor_options: dict[SSAValue, list[tuple[SSAValue, Attribute]]] = field(default_factory=dict)
     """Class root -> the anchors (value, layout) in it."""
+    decisions: list[tuple[list[tuple[float, Attribute]], Attribute]] = field(default_factory=list)
+    """Every cost decision of ``anchors`` and ``resolve``: (cost of each option, the choice)."""
     value_layouts: dict[SSAValue, Attribute] = field(default_factory=dict)
     coalesced_roots: set[SSAValue] = field(default_factory=set)
     """Classes anchored by a coalesced load (free to take an equivalent layout)."""
@@ -410,6 +414,7 @@ class LayoutAnalysis:
                         )
                 costs.append((cost, enc))
             best = min(costs, key=lambda t: (t[0], not _coalesced(t[1])))[1]
+            self.decisions.append((costs, best))
             self.fixed[root] = best
             for v, own in options:
                 if own != best:
@@ -448,8 +453,14 @@ class LayoutAnalysis:
                 if enc is not None and (self.partial or is_expensive_memory_op(op, self.hw)):
                     self.sink_layouts[op] = enc
                     continue
-            already = op.name == "tl.load" and any(
-                v is op.results[0] for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+            # A scalar load (a pointer, not a tensor of pointers) has no layout: no class.
+            already = (
+                op.name == "tl.load"
+                and is_tensor(op.results[0])
+                and any(
+                    v is op.results[0]
+                    for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+                )
             )
             if already:
                 continue
@@ -645,6 +656,7 @@ class LayoutAnalysis:
                     continue
                 costs = [(self._class_cost(root, c), i, c) for i, c in enumerate(cands)]
                 best = min(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))
+                self.decisions.append(([(cost, c) for cost, _, c in costs], best[2]))
                 self.chosen[root] = best[2]
                 self.log.append(
                     f"resolve {_name(v)}: "
@@ -901,6 +913,20 @@ def _short(enc: Attribute | None) -> str:
         return "-"
     text = str(enc)
     return text if len(text) < 160 else text[:157] + "..."
+
+
+def value_name(v: SSAValue) -> str:
+    """How the debug dumps name a value: ``%hint``, ``<arg N>`` or ``<op result>``."""
+    return _name(v)
+
+
+def short_layout(enc: Attribute | None) -> str:
+    """A layout as the debug dumps print it (cut at 160 characters).
+
+    >>> short_layout(None)
+    '-'
+    """
+    return _short(enc)
 
 
 # ---------------------------------------------------------------------------------- rewrite

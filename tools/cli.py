@@ -478,6 +478,12 @@ def opt_arg_parser() -> ArgumentParser:
         help="Return success on exit if ShrinkException was raised.",
     )
     parser.add_argument(
+        "--layout-report",
+        action="store_true",
+        help="Before the IR, print per function the conversions left (cost, loop weight), the "
+        "global accesses (width, sectors) and their weighted total under llc's cost model",
+    )
+    parser.add_argument(
         "--no-aliases",
         action="store_true",
         help="Print every layout inline instead of as #blocked/#mma/... aliases",

@@ -8,6 +8,7 @@
     llc-opt kernel.mlir --print-op-generic   # generic op form (aliases still printed)
     llc-opt kernel.mlir --no-aliases         # repeat every layout inline, as xdsl-opt does
     llc-opt bad.mlir --split-input-file --parsing-diagnostics --verify-diagnostics  # lit tests
+    llc-opt kernel.mlir -p llc-optimize-layouts --layout-report   # conversions, accesses, total
 
 All of xdsl-opt's flags are inherited. Every dialect xDSL knows is registered, plus ``tl`` and
 llc's passes and targets (:mod:`llc.dialects.universe`). Input is llc's MLIR text, or Triton's
@@ -267,6 +268,10 @@ class LLCOptMain(xDSLOptMain):
             try:
                 module = self._parse(chunk, name, offset)
                 self.apply_passes(module)
+                if getattr(self.args, "layout_report", False):
+                    from llc.passes.layout_report import format_report, layout_report
+
+                    output.write(format_report(layout_report(module)))
                 output.write(self.output_resulting_program(module))
                 output.flush()
             except ParseError as err:

@@ -333,7 +333,10 @@ def _lowered_ops(target: str) -> set[str]:
         with open(f"{_ROOT}/examples/{example}.mlir") as f:
             module = parse_module(ctx, f.read(), example)
         module.attributes["tl.target"] = StringAttr(target)
-        OptimizeLayoutsPass().apply(ctx, module)
+        # The staged assignment: it keeps the shared-memory conversions (operand staging, the
+        # accumulator's store conversion) whose lowering this test is about; the solver's
+        # assignment of these kernels needs fewer of them.
+        OptimizeLayoutsPass(solver="staged").apply(ctx, module)
         copy = module.clone()
         LowerConversionsPass().apply(ctx, copy)
         LowerToSimtPass().apply(ctx, module)
