@@ -178,10 +178,10 @@ def test_mfma_on_amd() -> None:
     assert module.attributes["tl.threads-per-warp"].value.data == 64
 
 
-def test_mma_version_3_is_refused_with_the_reason() -> None:
+def test_mma_version_3_is_refused_before_hopper_with_the_reason() -> None:
     module = strip_layouts(_load("attention"))
-    with pytest.raises(Exception, match="shared memory"):
-        OptimizeLayoutsPass(mma_version=3).apply(make_context(), module)
+    with pytest.raises(Exception, match="needs cuda:90"):
+        OptimizeLayoutsPass(mma_version=3, target="cuda:80").apply(make_context(), module)
 
 
 def test_remove_conversions_never_duplicates_loads() -> None:
