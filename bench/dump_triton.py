@@ -459,6 +459,22 @@ KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
         {"BM": 64, "BN": 64, "D": 64},
         4,
     ),
+    # 8 warps on a 64-row tile: the dot feeding another takes all warps along M ([8, 1]), the
+    # last one splits them ([4, 2] on sm_90), so the chained-dot rule shows.
+    "flash_attention_w8": (
+        flash_attention,
+        {
+            "q_ptr": "*fp16",
+            "k_ptr": "*fp16",
+            "v_ptr": "*fp16",
+            "o_ptr": "*fp16",
+            "stride": "i32",
+            "n_ctx": "i32",
+            "sm_scale": "fp32",
+        },
+        {"BM": 64, "BN": 64, "D": 64},
+        8,
+    ),
     "extra_ops": (
         extra_ops,
         {"x_ptr": "*fp32", "i_ptr": "*i32", "o_ptr": "*fp32", "h_ptr": "*i32"},

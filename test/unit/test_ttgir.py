@@ -41,6 +41,7 @@ KERNELS = (
     "transpose",
     "flash_attention",
     # issue 18's kernels
+    "flash_attention_w8",
     "matmul_epilogue",
     "matmul_i8_f16",
     "matmul_tf32",
@@ -83,6 +84,14 @@ def _import(path: Path, **defaults: object) -> tl.Operation:
     return module
 
 
+WARPS = {"flash_attention_w8": 8}
+"""Fixtures compiled with other than 4 warps (bench/dump_triton.py's KERNELS)."""
+
+
+def _warps(path: Path) -> int:
+    return WARPS.get(path.name.split(".")[0], 4)
+
+
 def _arch(path: Path) -> int:
     return 80 if ".sm80." in path.name else 90
 
@@ -100,7 +109,8 @@ def test_fixture_imports_into_llc_dialects(path: Path) -> None:
     names = {op.name for op in module.walk()}
     assert not any(n.startswith(("tt.", "ttg.", "ttng.")) for n in names), names
     assert "func.func" in names
-    assert module.attributes[tl.NUM_WARPS_ATTR] == tl.IntegerAttr(4, tl.i32)
+    warps = _warps(path) if path.suffix == ".ttgir" else 4  # TTIR: the default
+    assert module.attributes[tl.NUM_WARPS_ATTR] == tl.IntegerAttr(warps, tl.i32)
     if path.suffix == ".ttgir":
         assert module.attributes[tl.TARGET_ATTR] == tl.StringAttr(f"cuda:{_arch(path)}")
         assert any(tl.encoding_of(r.type) is not None for op in module.walk() for r in op.results)
@@ -349,7 +359,7 @@ def test_ttir_through_llc_optimize_layouts_compiles_in_triton(path: Path, tmp_pa
     from llc.passes.layout_passes import OptimizeLayoutsPass
     from llc.tools.opt import LLCOptMain
 
-    module = _import(path, target=f"cuda:{_arch(path)}")
+    module = _import(path, target=f"cuda:{_arch(path)}", num_warps=_warps(path))
     OptimizeLayoutsPass().apply(LLCOptMain(["-"]).ctx, module)
     module.verify()
     exported = tmp_path / path.with_suffix(".ttgir").name
@@ -392,7 +402,7 @@ def test_dots_get_the_layouts_triton_gives_them(path: Path) -> None:
     from llc.passes.layout_passes import OptimizeLayoutsPass
     from llc.tools.opt import LLCOptMain
 
-    module = _import(path, target=f"cuda:{_arch(path)}")
+    module = _import(path, target=f"cuda:{_arch(path)}", num_warps=_warps(path))
     OptimizeLayoutsPass().apply(LLCOptMain(["-"]).ctx, module)
     module.verify()
     expected = _dot_choices(_import(path.with_suffix(".ttgir")))
