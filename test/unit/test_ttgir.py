@@ -436,3 +436,20 @@ def test_broadcast_accepts_encodings_equal_on_the_operand_and_amd_layouts_round_
     # Lanes split over two rows place the operand differently: still an error.
     with pytest.raises(Exception, match=r"tl\.broadcast: result encoding"):
         parse_triton_module(_BROADCAST.replace("DST", "#b5"), "b.ttgir").verify()
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in TTGIR if "ttng.warp_group_dot " in p.read_text()], ids=lambda p: p.name
+)
+def test_reoptimizing_tritons_hopper_ttgir_keeps_its_dots(path: Path) -> None:
+    """Triton's own warp_group_dot keeps its v3 accumulator, its buffers and its register A
+    when llc re-assigns the layouts around it (the product anchors like a dot; the wait passes
+    layouts through)."""
+    from llc.passes.layout_passes import OptimizeLayoutsPass
+    from llc.tools.opt import LLCOptMain
+
+    module = _import(path)
+    expected = _dot_choices(module)
+    OptimizeLayoutsPass().apply(LLCOptMain(["-"]).ctx, module)
+    module.verify()
+    assert expected and _dot_choices(module) == expected
