@@ -353,8 +353,28 @@ def _convert_count(text: str) -> int:
     return sum(1 for line in text.splitlines() if "ttg.convert_layout" in line)
 
 
+MORE_CONVERSIONS = {
+    "flash_attention_w8.sm90.ttir": "alpha's broadcast between the two v3 layouts ([8, 1] and "
+    "[4, 2] warps) is converted where Triton broadcasts across them (bench/RESULTS.md, issue 18's "
+    "whole-function assignment)",
+}
+"""Fixtures where llc leaves more conversions than Triton, and why (strict expected failures)."""
+
+
+def _through_llc_params() -> list[object]:
+    params = []
+    for param in _fixtures(TTIR):
+        path = param.values[0]  # type: ignore[attr-defined]
+        reason = MORE_CONVERSIONS.get(path.name)
+        marks = list(param.marks)  # type: ignore[attr-defined]
+        if reason:
+            marks.append(pytest.mark.xfail(raises=AssertionError, strict=True, reason=reason))
+        params.append(pytest.param(path, id=path.name, marks=marks))
+    return params
+
+
 @needs_triton
-@pytest.mark.parametrize("path", _fixtures(TTIR))
+@pytest.mark.parametrize("path", _through_llc_params())
 def test_ttir_through_llc_optimize_layouts_compiles_in_triton(path: Path, tmp_path: Path) -> None:
     from llc.passes.layout_passes import OptimizeLayoutsPass
     from llc.tools.opt import LLCOptMain
