@@ -287,6 +287,30 @@ def matmul_tf32(
 
 
 @triton.jit
+def matmul_fp8(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """An fp8 (e5m2) matmul accumulating in f32: wgmma natively on sm_90 (K = 32 per
+    instruction, K-contiguous buffers), widened to f16 for mma v2 on sm_80."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = _matmul_tile(a_ptr, b_ptr, K, stride_am, stride_bk, rm, rn, BM, BN, BK)
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :]
+    tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def small_dot(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     """A 16-row dot: too few rows for a warp group, so mma v2 even on sm_90."""
     rm = tl.arange(0, BM)
@@ -528,6 +552,22 @@ KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
             "stride_cm": "i32",
         },
         {"BM": 64, "BN": 64, "BK": 32},
+        4,
+    ),
+    "matmul_fp8": (
+        matmul_fp8,
+        {
+            "a_ptr": "*fp8e5",
+            "b_ptr": "*fp8e5",
+            "c_ptr": "*fp32",
+            "M": "i32",
+            "N": "i32",
+            "K": "i32",
+            "stride_am": "i32",
+            "stride_bk": "i32",
+            "stride_cm": "i32",
+        },
+        {"BM": 64, "BN": 128, "BK": 64},
         4,
     ),
     "small_dot": (

@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     totals = {"llc": [0, 0], "triton": [0, 0]}
     above: list[str] = []
     unread: list[str] = []
+    uncompiled: list[str] = []
     for name in args.kernel or KERNELS:
         warps = KERNELS[name][3]
         for arch in args.arch or ARCHS:
@@ -111,8 +112,14 @@ def main(argv: list[str] | None = None) -> int:
                 reason = next((line for line in lines if "cannot" in line), lines[-1])
                 unread.append(f"{stem}: {lines[0]}: {reason.split(' (supported')[0]}")
                 continue
+            try:
+                llc_result = compile_counts(ours, arch, f"{stem}.llc", args.keep)
+            except Exception as err:  # Triton rejects llc's TTGIR: a row of the report
+                lines = [line for line in str(err).splitlines() if "error" in line] or ["?"]
+                uncompiled.append(f"{stem}: {lines[0].strip()[:140]}")
+                continue
             results = {
-                "llc": compile_counts(ours, arch, f"{stem}.llc", args.keep),
+                "llc": llc_result,
                 "triton": compile_counts(
                     (DEFAULT_OUT / f"{stem}.ttgir").read_text(), arch, f"{stem}.triton", args.keep
                 ),
@@ -139,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"kernels where llc moves more than Triton: {', '.join(above) or 'none'}")
     for line in unread:
         print(f"not read by llc: {line}")
+    for line in uncompiled:
+        print(f"llc's TTGIR not compiled by Triton: {line}")
     return 0
 
 

@@ -303,8 +303,13 @@ def _precision(op: Operation) -> str:
 
 
 def _imprecise(op: Operation) -> int:
-    attr = op.attributes.get("tt.maxNumImpreciseAcc")
-    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+    # TTIR writes it in the attribute dictionary; the "tt." spelling is the import's for the
+    # options written after the operands.
+    for key in ("maxNumImpreciseAcc", "tt.maxNumImpreciseAcc"):
+        attr = op.attributes.get(key)
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return 0
 
 
 def hopper_dot_for(op: Operation, num_warps: int) -> HopperDot | None:
