@@ -59,6 +59,7 @@ __all__ = [
     "hopper_dot_for",
     "mma_v3_instr_shape",
     "nvmma_shared_for",
+    "promote_fp8_dot_operands",
     "rewrite_hopper_dots",
     "supports_mma_v3",
     "warps_per_tile_v3",
@@ -398,5 +399,40 @@ def rewrite_hopper_dots(module: Operation) -> int:
         product.result.name_hint = op.results[0].name_hint
         op.results[0].replace_all_uses_with(wait.outputs[0])
         Rewriter.erase_op(op)
+        count += 1
+    return count
+
+
+def promote_fp8_dot_operands(module: Operation, capability: int) -> int:
+    """Triton's ``decomposeMixedModeDotOp`` for mma v2: below sm_89 (and on sm_90's v2
+    fallbacks) ``mma.sync`` has no fp8 form, so a dot of two fp8 operands (e5m2 or e4m3fn) with
+    an mma v2 accumulator reads them widened to f16 by ``tl.fp_to_fp`` in their ``dot_op``
+    layouts. Returns the number of dots promoted.
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> promote_fp8_dot_operands(ModuleOp([]), 80)
+    0
+    """
+    from xdsl.dialects.builtin import Float16Type, TensorType
+
+    from llc.dialects.tl import FpToFpOp
+
+    count = 0
+    for op in list(module.walk()):
+        if op.name != "tl.dot" or capability == 89:
+            continue
+        layout = getattr(encoding_of(op.results[0].type), "layout", None)
+        if getattr(layout, "kind", None) != "nvidia_mma" or layout.is_hopper:
+            continue
+        types = [str(element_type_of(v.type)) for v in op.operands[:2]]
+        if types[0] not in _FP8 or types[1] not in _FP8:
+            continue
+        for i in (0, 1):
+            value = op.operands[i]
+            t = value.type
+            assert isinstance(t, TensorType)
+            wide = FpToFpOp(value, TensorType(Float16Type(), t.get_shape(), t.encoding))
+            Rewriter.insert_op(wide, InsertPoint.before(op))
+            op.operands[i] = wide.result
         count += 1
     return count

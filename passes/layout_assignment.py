@@ -74,7 +74,11 @@ from llc.layouts.nvidia import NvidiaMmaLayout
 from llc.layouts.shared import SwizzledSharedLayout
 from llc.lowering import compute_capability_of
 from llc.passes.axis_info import AxisAnalysis
-from llc.passes.hopper_dots import hopper_dot_for, rewrite_hopper_dots
+from llc.passes.hopper_dots import (
+    hopper_dot_for,
+    promote_fp8_dot_operands,
+    rewrite_hopper_dots,
+)
 from llc.passes.layout_cost import conversion_cost
 
 __all__ = [
@@ -967,6 +971,7 @@ def materialize(
         if isinstance(func, FuncOp):
             _fix_signature(func)
     rewrite_hopper_dots(module)
+    promote_fp8_dot_operands(module, compute_capability_of(hw.target))
     return converter.count
 
 

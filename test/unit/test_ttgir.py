@@ -362,18 +362,11 @@ MORE_CONVERSIONS = {
 """Fixtures where llc leaves more conversions than Triton, and why (strict expected failures)."""
 
 
-NOT_COMPILED = {
-    "matmul_fp8.sm80.ttir": "llc keeps fp8 operands on an mma v2 dot below sm_89, where Triton "
-    "first widens them to f16 (decomposeMixedModeDotOp); ptxas rejects fp8 mma.sync on sm_80",
-}
-"""Fixtures whose llc TTGIR Triton cannot compile yet, and why (strict expected failures)."""
-
-
 def _through_llc_params() -> list[object]:
     params = []
     for param in _fixtures(TTIR):
         path = param.values[0]  # type: ignore[attr-defined]
-        reason = MORE_CONVERSIONS.get(path.name) or NOT_COMPILED.get(path.name)
+        reason = MORE_CONVERSIONS.get(path.name)
         marks = list(param.marks)  # type: ignore[attr-defined]
         if reason:
             marks.append(pytest.mark.xfail(raises=AssertionError, strict=True, reason=reason))
