@@ -3,10 +3,11 @@
 lowered, at its source position.
 
 Where the layout assignment would pick an accumulator layout the SIMT lowering cannot lower
-(mma v3, mfma), ``llc-compile`` has it pick the one it can (mma v2 on NVIDIA targets, FMA
-elsewhere) and says so in a remark on standard error. Input whose dots already carry such a
-layout (an mfma kernel from ``llc-optimize-layouts{target="hip:gfx942"}``) has its layouts
-stripped first and re-assigned, with a remark naming the dot.
+(mma v3, which ``cuda:90`` gets by default, or mfma), ``llc-compile`` has it pick the one it can
+(mma v2 on NVIDIA targets, FMA elsewhere) and says so in a remark on standard error when the
+module has a dot. Input whose dots already carry such a layout (an mfma kernel from
+``llc-optimize-layouts{target="hip:gfx942"}``) has its layouts stripped first and re-assigned,
+with a remark naming the dot.
 
 What no layout choice can fix is refused up front by :func:`check_lowerable`, at the op: an
 element type that is not one of :data:`llc.cost.DTYPES` (``i3``), and a function that takes or
@@ -39,11 +40,14 @@ def lowerable_mma_version(target: str, threads_per_warp: int, requested: int) ->
 
     >>> lowerable_mma_version("cuda:90", 32, 3)[0]
     2
+    >>> lowerable_mma_version("cuda:90", 32, 0)[0], lowerable_mma_version("cuda:80", 32, 0)[0]
+    (2, 0)
     >>> lowerable_mma_version("hip:gfx942", 64, 0)
     (1, 'the target would get mfma dot layouts, which the SIMT lowering cannot lower; using FMA')
     """
-    vendor = target.split(":", 1)[0] if target else ""
-    if requested == 3:
+    vendor, _, arch = target.partition(":") if target else ("", "", "")
+    hopper = vendor == "cuda" and arch.isdigit() and 90 <= int(arch) < 100
+    if requested == 3 or (requested == 0 and hopper and threads_per_warp == 32):
         return 2, "mma v3 cannot be lowered to SIMT code; using mma v2 (mma.sync m16n8k16)"
     if requested == -1 or (requested == 0 and vendor == "hip" and threads_per_warp == 64):
         return 1, (
@@ -185,6 +189,7 @@ class CompilePass(ModulePass):
         from xdsl.dialects.builtin import IntegerAttr, StringAttr
 
         from llc.passes.decompose_dot_scaled import DecomposeDotScaledPass
+        from llc.passes.layout_assignment import DEFAULT_TARGET
         from llc.passes.layout_passes import OptimizeLayoutsPass
         from llc.passes.lower_to_simt import LowerToSimtPass
         from llc.passes.strip_layouts import StripLayoutsPass
@@ -201,11 +206,12 @@ class CompilePass(ModulePass):
         target = op.attributes.get("tl.target")
         lanes = op.attributes.get("tl.threads-per-warp")
         version, remark = lowerable_mma_version(
-            target.data if isinstance(target, StringAttr) else "",
+            target.data if isinstance(target, StringAttr) else DEFAULT_TARGET,
             lanes.value.data if isinstance(lanes, IntegerAttr) else 32,
             self.mma_version,
         )
-        if remark:
+        # Only a module with a dot would see the difference.
+        if remark and any(o.name == "tl.dot" for o in op.walk()):
             print(f"remark: llc-compile: {remark}", file=sys.stderr)
         for stage in (
             DecomposeDotScaledPass(),

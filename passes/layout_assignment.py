@@ -74,6 +74,11 @@ from llc.layouts.nvidia import NvidiaMmaLayout
 from llc.layouts.shared import SwizzledSharedLayout
 from llc.lowering import compute_capability_of
 from llc.passes.axis_info import AxisAnalysis
+from llc.passes.hopper_dots import (
+    hopper_dot_for,
+    promote_fp8_dot_operands,
+    rewrite_hopper_dots,
+)
 from llc.passes.layout_cost import conversion_cost
 from llc.targets import check_target
 
@@ -386,6 +391,8 @@ class LayoutAnalysis:
         return cands[0] if cands and len(cands) == 1 else None
 
     def layout(self, v: SSAValue) -> Attribute | None:
+        if v not in self.classes.parent:  # a scalar (a scalar load's or store's value)
+            return None
         return self.layout_of_class(self.cls(v))
 
     def _pin(self, v: SSAValue, enc: Attribute, why: str) -> None:
@@ -440,7 +447,7 @@ class LayoutAnalysis:
             if self.keep_existing:
                 for v in _values_of(op):
                     if is_tensor(v) and (enc := encoding_of(v.type)) is not None:
-                        anchor = op.name == "tl.dot" or (
+                        anchor = op.name in ("tl.dot", "tl.warp_group_dot") or (
                             op.name == "tl.load" and is_expensive_memory_op(op, self.hw)
                         )
                         if anchor or self.partial:
@@ -533,9 +540,8 @@ class LayoutAnalysis:
         cap = self.hw.cuda_capability
         if version == 0:
             if cap is not None and cap >= 75 and self.hw.threads_per_warp == 32:
-                # v3 (wgmma) reads B from shared memory; tl.dot takes B in registers, so the
-                # dialect cannot express a Hopper dot: cuda:90 gets v2 (see the README).
-                version = 2
+                # Hopper's first choice is wgmma (Blackwell's tcgen05 is not modelled: v2).
+                version = 3 if 90 <= cap < 100 else 2
             elif (
                 self.hw.vendor == "hip"
                 and self.hw.arch in _MFMA_VERSIONS
@@ -545,11 +551,16 @@ class LayoutAnalysis:
             else:
                 version = 1
         if version == 3:
-            raise error_at(
-                op,
-                "mma version 3 needs operand B in shared memory, which tl.dot cannot express; "
-                "use mma-version=2",
-            )
+            if cap is None or cap < 90:
+                raise error_at(
+                    op, f"mma version 3 (wgmma) needs cuda:90 or newer, not '{self.hw.target}'"
+                )
+            # Triton's getMMAVersionSafe: v3 where the dot fits wgmma, else v2 (materialize
+            # stages the operands of a v3 dot in shared memory: llc.passes.hopper_dots).
+            hopper = hopper_dot_for(op, warps)
+            if hopper is not None:
+                return NvidiaMmaEncodingAttr(hopper.mma)
+            version = 2
         if version == 2 and not _mixed_dot_fits_mma(op):
             version = 1
         if version == 2 and len(shape) == 2 and m % 16 == 0 and n % 8 == 0:
@@ -982,6 +993,8 @@ def materialize(
     for func in module.ops:
         if isinstance(func, FuncOp):
             _fix_signature(func)
+    rewrite_hopper_dots(module)
+    promote_fp8_dot_operands(module, compute_capability_of(hw.target))
     return converter.count
 
 

@@ -6,8 +6,9 @@ Options (``-p 'llc-optimize-layouts{num-warps=8 target="cuda:80" debug=true}'``)
 * ``num-warps``, ``threads-per-warp``, ``target``: override the module's ``tl.num-warps``,
   ``tl.threads-per-warp`` and ``tl.target`` (defaults 4, 32 and ``cuda:90``); the passes write
   the values they used back to the module;
-* ``mma-version``: 0 (from the target), 1 (FMA, no tensor cores), 2 (NVIDIA mma v2);
-  3 is refused with an error (see the README);
+* ``mma-version``: 0 (from the target: wgmma on ``cuda:90``), 1 (FMA, no tensor cores),
+  2 (NVIDIA mma v2), 3 (Hopper's wgmma where the dot fits it, else v2; an error before
+  ``cuda:90``);
 * ``max-slice``: the largest producer slice ``llc-remove-conversions`` recomputes;
 * ``solver``: ``ilp`` (default) solves each function's assignment exactly
   (:mod:`llc.passes.layout_solver`), warm-started by the staged analysis; ``staged`` keeps the

@@ -477,7 +477,8 @@ def stage_dot_operands(module: ModuleOp) -> int:
     Triton's ReduceDataDuplication: ``cvt(x : #blocked -> #dot_op)`` becomes ``local_alloc`` +
     ``local_load`` (a swizzled shared layout), so the operand is read from shared memory once
     instead of being shuffled with duplication. Conversions from the dot's own mma parent (the
-    chained ``mma -> dot_op`` of attention) stay register conversions. Returns how many were
+    chained ``mma -> dot_op`` of attention), or from any mma v3 accumulator, stay register
+    conversions. Returns how many were
     staged.
     """
     staged = 0
@@ -490,6 +491,10 @@ def stage_dot_operands(module: ModuleOp) -> int:
             continue
         src_layout = getattr(encoding_of(op.src.type), "layout", None)
         if src_layout == layout.parent:  # type: ignore[union-attr]
+            continue
+        if getattr(src_layout, "kind", None) == "nvidia_mma" and src_layout.is_hopper:  # type: ignore[union-attr]
+            # A v3 accumulator feeding wgmma's register A (another v3 parent: attention with
+            # two tile widths) stays a register conversion, as in Triton's ReduceDataDuplication.
             continue
         t = op.src.type
         assert isinstance(t, TensorType)

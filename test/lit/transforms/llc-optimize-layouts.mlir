@@ -101,11 +101,12 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 
 // -----
 
-// A matmul epilogue: dot -> mma accumulator -> + bias -> relu -> store. The operands are
-// staged through shared memory into dot_op layouts; the bias (a cheap load) is read directly
-// in a slice of #mma; the epilogue runs in #mma. The staged analysis converted %relu to the
-// coalesced store's layout (layout report 820); the solver stores from #mma (64-bit stores of
-// the same sectors: 604, no conversion left).
+// A matmul epilogue on cuda:80: dot -> mma v2 accumulator -> + bias -> relu -> store. The
+// operands are staged through shared memory into dot_op layouts; the bias (a cheap load) is read
+// directly in a slice of #mma; the epilogue runs in #mma. The staged analysis converted %relu to
+// the coalesced store's layout (layout report 820); the solver stores from #mma (64-bit stores of
+// the same sectors: 604, no conversion left). (cuda:90's wgmma form:
+// llc-optimize-layouts-hopper.mlir.)
 // CHECK: #[[MMA:mma[0-9]*]] = #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK: #[[BIAS:slice[0-9]*]] = #tl.slice<{dim = 0, parent = #[[MMA]]}>
 // CHECK-LABEL: func.func @epilogue
@@ -117,7 +118,7 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 // CHECK: %relu = arith.maxnumf %sum, %{{.*}} : tensor<64x64xf32, #[[MMA]]>
 // CHECK-NOT: tl.convert_layout
 // CHECK: tl.store %c_ptrs, %relu : tensor<64x64x!tl.ptr<f32>, #[[MMA]]>
-module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"} {
   func.func @epilogue(%a_ptr: !tl.ptr<f16>, %b_ptr: !tl.ptr<f16>, %bias_ptr: !tl.ptr<f32>, %c_ptr: !tl.ptr<f32>) {
     %i = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
     %i2 = tl.expand_dims %i {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
