@@ -20,7 +20,7 @@ from llc.passes.layout_solver import (
     exact_minimum,
     trip_count,
 )
-from llc.testing.kernel_gen import generate_kernel
+from llc.testing.kernel_gen import KernelConfig, generate_kernel
 from llc.testing.layout_oracle import solve_cases, staged_analysis
 
 ORACLE_SEEDS = range(300)
@@ -70,7 +70,7 @@ def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
 def test_staged_decisions_take_the_cheapest_option(seed: int) -> None:
     """The staged analysis' conflict resolution (anchors and resolve) picks a cheapest option
     (the solver's warm start and the fallback past its budget)."""
-    analysis = staged_analysis(generate_kernel(seed).layout_free)
+    analysis = staged_analysis(generate_kernel(seed, config=KernelConfig()).layout_free)
     for costs, choice in analysis.decisions:
         cheapest = min(cost for cost, _ in costs)
         chosen = [cost for cost, enc in costs if enc == choice]
@@ -79,9 +79,11 @@ def test_staged_decisions_take_the_cheapest_option(seed: int) -> None:
 
 def test_staged_decisions_are_made() -> None:
     made = sum(
-        len(staged_analysis(generate_kernel(seed).layout_free).decisions)
+        len(staged_analysis(generate_kernel(seed, config=KernelConfig()).layout_free).decisions)
         for seed in range(0, 40, 4)
     )
+    # f32 kernels on 4 warps (the original generator's configuration) reach conflicts that the
+    # narrower types and other CTAs of the wider generator rarely do
     assert made >= 5
 
 
