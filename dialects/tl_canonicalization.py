@@ -12,7 +12,19 @@ them alike. A conversion never changes values, so each fold is exact:
   dense) is the constant built directly in the target layout;
 * :class:`FoldConvertedSplat`: a converted ``tl.splat`` is the splat made in the target layout;
 * :class:`FoldConvertedRange`: a converted ``tl.make_range`` is the range made in the target
-  layout.
+  layout;
+* :class:`FoldConvertedLocalLoad`: a converted ``tl.local_load`` is the load made in the target
+  layout (shared memory can be read into any register layout);
+* :class:`FoldConvertedReshape`: a converted ``tl.reshape`` that may reorder its elements
+  (``allow_reorder``, not ``efficient_layout``) is the reshape made in the target layout;
+* :class:`FoldConvertedHistogram`: a converted ``tl.histogram`` is the histogram made in the
+  target layout (its bins do not depend on the result layout);
+* :class:`FoldConversionIntoLayoutFreeUse`: a conversion whose value goes to shared memory
+  (``tl.local_alloc``, ``tl.local_store``), to a TMA store (``tl.descriptor_store``), to
+  ``tl.print`` / ``tl.assert``, or is the source of a ``tl.gather`` (read whole) is skipped:
+  these read every element whatever its layout.
+
+These are the folds of Triton's ``ConvertLayoutOp`` canonicalizer (TritonGPU ``Ops.cpp``).
 
 The folds recreate the producer next to the conversion and leave the original producer alone:
 it may have other users, and the canonicalizer's dead-code elimination removes it when it has
@@ -20,22 +32,29 @@ none (every tl op that is free of side effects is ``Pure``).
 
 >>> [type(p).__name__ for p in CONVERT_LAYOUT_PATTERNS]  # doctest: +NORMALIZE_WHITESPACE
 ['FoldIdentityConversion', 'FoldConversionChain', 'FoldConvertedConstant',
- 'FoldConvertedSplat', 'FoldConvertedRange']
+ 'FoldConvertedSplat', 'FoldConvertedRange', 'FoldConvertedLocalLoad', 'FoldConvertedReshape',
+ 'FoldConvertedHistogram', 'FoldConversionIntoLayoutFreeUse']
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from llc.dialects import tl
 
 __all__ = [
     "CONVERT_LAYOUT_PATTERNS",
     "FoldConversionChain",
+    "FoldConversionIntoLayoutFreeUse",
     "FoldConvertedConstant",
+    "FoldConvertedHistogram",
+    "FoldConvertedLocalLoad",
     "FoldConvertedRange",
+    "FoldConvertedReshape",
     "FoldConvertedSplat",
     "FoldIdentityConversion",
 ]
@@ -112,11 +131,95 @@ class FoldConvertedRange(RewritePattern):
             rewriter.replace(op, tl.MakeRangeOp(start, end, target))
 
 
+class FoldConvertedLocalLoad(RewritePattern):
+    """``cvt(tl.local_load %m)`` is ``tl.local_load %m`` into the target layout.
+
+    The new load is placed where the old one was (a store to ``%m`` may sit between the load
+    and the conversion); the old load goes when the conversion was its only user.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:
+        load = op.src.owner
+        if not isinstance(load, tl.LocalLoadOp):
+            return
+        new = tl.LocalLoadOp(load.src, op.result.type)  # type: ignore[arg-type]
+        new.attributes |= load.attributes
+        rewriter.insert_op(new, InsertPoint.before(load))
+        rewriter.replace_op(op, [], [new.result])
+        if not load.result.uses:
+            rewriter.erase_op(load)
+
+
+class FoldConvertedReshape(RewritePattern):
+    """``cvt(tl.reshape %x allow_reorder)`` is the reshape made in the target layout (unless the
+    reshape is ``efficient_layout``: then its layout was chosen on purpose)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:
+        reshape = op.src.owner
+        if not isinstance(reshape, tl.ReshapeOp):
+            return
+        flags = reshape.flags
+        if "allow_reorder" not in flags or "efficient_layout" in flags:
+            return
+        new = tl.ReshapeOp(reshape.src, op.result.type, flags)  # type: ignore[arg-type]
+        new.attributes |= reshape.attributes
+        rewriter.replace_op(op, new)
+
+
+class FoldConvertedHistogram(RewritePattern):
+    """``cvt(tl.histogram %x)`` is the histogram made in the target layout."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:
+        hist = op.src.owner
+        if not isinstance(hist, tl.HistogramOp):
+            return
+        new = tl.HistogramOp.create(
+            operands=list(hist.operands),
+            result_types=[op.result.type],
+            properties=dict(hist.properties),
+            attributes=dict(hist.attributes),
+        )
+        rewriter.replace_op(op, new)
+
+
+class FoldConversionIntoLayoutFreeUse(RewritePattern):
+    """``use(cvt(x))`` is ``use(x)`` when ``use`` reads every element whatever the layout:
+    ``tl.local_alloc`` / ``tl.local_store`` (the shared layout decides where values go),
+    ``tl.descriptor_store``, ``tl.print``, ``tl.assert``, and a ``tl.gather``'s source (unless
+    ``efficient_layout``). The conversion itself stays for its other users, if any."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, tl.LocalAllocOp | tl.LocalStoreOp | tl.DescriptorStoreOp):
+            positions = [0] if not isinstance(op, tl.DescriptorStoreOp) else [len(op.operands) - 1]
+        elif isinstance(op, tl.PrintOp | tl.AssertOp):
+            positions = list(range(len(op.operands)))
+        elif isinstance(op, tl.GatherOp) and "efficient_layout" not in op.attributes:
+            positions = [0]
+        else:
+            return
+        for i in positions:
+            if i >= len(op.operands):
+                continue
+            cvt = op.operands[i].owner
+            if isinstance(cvt, tl.ConvertLayoutOp):
+                op.operands[i] = cvt.src
+                rewriter.notify_op_modified(op)
+                if not cvt.result.uses:
+                    rewriter.erase_op(cvt)
+
+
 CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldIdentityConversion(),
     FoldConversionChain(),
     FoldConvertedConstant(),
     FoldConvertedSplat(),
     FoldConvertedRange(),
+    FoldConvertedLocalLoad(),
+    FoldConvertedReshape(),
+    FoldConvertedHistogram(),
+    FoldConversionIntoLayoutFreeUse(),
 )
 """Every fold of ``tl.convert_layout``, in the order the canonicalizer tries them."""
