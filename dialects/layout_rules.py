@@ -630,11 +630,10 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     # reach them): their operands accept ANY.
     "tl.print": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
     "tl.assert": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
-    # A gather is never recomputed in another layout (Triton's canBeRemat): its layout is chosen
-    # so that the gather axis stays in a warp (llc.passes.layout_assignment).
-    "tl.gather": LayoutRule(
-        "structural", _gather_forward, _gather_backward, rematerializable=False
-    ),
+    # A gather follows its indices both ways (Triton 3.9 recomputes it in another layout), unless
+    # it is marked efficient_layout: then its layout was chosen so that the gather axis stays in
+    # a warp, and the rule answers None.
+    "tl.gather": LayoutRule("structural", _gather_forward, _gather_backward),
     # MXFP (issue 14): fp4 unpacking is a layout change by LinearLayout algebra; a scaled dot
     # pins its operands like calls do (no rule: its layouts are chosen by hand for now).
     "tl.fp4_to_fp": LayoutRule("structural", _fp4_forward, _fp4_backward),

@@ -2576,13 +2576,8 @@ def _verify_combine_region(op: TLOperation, region: Region, elements: list[Attri
         got = ", ".join(str(a.type) for a in block.args)
         raise op.fail(f"combining region must take ({want}), got ({got})")
     last = block.last_op
-    if (
-        last is None
-        or not last.has_trait(IsTerminator)
-        or (last.name == "tl.reduce.return"
-        and (op.name != "tl.reduce"))
-    ):
-        raise op.fail("combining region must end with its return op")
+    if last is None or last.name != f"{op.name}.return":
+        raise op.fail(f"combining region must end with {op.name}.return")
     if [v.type for v in last.operands] != elements:
         want = ", ".join(str(t) for t in elements)
         got = ", ".join(str(v.type) for v in last.operands)

@@ -22,7 +22,9 @@ them alike. A conversion never changes values, so each fold is exact:
 * :class:`FoldConversionIntoLayoutFreeUse`: a conversion whose value goes to shared memory
   (``tl.local_alloc``, ``tl.local_store``), to a TMA store (``tl.descriptor_store``), to
   ``tl.print`` / ``tl.assert``, or is the source of a ``tl.gather`` (read whole) is skipped:
-  these read every element whatever its layout.
+  these read every element whatever its layout;
+* :class:`FoldNoOpConversionIntoView`: a view (``tl.reshape``, ``tl.trans``, ...) reads the
+  source of a conversion between two spellings of one linear layout.
 
 These are the folds of Triton's ``ConvertLayoutOp`` canonicalizer (TritonGPU ``Ops.cpp``).
 
@@ -33,7 +35,7 @@ none (every tl op that is free of side effects is ``Pure``).
 >>> [type(p).__name__ for p in CONVERT_LAYOUT_PATTERNS]  # doctest: +NORMALIZE_WHITESPACE
 ['FoldIdentityConversion', 'FoldConversionChain', 'FoldConvertedConstant',
  'FoldConvertedSplat', 'FoldConvertedRange', 'FoldConvertedLocalLoad', 'FoldConvertedReshape',
- 'FoldConvertedHistogram', 'FoldConversionIntoLayoutFreeUse']
+ 'FoldConvertedHistogram', 'FoldConversionIntoLayoutFreeUse', 'FoldNoOpConversionIntoView']
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ __all__ = [
     "FoldConvertedReshape",
     "FoldConvertedSplat",
     "FoldIdentityConversion",
+    "FoldNoOpConversionIntoView",
 ]
 
 
@@ -145,10 +148,10 @@ class FoldConvertedLocalLoad(RewritePattern):
             return
         new = tl.LocalLoadOp(load.src, op.result.type)  # type: ignore[arg-type]
         new.attributes |= load.attributes
-        rewriter.insert_op(new, InsertPoint.before(load))
-        rewriter.replace_op(op, [], [new.result])
+        rewriter.insert(new, InsertPoint.before(load))
+        rewriter.replace(op, [], [new.result])
         if not load.result.uses:
-            rewriter.erase_op(load)
+            rewriter.erase(load)
 
 
 class FoldConvertedReshape(RewritePattern):
@@ -165,7 +168,7 @@ class FoldConvertedReshape(RewritePattern):
             return
         new = tl.ReshapeOp(reshape.src, op.result.type, flags)  # type: ignore[arg-type]
         new.attributes |= reshape.attributes
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class FoldConvertedHistogram(RewritePattern):
@@ -182,7 +185,7 @@ class FoldConvertedHistogram(RewritePattern):
             properties=dict(hist.properties),
             attributes=dict(hist.attributes),
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class FoldConversionIntoLayoutFreeUse(RewritePattern):
@@ -208,7 +211,46 @@ class FoldConversionIntoLayoutFreeUse(RewritePattern):
                 op.operands[i] = cvt.src
                 rewriter.notify_op_modified(op)
                 if not cvt.result.uses:
-                    rewriter.erase_op(cvt)
+                    rewriter.erase(cvt)
+
+
+class FoldNoOpConversionIntoView(RewritePattern):
+    """``view(cvt(x : A -> B))`` is ``view(x)`` when ``A`` and ``B`` are the same linear layout
+    (nothing moves) and ``view`` (``tl.reshape``, ``tl.trans``, ``tl.split``, ``tl.fp4_to_fp``,
+    ``tl.join`` with both operands so converted) checks layouts as linear layouts only. Exports
+    then show the view reading ``x`` directly, as Triton writes it."""
+
+    VIEWS = ("tl.reshape", "tl.trans", "tl.split", "tl.fp4_to_fp", "tl.join")
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name not in self.VIEWS:
+            return
+        sources = []
+        for value in op.operands:
+            cvt = value.owner
+            if not isinstance(cvt, tl.ConvertLayoutOp) or not _no_op(cvt):
+                return
+            sources.append(cvt.src)
+        if len({s.type for s in sources}) != 1:
+            return  # join's operands must keep one type
+        cvts = [value.owner for value in op.operands]
+        for i, src in enumerate(sources):
+            op.operands[i] = src
+        rewriter.notify_op_modified(op)
+        for cvt in cvts:
+            if isinstance(cvt, Operation) and cvt.parent is not None and not cvt.results[0].uses:
+                rewriter.erase(cvt)
+
+
+def _no_op(cvt: tl.ConvertLayoutOp) -> bool:
+    from llc.passes.layout_assignment import same_linear_layout
+
+    src, dst = tl.encoding_of(cvt.src.type), tl.encoding_of(cvt.result.type)
+    return (
+        src is not None
+        and dst is not None
+        and same_linear_layout(src, dst, tl.shape_of(cvt.src.type))
+    )
 
 
 CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
@@ -221,5 +263,6 @@ CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConvertedReshape(),
     FoldConvertedHistogram(),
     FoldConversionIntoLayoutFreeUse(),
+    FoldNoOpConversionIntoView(),
 )
 """Every fold of ``tl.convert_layout``, in the order the canonicalizer tries them."""
