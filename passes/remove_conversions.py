@@ -56,6 +56,7 @@ __all__ = [
     "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
+    "move_out_of_while",
     "remove_conversions",
     "sink_conversion",
     "stage_dot_operands",
@@ -338,7 +339,7 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
                 continue
             if encoding_of(op.src.type) == encoding_of(op.result.type):
                 continue
-            if move_out_of_loop(op, max_slice, log):
+            if move_out_of_loop(op, max_slice, log) or move_out_of_while(op, max_slice, log):
                 improved += 1
                 changed = True
                 continue
@@ -446,6 +447,78 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     return True
 
 
+def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) -> bool:
+    """Carry a value of an ``scf.while`` in the layout its in-loop conversion targets.
+
+    Applies to an argument of the ``do`` region that the ``before`` region passes through
+    unchanged (``scf.condition`` forwards a ``before`` argument whose only user it is): the
+    ``before`` argument, the ``do`` argument and the loop result change layout together, the
+    init value is converted once before the loop, the yielded value is recomputed in the new
+    layout (when that costs less than the conversion on every iteration), and the result is
+    converted back once after the loop for users that need the old layout.
+    """
+    arg = cvt.src
+    if not isinstance(arg, BlockArgument) or not isinstance(arg.owner, Block):
+        return False
+    after = arg.owner
+    loop = after.parent_op()
+    if loop is None or loop.name != "scf.while" or after is not loop.regions[1].block:
+        return False
+    before = loop.regions[0].block
+    condition, yield_op = before.last_op, after.last_op
+    assert condition is not None and yield_op is not None
+    j = arg.index
+    forwarded = condition.operands[1 + j]
+    if not isinstance(forwarded, BlockArgument) or forwarded.owner is not before:
+        return False
+    if [u.operation for u in forwarded.uses] != [condition]:
+        return False
+    i = forwarded.index
+    new_enc = encoding_of(cvt.result.type)
+    old_enc = encoding_of(arg.type)
+    yielded = yield_op.operands[i]
+    plan = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
+    if plan is None:
+        return False
+    users = {u.operation for u in arg.uses}
+    if not _users_follow_the_argument(users - {cvt, yield_op}, plan, yield_op):
+        return False
+    t = arg.type
+    assert isinstance(t, TensorType)
+    if arg in plan.leaves:
+        plan.cost -= conversion_cost(
+            old_enc, new_enc, shape_of(t), element_bits(t), capability_of(cvt)
+        )
+    if plan.cost >= _conversion_cost_of(cvt):
+        return False
+    if log is not None:
+        log.append(f"loop-carried: value #{j} of scf.while now carried in the converted layout")
+    new_type = TensorType(t.element_type, t.get_shape(), new_enc)
+    retype(forwarded, new_type)
+    new_arg = retype(arg, new_type)
+    cvt.result.replace_all_uses_with(new_arg)
+    Rewriter.erase_op(cvt)
+    loop.operands[i] = _insert_conversion_before(loop.operands[i], new_enc, loop)  # type: ignore[arg-type]
+    new_result = retype(loop.results[j], new_type)
+    uses = list(new_result.uses)
+    if uses:
+        back = insert_conversion(new_result, old_enc)  # type: ignore[arg-type]
+        for use in uses:
+            use.operation.operands[use.index] = back
+    if yielded is arg:
+        yield_op.operands[i] = new_arg
+    else:
+        plan2 = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
+        if plan2 is None:
+            yield_op.operands[i] = _insert_conversion_before(yielded, new_enc, yield_op)  # type: ignore[arg-type]
+        else:
+            yield_op.operands[i] = apply_plan(plan2, yielded)
+            for op in reversed(plan2.order):
+                if op.parent is not None and not any(r.uses for r in op.results):
+                    Rewriter.erase_op(op)
+    return True
+
+
 def _users_follow_the_argument(
     others: set[Operation], plan: RematPlan, yield_op: Operation
 ) -> bool:
@@ -486,8 +559,8 @@ def sink_conversion(cvt: ConvertLayoutOp, log: list[str] | None = None) -> bool:
     ):
         return False
     src_enc = encoding_of(cvt.src.type)
-    if src_enc is None:
-        return False
+    if src_enc is None or (user.name == "tl.load" and not _may_relayout_load(user, src_enc)):
+        return False  # a load moves only to a layout that reads memory as well
     new_encs = rule.forward(user, index, src_enc)
     if new_encs is None:
         return False
