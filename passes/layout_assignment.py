@@ -379,6 +379,8 @@ class LayoutAnalysis:
         return cands[0] if cands and len(cands) == 1 else None
 
     def layout(self, v: SSAValue) -> Attribute | None:
+        if v not in self.classes.parent:
+            return None  # a scalar (a scalar load's result, ...): no layout to choose
         return self.layout_of_class(self.cls(v))
 
     def _pin(self, v: SSAValue, enc: Attribute, why: str) -> None:
@@ -445,8 +447,14 @@ class LayoutAnalysis:
                 if enc is not None and (self.partial or is_expensive_memory_op(op, self.hw)):
                     self.sink_layouts[op] = enc
                     continue
-            already = op.name == "tl.load" and any(
-                v is op.results[0] for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+            # A scalar load (``tt.load`` of ``!tt.ptr<i32>``) has no layout and no class.
+            already = (
+                op.name == "tl.load"
+                and op.results[0] in self.classes.parent
+                and any(
+                    v is op.results[0]
+                    for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+                )
             )
             if already:
                 continue
