@@ -192,26 +192,30 @@ class FoldConversionIntoLayoutFreeUse(RewritePattern):
     """``use(cvt(x))`` is ``use(x)`` when ``use`` reads every element whatever the layout:
     ``tl.local_alloc`` / ``tl.local_store`` (the shared layout decides where values go),
     ``tl.descriptor_store``, ``tl.print``, ``tl.assert``, and a ``tl.gather``'s source (unless
-    ``efficient_layout``). The conversion itself stays for its other users, if any."""
+    ``efficient_layout``). The conversion goes when no other user is left."""
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if isinstance(op, tl.LocalAllocOp | tl.LocalStoreOp | tl.DescriptorStoreOp):
-            positions = [0] if not isinstance(op, tl.DescriptorStoreOp) else [len(op.operands) - 1]
-        elif isinstance(op, tl.PrintOp | tl.AssertOp):
-            positions = list(range(len(op.operands)))
-        elif isinstance(op, tl.GatherOp) and "efficient_layout" not in op.attributes:
-            positions = [0]
-        else:
-            return
-        for i in positions:
-            if i >= len(op.operands):
-                continue
-            cvt = op.operands[i].owner
-            if isinstance(cvt, tl.ConvertLayoutOp):
-                op.operands[i] = cvt.src
-                rewriter.notify_op_modified(op)
-                if not cvt.result.uses:
-                    rewriter.erase(cvt)
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:
+        changed = False
+        for use in list(op.result.uses):
+            if _takes_any_layout(use.operation, use.index):
+                use.operation.operands[use.index] = op.src
+                rewriter.notify_op_modified(use.operation)
+                changed = True
+        if changed and not op.result.uses:
+            rewriter.erase(op)
+
+
+def _takes_any_layout(user: Operation, index: int) -> bool:
+    if isinstance(user, tl.LocalAllocOp | tl.LocalStoreOp):
+        return index == 0
+    if isinstance(user, tl.DescriptorStoreOp):
+        return index == len(user.operands) - 1
+    if isinstance(user, tl.PrintOp | tl.AssertOp):
+        return True
+    return (
+        isinstance(user, tl.GatherOp) and index == 0 and "efficient_layout" not in user.attributes
+    )
 
 
 class FoldNoOpConversionIntoView(RewritePattern):
@@ -222,24 +226,27 @@ class FoldNoOpConversionIntoView(RewritePattern):
 
     VIEWS = ("tl.reshape", "tl.trans", "tl.split", "tl.fp4_to_fp", "tl.join")
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if op.name not in self.VIEWS:
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:
+        if not _no_op(op):
             return
-        sources = []
-        for value in op.operands:
-            cvt = value.owner
-            if not isinstance(cvt, tl.ConvertLayoutOp) or not _no_op(cvt):
-                return
-            sources.append(cvt.src)
-        if len({s.type for s in sources}) != 1:
-            return  # join's operands must keep one type
-        cvts = [value.owner for value in op.operands]
-        for i, src in enumerate(sources):
-            op.operands[i] = src
-        rewriter.notify_op_modified(op)
-        for cvt in cvts:
-            if isinstance(cvt, Operation) and cvt.parent is not None and not cvt.results[0].uses:
-                rewriter.erase(cvt)
+        changed = False
+        for use in list(op.result.uses):
+            view = use.operation
+            if view.name not in self.VIEWS:
+                continue
+            sources = [
+                v.owner.src if isinstance(v.owner, tl.ConvertLayoutOp) and _no_op(v.owner) else None
+                for v in view.operands
+            ]
+            if any(s is None for s in sources) or len({s.type for s in sources}) != 1:  # type: ignore[union-attr]
+                continue  # join's operands must keep one type
+            for i, src in enumerate(sources):
+                view.operands[i] = src  # type: ignore[assignment]
+            rewriter.notify_op_modified(view)
+            changed = True
+        if changed and not op.result.uses:
+            rewriter.erase(op)
 
 
 def _no_op(cvt: tl.ConvertLayoutOp) -> bool:
