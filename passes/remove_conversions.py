@@ -57,6 +57,7 @@ __all__ = [
     "fold_conversions",
     "move_out_of_loop",
     "move_out_of_while",
+    "push_into_if",
     "remove_conversions",
     "sink_conversion",
     "stage_dot_operands",
@@ -132,9 +133,17 @@ def _dominates_all(cvt: Operation, value: SSAValue) -> bool:
 
 
 def backward_slice(
-    value: SSAValue, enc: Attribute, root: Operation, max_slice: int = 64
+    value: SSAValue,
+    enc: Attribute,
+    root: Operation,
+    max_slice: int = 64,
+    also_roots: frozenset[Operation] = frozenset(),
 ) -> RematPlan | None:
-    """The plan that produces ``value`` in ``enc`` (for the conversion ``root``), or ``None``."""
+    """The plan that produces ``value`` in ``enc`` (for the conversion ``root``), or ``None``.
+
+    ``also_roots``: other users that will read the recomputed value (the other yields of an
+    ``scf.if`` when the conversion moves into it), so their uses do not count as outside ones.
+    """
     plan = RematPlan()
     # (value, layout, expanded, consumer): consumer is the slice op that reads the value.
     stack: list[tuple[SSAValue, Attribute, bool, Operation | None]] = [(value, enc, False, None)]
@@ -195,7 +204,10 @@ def backward_slice(
             if result not in plan.needed:
                 continue
             outside = any(
-                u.operation is not root and u.operation not in in_slice for u in result.uses
+                u.operation is not root
+                and u.operation not in in_slice
+                and u.operation not in also_roots
+                for u in result.uses
             )
             if not outside:
                 continue
@@ -339,7 +351,11 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
                 continue
             if encoding_of(op.src.type) == encoding_of(op.result.type):
                 continue
-            if move_out_of_loop(op, max_slice, log) or move_out_of_while(op, max_slice, log):
+            if (
+                move_out_of_loop(op, max_slice, log)
+                or move_out_of_while(op, max_slice, log)
+                or push_into_if(op, max_slice, log)
+            ):
                 improved += 1
                 changed = True
                 continue
@@ -347,11 +363,14 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             assert enc is not None
             plan = backward_slice(op.src, enc, op, max_slice)
             before = _conversion_cost_of(op)
-            if plan is None or not plan.order or not plan.better_than(before):
-                if sink_conversion(op, log):
-                    improved += 1
-                    changed = True
-                    continue
+            good = plan is not None and bool(plan.order) and plan.better_than(before)
+            # Moving the conversion down (Triton's forward propagation) when that is cheaper
+            # than recomputing its producers in the target layout.
+            if sink_conversion(op, log, plan.cost if good else None):  # type: ignore[union-attr]
+                improved += 1
+                changed = True
+                continue
+            if not good:
                 if log is not None and plan is not None and plan.order:
                     log.append(f"keep {_label(op)}: remat {plan.cost:g} >= conversion {before:g}")
                 continue
@@ -519,6 +538,55 @@ def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | Non
     return True
 
 
+def push_into_if(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) -> bool:
+    """``cvt(scf.if result)`` becomes an ``scf.if`` that yields the converted layout: each
+    branch produces its value in that layout (recomputed, or converted in the branch), when
+    that costs less than the conversion after the ``if``. Applies when the conversion is the
+    result's only user."""
+    result = cvt.src
+    loop = result.owner
+    if not isinstance(loop, Operation) or loop.name != "scf.if":
+        return False
+    if [u.operation for u in result.uses] != [cvt]:
+        return False
+    k = result.index  # type: ignore[attr-defined]
+    enc = encoding_of(cvt.result.type)
+    yields = [r.block.last_op for r in loop.regions if r.blocks and r.block.last_op is not None]
+    if len(yields) != 2:
+        return False
+    roots = frozenset(yields)
+    plans: list[RematPlan | None] = []
+    cost = 0.0
+    capability = capability_of(cvt)
+    for y in yields:
+        value = y.operands[k]
+        plan = backward_slice(value, enc, y, max_slice, roots)  # type: ignore[arg-type]
+        if plan is not None and plan.order:
+            cost += plan.cost
+        else:
+            plan = None
+            t = value.type
+            cost += conversion_cost(encoding_of(t), enc, shape_of(t), element_bits(t), capability)
+        plans.append(plan)
+    if cost >= _conversion_cost_of(cvt):
+        return False
+    if log is not None:
+        log.append(f"into scf.if: {_label(cvt)} ({cost:g} < {_conversion_cost_of(cvt):g})")
+    done: dict[SSAValue, SSAValue] = {}
+    for y, plan in zip(yields, plans, strict=True):
+        value = y.operands[k]
+        if value in done:
+            y.operands[k] = done[value]
+        elif plan is not None:
+            y.operands[k] = done[value] = apply_plan(plan, value)
+        else:
+            y.operands[k] = _insert_conversion_before(value, enc, y)  # type: ignore[arg-type]
+    retype(result, cvt.result.type)
+    cvt.result.replace_all_uses_with(result)
+    Rewriter.erase_op(cvt)
+    return True
+
+
 def _users_follow_the_argument(
     others: set[Operation], plan: RematPlan, yield_op: Operation
 ) -> bool:
@@ -541,11 +609,14 @@ def _users_follow_the_argument(
     return True
 
 
-def sink_conversion(cvt: ConvertLayoutOp, log: list[str] | None = None) -> bool:
+def sink_conversion(
+    cvt: ConvertLayoutOp, log: list[str] | None = None, best: float | None = None
+) -> bool:
     """Push ``cvt(x : A -> B)`` below its only user when the user can run in ``A`` and
     converting what it produces back to its current layout costs less (Triton's forward
     propagation): a reduction's smaller result, a scalar (nothing to convert), an op whose
-    other operands exist in ``A`` already. Returns whether it moved."""
+    other operands exist in ``A`` already (and, with ``best``, for less than that: the cost of
+    the best other way to remove the conversion). Returns whether it moved."""
     uses = list(cvt.result.uses)
     if len(uses) != 1:
         return False
@@ -566,6 +637,8 @@ def sink_conversion(cvt: ConvertLayoutOp, log: list[str] | None = None) -> bool:
         return False
     results = tensor_results(user)
     required = rule.backward(user, list(new_encs)) if results else None
+    if not results and user.name == "tl.reduce":
+        required = [src_enc for _ in tensor_operands(user)]  # to scalars: one operand layout
     operands: dict[int, SSAValue] = {index: cvt.src}
     extra_cost = 0.0
     capability = capability_of(cvt)
@@ -619,7 +692,7 @@ def sink_conversion(cvt: ConvertLayoutOp, log: list[str] | None = None) -> bool:
         if back:
             after += conversion_cost(enc, old_enc, shape, bits, capability)
     before = _conversion_cost_of(cvt)
-    if after >= before:
+    if after >= (before if best is None else min(best, before)):
         return False
     new_operands = []
     for i, value in enumerate(user.operands):
