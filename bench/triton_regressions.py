@@ -104,6 +104,7 @@ def run_llc(text: str, name: str) -> str:
     module = parse_triton_module(text, name)
     module.verify()
     RemoveConversionsPass().apply(Context(), module)
+    module.verify()  # a rewrite that breaks the IR counts as a failure, not as a result
     return module_to_ttgir(module)
 
 

@@ -581,8 +581,8 @@ def push_into_if(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) ->
             y.operands[k] = done[value] = apply_plan(plan, value)
         else:
             y.operands[k] = _insert_conversion_before(value, enc, y)  # type: ignore[arg-type]
-    retype(result, cvt.result.type)
-    cvt.result.replace_all_uses_with(result)
+    new_result = retype(result, cvt.result.type)
+    cvt.result.replace_all_uses_with(new_result)
     Rewriter.erase_op(cvt)
     return True
 
