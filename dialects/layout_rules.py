@@ -366,11 +366,38 @@ def _sink_backward(op: Operation, encs: list[Encoding]) -> list[Encoding]:
 def _gather_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
     # The result has the indices' shape and, as in Triton, their layout; the source is read
     # whole, whatever its layout.
-    return [enc] if index == 1 and not _efficient(op) else None
+    if index != 1 or _efficient(op) or not _gather_stays_in_warps(op, enc):
+        return None
+    return [enc]
 
 
 def _gather_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
-    return [ANY, encs[0]] if encs and not _efficient(op) else None
+    if not encs or _efficient(op) or not _gather_stays_in_warps(op, encs[0]):
+        return None
+    return [ANY, encs[0]]
+
+
+def _gather_strategy(src: Encoding | None, idx: Encoding | None, op: Operation) -> str | None:
+    from llc.gather import plan_gather
+
+    try:
+        lls = [
+            e.to_linear_layout(list(shape_of(v.type)))  # type: ignore[union-attr]
+            for e, v in ((src, op.operands[0]), (idx, op.operands[1]))
+        ]
+        return plan_gather(lls[0], lls[1], op.axis.value.data, 32).strategy  # type: ignore[attr-defined]
+    except (LayoutError, AttributeError):
+        return None
+
+
+def _gather_stays_in_warps(op: Operation, idx_enc: Encoding) -> bool:
+    """A gather whose layouts keep its axis inside each warp (shuffles, no shared memory: what
+    llc's assignment and Triton's OptimizeGatherLayouts choose) only moves to indices' layouts
+    that keep it so."""
+    src = encoding_of(op.operands[0].type)
+    if _gather_strategy(src, encoding_of(op.operands[1].type), op) != "shuffle":
+        return True
+    return _gather_strategy(src, idx_enc, op) == "shuffle"
 
 
 def _fp4_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
@@ -631,8 +658,8 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     "tl.print": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
     "tl.assert": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
     # A gather follows its indices both ways (Triton 3.9 recomputes it in another layout), unless
-    # it is marked efficient_layout: then its layout was chosen so that the gather axis stays in
-    # a warp, and the rule answers None.
+    # it is marked efficient_layout (its layout was chosen on purpose) or the move would take a
+    # gather that stays inside warps (shuffles) out of them (shared memory): then None.
     "tl.gather": LayoutRule("structural", _gather_forward, _gather_backward),
     # MXFP (issue 14): fp4 unpacking is a layout change by LinearLayout algebra; a scaled dot
     # pins its operands like calls do (no rule: its layouts are chosen by hand for now).

@@ -21,8 +21,7 @@ them alike. A conversion never changes values, so each fold is exact:
   target layout (its bins do not depend on the result layout);
 * :class:`FoldConversionIntoLayoutFreeUse`: a conversion whose value goes to shared memory
   (``tl.local_alloc``, ``tl.local_store``), to a TMA store (``tl.descriptor_store``), to
-  ``tl.print`` / ``tl.assert``, or is the source of a ``tl.gather`` (read whole) is skipped:
-  these read every element whatever its layout;
+  ``tl.print`` / ``tl.assert`` is skipped: these read every element whatever its layout;
 * :class:`FoldNoOpConversionIntoView`: a view (``tl.reshape``, ``tl.trans``, ...) reads the
   source of a conversion between two spellings of one linear layout.
 
@@ -191,8 +190,9 @@ class FoldConvertedHistogram(RewritePattern):
 class FoldConversionIntoLayoutFreeUse(RewritePattern):
     """``use(cvt(x))`` is ``use(x)`` when ``use`` reads every element whatever the layout:
     ``tl.local_alloc`` / ``tl.local_store`` (the shared layout decides where values go),
-    ``tl.descriptor_store``, ``tl.print``, ``tl.assert``, and a ``tl.gather``'s source (unless
-    ``efficient_layout``). The conversion goes when no other user is left."""
+    ``tl.descriptor_store``, ``tl.print``, ``tl.assert``. (Triton also skips one into a gather's
+    source; llc keeps it: that layout decides whether the gather stays inside warps.) The
+    conversion goes when no other user is left."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:
@@ -211,11 +211,9 @@ def _takes_any_layout(user: Operation, index: int) -> bool:
         return index == 0
     if isinstance(user, tl.DescriptorStoreOp):
         return index == len(user.operands) - 1
-    if isinstance(user, tl.PrintOp | tl.AssertOp):
-        return True
-    return (
-        isinstance(user, tl.GatherOp) and index == 0 and "efficient_layout" not in user.attributes
-    )
+    # Not a gather's source: its layout decides whether the gather stays inside warps
+    # (shuffles) or goes through shared memory.
+    return isinstance(user, tl.PrintOp | tl.AssertOp)
 
 
 class FoldNoOpConversionIntoView(RewritePattern):

@@ -130,7 +130,8 @@ class NvidiaMmaLayout(DistributedLayout):
             if instr not in (expected, wide):
                 raise LayoutError(
                     f"{fam}: instrShape {format_list(instr)} is unsupported for versionMajor 2 "
-                    f"with warpsPerCTA of rank {len(warps)}; expected {format_list(expected)}"
+                    f"with warpsPerCTA of rank {len(warps)}; expected {format_list(expected)} "
+                    f"(or {format_list(wide)})"
                 )
         else:
             if len(warps) != 2:
