@@ -425,6 +425,34 @@ class _TritonFor:
         return op
 
 
+def _compare_shim(op_type: type[tl._CompareOp]) -> type:
+    """``arith.cmpi`` / ``arith.cmpf`` on any operands: the custom form goes to ``tl.cmpi`` /
+    ``tl.cmpf``'s parser (keyword or string predicate); the generic form
+    (``"arith.cmpi"(%a, %b) <{predicate = 2 : i64}>``) gives MLIR's predicate number, whose
+    order is the order of :data:`llc.dialects.tl.CMPI_PREDICATES` / ``CMPF_PREDICATES``."""
+
+    class _Compare:
+        @classmethod
+        def dialect_name(cls) -> str:
+            return "arith"
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            return op_type.parse(parser)
+
+        @classmethod
+        def create(cls, *, properties: dict[str, Attribute] | None = None, **kwargs: object):  # type: ignore[no-untyped-def]
+            props = dict(properties or {})
+            predicate = props.get("predicate")
+            if isinstance(predicate, IntegerAttr):
+                names = op_type.PREDICATES
+                index = predicate.value.data
+                props["predicate"] = StringAttr(names[index] if 0 <= index < len(names) else "?")
+            return op_type.create(properties=props, **kwargs)  # type: ignore[arg-type]
+
+    return _Compare
+
+
 def _unsupported(name: str) -> type:
     class _Unsupported:
         @classmethod
@@ -453,6 +481,8 @@ def _unsupported(name: str) -> type:
 _SHIMS: dict[str, type] = {
     "tt.dot": _TritonDot,
     "tt.dot_scaled": _TritonDotScaled,
+    "arith.cmpi": _compare_shim(tl.CmpiOp),
+    "arith.cmpf": _compare_shim(tl.CmpfOp),
     "scf.if": _TritonIf,
     "scf.for": _TritonFor,
     "arith.constant": _TritonConstant,
