@@ -644,7 +644,11 @@ def sink_conversion(
     capability = capability_of(cvt)
     for pos, i in enumerate(tensor_operands(user)):
         if i == index:
-            if required is not None and required[pos] not in (ANY, src_enc):
+            if (
+                required is not None
+                and required[pos] not in (ANY, src_enc)
+                and not _view_takes(user, cvt.src, required[pos])
+            ):
                 return False
             continue
         want = required[pos] if required is not None else None
@@ -684,7 +688,9 @@ def sink_conversion(
                 else None
             )
             if target is None:
-                back = True
+                # A user that takes any layout (a store to shared memory, print) reads the
+                # new layout directly: the back conversion folds into it.
+                back = back or not _takes_any(u.operation, u.index)
                 continue
             after -= conversion_cost(old_enc, target, shape, bits, capability)
             if target != enc:
@@ -731,6 +737,16 @@ def sink_conversion(
     if log is not None:
         log.append(f"sink {_label(cvt)} below {user.name}: {after:g} < {before:g}")
     return True
+
+
+def _takes_any(op: Operation, index: int) -> bool:
+    """Whether operand ``index`` of ``op`` accepts every layout (its rule answers ANY)."""
+    rule = rule_for(op)
+    if rule is None or rule.kind != "sink":
+        return False
+    required = rule.backward(op, [])
+    positions = tensor_operands(op)
+    return required is not None and index in positions and required[positions.index(index)] is ANY
 
 
 def _insert_conversion_before(value: SSAValue, enc: Attribute, op: Operation) -> SSAValue:
