@@ -263,6 +263,11 @@ def test_remove_conversions_keeps_values_on_triton39_inputs(name: str) -> None:
     after = before.clone()
     RemoveConversionsPass().apply(Context(), after)
     after.verify()
+    from llc.dialects.tl import MemDescType
+
     for op in before.walk():
-        if op.name == "func.func":
-            check_same_semantics(before, after, entry=op.sym_name.data)  # type: ignore[attr-defined]
+        if op.name != "func.func":
+            continue
+        if any(isinstance(a.type, MemDescType) for a in op.regions[0].block.args):
+            continue  # the harness makes no shared buffers for parameters
+        check_same_semantics(before, after, entry=op.sym_name.data)  # type: ignore[attr-defined]
