@@ -24,7 +24,17 @@ The kinds (``RuleKind``) tell the passes how an op may be treated:
   constants), Triton's ``canFoldIntoConversion``;
 * ``structural``: the result layout is a function of the operand layout (``reduce``,
   ``expand_dims``, ``broadcast``, ``trans``, ``reshape``, ``convert_layout``);
-* ``anchor``: the layout is chosen by a heuristic, not by its neighbours (``dot``).
+* ``anchor``: the layout is chosen by a heuristic, not by its neighbours (``dot``,
+  ``dot_scaled``, ``warp_group_dot``);
+* ``sink``: consumes tensors whose layout does not matter to it (``store``, ``local_alloc``,
+  ``print``, ``assert``, ``descriptor_store``: operands accept :data:`ANY`);
+* ``source``: produces a tensor in whatever layout is asked for at no extra cost, but reads
+  memory and so is never copied (``local_load``, ``descriptor_load``);
+* ``memory``: works on shared-memory buffers only (``memdesc_trans``, ``memdesc_index``): no
+  register layout to choose.
+
+A structural rule that answers ``None`` both ways is a barrier (``cat``, ``histogram``, a
+``reshape`` or ``gather`` marked ``efficient_layout``): its comment says why.
 
 >>> from llc.layouts import BlockedLayout
 >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
@@ -66,9 +76,11 @@ __all__ = [
     "RuleKind",
     "expand_dims_operand_encoding",
     "is_tensor",
+    "join_encoding",
     "reduce_result_encoding",
     "reshape_encoding",
     "rule_for",
+    "split_encoding",
     "tensor_operands",
     "tensor_results",
     "tied_values",
@@ -76,7 +88,7 @@ __all__ = [
 ]
 
 Encoding = Attribute
-RuleKind = Literal["transparent", "free", "structural", "anchor", "sink", "source"]
+RuleKind = Literal["transparent", "free", "structural", "anchor", "sink", "source", "memory"]
 
 
 class _Any:
@@ -277,11 +289,15 @@ def _trans_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | Non
 
 
 def _reshape_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    if _efficient(op):
+        return None
     result = reshape_encoding(enc, shape_of(op.operands[0].type), shape_of(op.results[0].type))
     return None if result is None else [result]
 
 
 def _reshape_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    if _efficient(op):
+        return None
     result = reshape_encoding(encs[0], shape_of(op.results[0].type), shape_of(op.operands[0].type))
     return None if result is None else [result]
 
@@ -436,11 +452,38 @@ def _sink_backward(op: Operation, encs: list[Encoding]) -> list[Encoding]:
 def _gather_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
     # The result has the indices' shape and, as in Triton, their layout; the source is read
     # whole, whatever its layout.
-    return [enc] if index == 1 else None
+    if index != 1 or _efficient(op) or not _gather_stays_in_warps(op, enc):
+        return None
+    return [enc]
 
 
 def _gather_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
-    return [ANY, encs[0]] if encs else None
+    if not encs or _efficient(op) or not _gather_stays_in_warps(op, encs[0]):
+        return None
+    return [ANY, encs[0]]
+
+
+def _gather_strategy(src: Encoding | None, idx: Encoding | None, op: Operation) -> str | None:
+    from llc.gather import plan_gather
+
+    try:
+        lls = [
+            e.to_linear_layout(list(shape_of(v.type)))  # type: ignore[union-attr]
+            for e, v in ((src, op.operands[0]), (idx, op.operands[1]))
+        ]
+        return plan_gather(lls[0], lls[1], op.axis.value.data, 32).strategy  # type: ignore[attr-defined]
+    except (LayoutError, AttributeError):
+        return None
+
+
+def _gather_stays_in_warps(op: Operation, idx_enc: Encoding) -> bool:
+    """A gather whose layouts keep its axis inside each warp (shuffles, no shared memory: what
+    llc's assignment and Triton's OptimizeGatherLayouts choose) only moves to indices' layouts
+    that keep it so."""
+    src = encoding_of(op.operands[0].type)
+    if _gather_strategy(src, encoding_of(op.operands[1].type), op) != "shuffle":
+        return True
+    return _gather_strategy(src, idx_enc, op) == "shuffle"
 
 
 def _fp4_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
@@ -488,6 +531,169 @@ def _fp4_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
     return [_linear_attr(packed)]
 
 
+def join_encoding(enc: Encoding, src_shape: Sequence[int]) -> Encoding | None:
+    """The layout of ``join(a, b)`` for ``a``, ``b`` in ``enc``: a new minor dimension of size 2
+    held in each thread's registers (its two values are consecutive registers), Triton's rule.
+
+    Blocked layouts stay blocked (``sizePerThread`` gains a 2, the new dimension is fastest);
+    every other family becomes the equivalent ``#tl.linear``.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> b = BlockedEncodingAttr(BlockedLayout([1, 2], [4, 8], [4, 1], [1, 0]))
+    >>> j = join_encoding(b, (16, 16))
+    >>> j.layout.size_per_thread, j.layout.order
+    ((1, 2, 2), (2, 1, 0))
+    """
+    layout = enc.layout  # type: ignore[attr-defined]
+    rank = len(src_shape)
+    if isinstance(layout, BlockedLayout) and layout.cta_layout is None:
+        return BlockedEncodingAttr(
+            BlockedLayout(
+                [*layout.size_per_thread, 2],
+                [*layout.threads_per_warp, 1],
+                [*layout.warps_per_cta, 1],
+                [rank, *layout.order],
+            )
+        )
+    try:
+        ll = enc.to_linear_layout(list(src_shape))  # type: ignore[attr-defined]
+    except (LayoutError, AttributeError):
+        return None
+    bases = {name: [[*v, 0] for v in vs] for name, vs in ll.bases}
+    bases["register"] = [[0] * rank + [1], *bases.get("register", [])]
+    return LinearEncodingAttr(
+        DistributedLinearLayout(*(bases.get(n, []) for n in ("register", "lane", "warp", "block")))
+    )
+
+
+def split_encoding(enc: Encoding, src_shape: Sequence[int]) -> Encoding | None:
+    """The layout of each result of ``split(x)`` for ``x`` (minor dimension 2) in ``enc``: the
+    minor dimension must live in one register bit of each thread, which is dropped. ``None``
+    when the two halves sit in different threads (the split would move data).
+
+    >>> from llc.layouts import BlockedLayout
+    >>> b = BlockedEncodingAttr(BlockedLayout([1, 2, 2], [4, 8, 1], [4, 1, 1], [2, 1, 0]))
+    >>> split_encoding(b, (16, 16, 2)).layout.size_per_thread
+    (1, 2)
+    >>> split_encoding(join_encoding(b, (16, 16, 2)), (16, 16, 2, 2)) == b
+    True
+    """
+    layout = enc.layout  # type: ignore[attr-defined]
+    rank = len(src_shape) - 1
+    if (
+        isinstance(layout, BlockedLayout)
+        and layout.cta_layout is None
+        and layout.size_per_thread[-1] == 2
+        and layout.threads_per_warp[-1] == 1
+        and layout.warps_per_cta[-1] == 1
+    ):
+        return BlockedEncodingAttr(
+            BlockedLayout(
+                layout.size_per_thread[:-1],
+                layout.threads_per_warp[:-1],
+                layout.warps_per_cta[:-1],
+                [o for o in layout.order if o != rank],
+            )
+        )
+    try:
+        ll = enc.to_linear_layout(list(src_shape))  # type: ignore[attr-defined]
+    except (LayoutError, AttributeError):
+        return None
+    unit = [0] * rank + [1]
+    bases: dict[str, list[list[int]]] = {}
+    found = False
+    for name, vectors in ll.bases:
+        kept = []
+        for v in vectors:
+            if name == "register" and list(v) == unit and not found:
+                found = True
+                continue
+            if v[rank]:
+                return None
+            kept.append(list(v[:rank]))
+        bases[name] = kept
+    if not found:
+        return None
+    return LinearEncodingAttr(
+        DistributedLinearLayout(*(bases.get(n, []) for n in ("register", "lane", "warp", "block")))
+    )
+
+
+def _join_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    result = join_encoding(enc, shape_of(op.operands[0].type))
+    return None if result is None else [result]
+
+
+def _join_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    operand = split_encoding(encs[0], shape_of(op.results[0].type))
+    return None if operand is None else [operand, operand]
+
+
+def _split_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    result = split_encoding(enc, shape_of(op.operands[0].type))
+    return None if result is None else [result, result]
+
+
+def _split_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    if not encs or any(e != encs[0] for e in encs):
+        return None
+    operand = join_encoding(encs[0], shape_of(op.results[0].type))
+    return None if operand is None else [operand]
+
+
+def _scan_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    # Triton lowers scans of blocked layouts only, and so keeps any other layout away from them.
+    if not isinstance(enc, BlockedEncodingAttr):
+        return None
+    return _same_forward(op, index, enc)
+
+
+def _scan_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    if not encs or not isinstance(encs[0], BlockedEncodingAttr):
+        return None
+    return _same_backward(op, encs)
+
+
+def _pinned_operands_backward(acc: int) -> BackwardFn:
+    """An mma-like anchor: the accumulator (operand ``acc``) takes the result's layout, the
+    other operands keep the layouts the front end gave them (their kWidth, scale layouts)."""
+
+    def backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+        out: list[Encoding] = []
+        for i in tensor_operands(op):
+            current = encoding_of(op.operands[i].type)
+            if i == acc:
+                out.append(encs[0])
+            elif current is None:
+                return None
+            else:
+                out.append(current)
+        return out
+
+    return backward
+
+
+def _acc_forward(acc: int) -> ForwardFn:
+    def forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+        return [enc] if index == acc else None
+
+    return forward
+
+
+def _no_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    return None
+
+
+def _no_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    return None
+
+
+def _efficient(op: Operation) -> bool:
+    """``efficient_layout``: the front end chose this op's layout on purpose; Triton neither
+    pushes another layout into it nor recomputes it in another one."""
+    return "efficient_layout" in op.properties or "efficient_layout" in op.attributes
+
+
 _TRANSPARENT = LayoutRule("transparent", _same_forward, _same_backward)
 _FREE = LayoutRule("free", _free_forward, _free_backward)
 
@@ -526,16 +732,52 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     "tl.atomic_cas": LayoutRule(
         "transparent", _same_forward, _same_backward, rematerializable=False
     ),
-    "tl.print": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
-    "tl.assert": LayoutRule("sink", _same_forward, _same_backward, rematerializable=False),
-    # A gather is never recomputed in another layout (Triton's canBeRemat): its layout is chosen
-    # so that the gather axis stays in a warp (llc.passes.layout_assignment).
-    "tl.gather": LayoutRule(
-        "structural", _gather_forward, _gather_backward, rematerializable=False
-    ),
+    # Printing and asserting read every element whatever its layout (Triton lets any layout
+    # reach them): their operands accept ANY.
+    "tl.print": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
+    "tl.assert": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
+    # A gather follows its indices both ways (Triton 3.9 recomputes it in another layout), unless
+    # it is marked efficient_layout (its layout was chosen on purpose) or the move would take a
+    # gather that stays inside warps (shuffles) out of them (shared memory): then None.
+    "tl.gather": LayoutRule("structural", _gather_forward, _gather_backward),
     # MXFP (issue 14): fp4 unpacking is a layout change by LinearLayout algebra; a scaled dot
     # pins its operands like calls do (no rule: its layouts are chosen by hand for now).
     "tl.fp4_to_fp": LayoutRule("structural", _fp4_forward, _fp4_backward),
+    # Issue 18: the rest of what Triton 3.9 writes.
+    "tl.join": LayoutRule("structural", _join_forward, _join_backward),
+    "tl.split": LayoutRule("structural", _split_forward, _split_backward),
+    "tl.scan": LayoutRule("structural", _scan_forward, _scan_backward),
+    # Inline asm and library calls are elementwise: one layout for operands and results. Their
+    # cost is unknown, so they are moved (a conversion hoisted above them) but never copied.
+    "tl.elementwise_inline_asm": LayoutRule(
+        "transparent", _same_forward, _same_backward, rematerializable=False
+    ),
+    "tl.extern_elementwise": LayoutRule(
+        "transparent", _same_forward, _same_backward, rematerializable=False
+    ),
+    # Anchors (tl.warp_group_dot and its wait: with tl.dot above): the mma layout of the
+    # accumulator is chosen with the instruction; the operand layouts (dot_op kWidth, scale
+    # layouts) were chosen with it and stay.
+    "tl.dot_scaled": LayoutRule(
+        "anchor", _acc_forward(4), _pinned_operands_backward(4), rematerializable=False
+    ),
+    # Barriers: tt.cat may reorder its result (can_reorder) and a histogram's bins do not
+    # follow its input, so no layout of one side determines the other's.
+    "tl.cat": LayoutRule("structural", _no_forward, _no_backward, rematerializable=False),
+    "tl.histogram": LayoutRule("structural", _no_forward, _no_backward, rematerializable=False),
+    # TMA: the block goes through shared memory, so the register layout is free on both sides;
+    # the load is not recomputed (it reads memory), the store takes any layout.
+    "tl.descriptor_load": LayoutRule(
+        "source", _free_forward, _free_backward, rematerializable=False
+    ),
+    "tl.descriptor_store": LayoutRule(
+        "sink", _free_forward, _sink_backward, rematerializable=False
+    ),
+    # Views of shared memory: no register tensor, nothing to choose.
+    "tl.memdesc_trans": LayoutRule("memory", _free_forward, _free_backward, False),
+    "tl.memdesc_index": LayoutRule("memory", _free_forward, _free_backward, False),
+    "tl.local_dealloc": LayoutRule("memory", _free_forward, _free_backward, False),
+    "tl.fence_async_shared": LayoutRule("memory", _free_forward, _free_backward, False),
 }
 """Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
 

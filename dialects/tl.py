@@ -40,6 +40,7 @@ from __future__ import annotations
 import functools
 import math as pymath
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -57,6 +58,7 @@ from xdsl.dialects.builtin import (
     ShapedType,
     StringAttr,
     TensorType,
+    UnitAttr,
     i32,
 )
 from xdsl.ir import (
@@ -90,10 +92,13 @@ from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
+    EffectInstance,
     HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
     MemoryAllocEffect,
+    MemoryEffect,
+    MemoryEffectKind,
     MemoryFreeEffect,
     MemoryReadEffect,
     MemoryWriteEffect,
@@ -813,11 +818,62 @@ class ReshapeOp(TLOperation):
     name = "tl.reshape"
     src = operand_def(TensorType)
     result = result_def(TensorType)
+    allow_reorder = opt_prop_def(UnitAttr)
+    """Triton's ``allow_reorder``: the compiler may permute the result's elements. llc keeps the
+    row-major order (a valid choice), so values never depend on it."""
+    efficient_layout = opt_prop_def(UnitAttr)
+    """Triton's ``efficient_layout``: the result layout was chosen on purpose (by the front end
+    or a pass); layout propagation leaves it alone (:mod:`llc.dialects.layout_rules`)."""
+    require_sliced = opt_prop_def(UnitAttr)
+    """Newer Triton's ``require_sliced``: a reshape that only adds a unit dimension to a slice."""
     traits = traits_def(Pure())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
-    def __init__(self, src: SSAValue | Operation, result_type: TensorType):
-        super().__init__(operands=[src], result_types=[result_type])
+    FLAGS: ClassVar[tuple[str, ...]] = ("allow_reorder", "efficient_layout", "require_sliced")
+
+    def __init__(
+        self, src: SSAValue | Operation, result_type: TensorType, flags: Sequence[str] = ()
+    ):
+        super().__init__(
+            operands=[src],
+            result_types=[result_type],
+            properties={f: UnitAttr() for f in flags},
+        )
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The flags set on this reshape, in Triton's printing order."""
+        return tuple(f for f in self.FLAGS if f in self.properties)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReshapeOp:
+        src = parser.parse_unresolved_operand()
+        flags: list[str] = []
+        while (
+            flag := next((f for f in cls.FLAGS if parser.parse_optional_keyword(f)), None)
+        ) is not None:
+            flags.append(flag)  # Triton prints them in a fixed order; any order is read
+        attrs = parser.parse_optional_attr_dict()
+        for f in cls.FLAGS:
+            if attrs.pop(f, None) is not None and f not in flags:
+                flags.append(f)
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls(parser.resolve_operand(src, src_type), result_type, flags)  # type: ignore[arg-type]
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        for f in self.flags:
+            printer.print_string(f" {f}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
 
     def verify_tl(self) -> None:
         src, res = self.src.type, self.result.type
@@ -940,7 +996,8 @@ class _CompareOp(TLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> _CompareOp:
-        predicate = parser.parse_identifier()
+        # MLIR also accepts the predicate as a string (``arith.cmpi "sgt", ...``).
+        predicate = parser.parse_optional_str_literal() or parser.parse_identifier()
         parser.parse_punctuation(",")
         lhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
@@ -2180,8 +2237,37 @@ class Fp4ToFpOp(TLOperation):
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` functional-type(operands, results)"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Fp4ToFpOp:
+        # llc prints ``: (T) -> U``; Triton's ttg.fp4_to_fp writes ``: T -> U``. Both read.
+        src = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        paren = parser.parse_optional_punctuation("(") is not None
+        src_type = parser.parse_type()
+        if paren:
+            parser.parse_punctuation(")")
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        if "axis" not in attrs:
+            parser.raise_error("fp4_to_fp needs an axis attribute")
+        op = cls(
+            operands=[parser.resolve_operand(src, src_type)],
+            result_types=[result_type],
+            properties={"axis": attrs.pop("axis")},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_op_attributes({"axis": self.axis} | dict(self.attributes))
+        printer.print_string(" : (")
+        printer.print_attribute(self.src.type)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
 
     def verify_tl(self) -> None:
         src, dst = shape_of(self.src.type), shape_of(self.result.type)
@@ -2262,8 +2348,11 @@ class DotScaledOp(TLOperation):
             if fmt not in DOT_SCALED_FORMATS:
                 raise self.fail(f"{side} format '{fmt}' is not one of {list(DOT_SCALED_FORMATS)}")
             elem = element_type_of(value.type)
-            if fmt in ("e2m1", "e4m3", "e5m2") and elem != IntegerType(8):
-                raise self.fail(f"{side} format {fmt} needs i8 storage, got {elem}")
+            # Triton types fp8 operands as floats (f8E4M3FN, f8E5M2); llc also takes i8 codes.
+            fp8 = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}.get(fmt)
+            if fmt in ("e2m1", "e4m3", "e5m2") and elem != IntegerType(8) and str(elem) != fp8:
+                want = "i8 storage" + (f" or {fp8}" if fp8 else "")
+                raise self.fail(f"{side} format {fmt} needs {want}, got {elem}")
             if fmt in ("bf16", "fp16") and not _is_float(elem):
                 raise self.fail(f"{side} format {fmt} needs a float operand, got {elem}")
         a, b = shape_of(self.a.type), shape_of(self.b.type)
@@ -2483,6 +2572,330 @@ class FenceAsyncSharedOp(TLOperation):
 
 
 # --------------------------------------------------------------------------------------
+# Scans, opaque elementwise calls, shared-memory views and tensor descriptors (Triton 3.9)
+# --------------------------------------------------------------------------------------
+
+
+def _verify_combine_region(op: TLOperation, region: Region, elements: list[Attribute]) -> None:
+    """A combining region takes ``2n`` scalars (accumulated, then new) and returns ``n``."""
+    block = region.block
+    if [a.type for a in block.args] != elements + elements:
+        want = ", ".join(str(t) for t in elements + elements)
+        got = ", ".join(str(a.type) for a in block.args)
+        raise op.fail(f"combining region must take ({want}), got ({got})")
+    last = block.last_op
+    if last is None or last.name != f"{op.name}.return":
+        raise op.fail(f"combining region must end with {op.name}.return")
+    if [v.type for v in last.operands] != elements:
+        want = ", ".join(str(t) for t in elements)
+        got = ", ".join(str(v.type) for v in last.operands)
+        raise op.fail(f"combining region must return ({want}), got ({got})")
+
+
+@irdl_op_definition
+class ScanOp(TLOperation):
+    """Inclusive scan along ``axis`` with a combining region (Triton's ``tt.scan``).
+
+    ::
+
+        %s = tl.scan %x {axis = 0 : i32, reverse = false} : tensor<128xi32, #b> ->
+            tensor<128xi32, #b> {
+        ^bb0(%acc: i32, %v: i32):
+          %r = arith.addi %acc, %v : i32
+          tl.scan.return %r : i32
+        }
+
+    Element ``i`` of each result combines elements ``0..i`` along the axis (``i..end`` when
+    ``reverse``), left to right. The results have the operands' shapes and encodings.
+    """
+
+    name = "tl.scan"
+    srcs = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    reverse = prop_def(IntegerAttr)
+    combine = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$srcs attr-dict `:` type($srcs) `->` type($results_) $combine"
+
+    def verify_tl(self) -> None:
+        srcs = [s.type for s in self.srcs]
+        if not srcs or len(srcs) != len(self.results_):
+            raise self.fail(f"needs as many results as operands (>= 1), got {len(srcs)}")
+        _same_shape_and_encoding(
+            self,
+            [(f"operand #{i}", t) for i, t in enumerate(srcs)]
+            + [(f"result #{i}", r.type) for i, r in enumerate(self.results_)],
+        )
+        axis = self.axis.value.data
+        if not 0 <= axis < len(shape_of(srcs[0])):
+            raise self.fail(f"axis {axis} is out of range for rank {len(shape_of(srcs[0]))}")
+        for i, (s, r) in enumerate(zip(srcs, self.results_, strict=True)):
+            if element_type_of(s) != element_type_of(r.type):
+                raise self.fail(f"result #{i} element type differs from operand #{i}'s")
+        _verify_combine_region(self, self.combine, [element_type_of(t) for t in srcs])
+
+
+@irdl_op_definition
+class ScanReturnOp(TLOperation):
+    """``tl.scan.return %r : i32``: the combined value(s) of a ``tl.scan`` region."""
+
+    name = "tl.scan.return"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), HasParent(ScanOp), Pure())
+    assembly_format = "$values attr-dict `:` type($values)"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[list(values)])
+
+
+class PureIfMarked(MemoryEffect):
+    """Memory effects of ops whose ``pure`` property says whether they have any (inline asm,
+    library calls): none when ``pure = true``, reads and writes otherwise."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        pure = op.properties.get("pure")
+        if isinstance(pure, IntegerAttr) and pure.value.data:
+            return set()
+        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
+
+
+def _same_elementwise_layout(op: TLOperation, values: Sequence[SSAValue]) -> None:
+    tensors = [(f"value #{i}", v.type) for i, v in enumerate(values)]
+    if tensors and any(isinstance(t, TensorType) for _, t in tensors):
+        shapes = {shape_of(t) for _, t in tensors}
+        encodings = {encoding_of(t) for _, t in tensors}
+        if len(shapes) != 1:
+            raise op.fail(f"operands and results must have one shape, got {sorted(shapes)}")
+        if len(encodings) != 1:
+            raise op.fail("operands and results must have one encoding (it is elementwise)")
+
+
+@irdl_op_definition
+class ElementwiseInlineAsmOp(TLOperation):
+    """Elementwise inline PTX (Triton's ``tt.elementwise_inline_asm``).
+
+    ``%r = tl.elementwise_inline_asm "cvt.rn.f16.f32 $0, $1;" {constraints = "=h,r",
+    packed_element = 1 : i32, pure = true} %x : tensor<128xf32, #b> -> tensor<128xf16, #b>``:
+    the assembly runs on ``packed_element`` elements at a time; every operand and result has
+    one shape and encoding. llc carries it through (layouts propagate through it as through any
+    elementwise op) but cannot interpret it.
+    """
+
+    name = "tl.elementwise_inline_asm"
+    args = var_operand_def()
+    results_ = var_result_def()
+    asm_string = prop_def(StringAttr)
+    constraints = prop_def(StringAttr)
+    pure = prop_def(IntegerAttr)
+    packed_element = prop_def(IntegerAttr)
+    traits = traits_def(PureIfMarked())
+
+    PROPS: ClassVar[tuple[str, ...]] = ("constraints", "packed_element", "pure")
+
+    def verify_tl(self) -> None:
+        if self.packed_element.value.data < 1:
+            raise self.fail(f"packed_element must be >= 1, got {self.packed_element.value.data}")
+        if not self.results_:
+            raise self.fail("needs at least one result")
+        _same_elementwise_layout(self, [*self.args, *self.results_])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ElementwiseInlineAsmOp:
+        asm = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict()
+        values: list[SSAValue] = []
+        if parser.parse_optional_punctuation("->") is None:
+            operands = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if len(types) != len(operands):
+                parser.raise_error(f"expected {len(operands)} operand types, got {len(types)}")
+            values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
+            parser.parse_punctuation("->")
+        result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        props: dict[str, Attribute] = {"asm_string": StringAttr(asm)}
+        for name in cls.PROPS:
+            if name not in attrs:
+                parser.raise_error(f"tt.elementwise_inline_asm needs the attribute {name}")
+            props[name] = attrs.pop(name)
+        op = cls(operands=[values], result_types=[result_types], properties=props)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.asm_string.data)
+        printer.print_op_attributes(
+            {n: self.properties[n] for n in self.PROPS} | dict(self.attributes)
+        )
+        if self.args:
+            printer.print_string(" ")
+            printer.print_list(self.args, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([a.type for a in self.args], printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_list([r.type for r in self.results_], printer.print_attribute)
+
+
+@irdl_op_definition
+class ExternElementwiseOp(TLOperation):
+    """A call of an external elementwise function (Triton's ``tt.extern_elementwise``).
+
+    ``%r = tl.extern_elementwise %x {libname = "libdevice", libpath = "...", pure = true,
+    symbol = "__nv_exp2f"} : (tensor<128xf32, #b>) -> tensor<128xf32, #b>``: one shape and
+    encoding for all operands and the result. Not interpretable by llc (the library is not
+    llc's).
+    """
+
+    name = "tl.extern_elementwise"
+    srcs = var_operand_def()
+    result = result_def()
+    libname = prop_def(StringAttr)
+    libpath = prop_def(StringAttr)
+    symbol = prop_def(StringAttr)
+    pure = prop_def(IntegerAttr)
+    traits = traits_def(PureIfMarked())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$srcs attr-dict `:` functional-type($srcs, $result)"
+
+    def verify_tl(self) -> None:
+        _same_elementwise_layout(self, [*self.srcs, self.result])
+
+
+@irdl_op_definition
+class MemDescTransOp(TLOperation):
+    """A transposed view of a shared-memory buffer (Triton's ``ttg.memdesc_trans``).
+
+    ``%t = tl.memdesc_trans %m {order = array<i32: 1, 0>} : !tl.memdesc<32x64xf16, #s> ->
+    !tl.memdesc<64x32xf16, #s1>``: dimension ``i`` of the view is dimension ``order[i]`` of the
+    buffer; nothing moves.
+    """
+
+    name = "tl.memdesc_trans"
+    src = operand_def(MemDescType)
+    result = result_def(MemDescType)
+    order = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    @property
+    def permutation(self) -> tuple[int, ...]:
+        """The ``order`` property as ints."""
+        return tuple(int(v) for v in self.order.get_values())
+
+    def verify_tl(self) -> None:
+        src, res = self.src.type, self.result.type
+        order = self.permutation
+        if sorted(order) != list(range(src.get_num_dims())):
+            raise self.fail(f"order {list(order)} is not a permutation of the buffer's dims")
+        want = [src.get_shape()[i] for i in order]
+        if list(res.get_shape()) != want or src.element_type != res.element_type:
+            raise self.fail(f"result must be a {want} buffer of {src.element_type}")
+
+
+@irdl_attr_definition
+class TensorDescType(ParametrizedAttribute, TypeAttribute):
+    """A TMA tensor descriptor: ``!tl.tensordesc<128x64xf16>`` (Triton's ``!tt.tensordesc``),
+    the block it loads and stores, with an optional shared layout.
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> print(TensorDescType(f16, [64, 32]))
+    !tl.tensordesc<64x32xf16>
+    """
+
+    name = "tl.tensordesc"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    encoding: Attribute
+
+    def __init__(
+        self, element_type: Attribute, shape: Sequence[int], encoding: Attribute | None = None
+    ):
+        super().__init__(
+            ArrayAttr(IntAttr(d) for d in shape),
+            element_type,
+            NoneAttr() if encoding is None else encoding,
+        )
+
+    def get_shape(self) -> tuple[int, ...]:
+        """The block shape."""
+        return tuple(d.data for d in self.shape.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+            encoding: Attribute = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                encoding = parser.parse_attribute()
+        return (ArrayAttr(IntAttr(d) for d in dims), element, encoding)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string("".join(f"{d}x" for d in self.get_shape()))
+            printer.print_attribute(self.element_type)
+            if not isinstance(self.encoding, NoneAttr):
+                printer.print_string(", ")
+                printer.print_attribute(self.encoding)
+
+
+def _check_descriptor_block(op: TLOperation, desc: Attribute, tensor: Attribute) -> None:
+    assert isinstance(desc, TensorDescType)
+    if tuple(desc.get_shape()) != shape_of(tensor):
+        raise op.fail(f"tensor shape {list(shape_of(tensor))} differs from the descriptor block")
+    want, got = desc.element_type, element_type_of(tensor)
+    # Triton types integer blocks signed (si8) and their tensors signless (i8).
+    if isinstance(want, IntegerType) and isinstance(got, IntegerType):
+        if want.width != got.width:
+            raise op.fail(f"element type {got} differs from the descriptor's {want}")
+    elif want != got:
+        raise op.fail(f"element type {got} differs from the descriptor's {want}")
+
+
+@irdl_op_definition
+class DescriptorLoadOp(TLOperation):
+    """Load a block through a tensor descriptor (TMA): ``%x = tl.descriptor_load %d[%i, %j] :
+    !tl.tensordesc<128x64xf16> -> tensor<128x64xf16, #b>`` (the block at those coordinates)."""
+
+    name = "tl.descriptor_load"
+    desc = operand_def(TensorDescType)
+    indices = var_operand_def(i32)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$desc `[` $indices `]` attr-dict `:` type($desc) `->` type($result)"
+
+    def verify_tl(self) -> None:
+        _check_descriptor_block(self, self.desc.type, self.result.type)
+        if len(self.indices) != len(shape_of(self.result.type)):
+            raise self.fail(f"needs {len(shape_of(self.result.type))} coordinates")
+
+
+@irdl_op_definition
+class DescriptorStoreOp(TLOperation):
+    """Store a block through a tensor descriptor: ``tl.descriptor_store %d[%i, %j], %x :
+    !tl.tensordesc<128x64xf16>, tensor<128x64xf16, #b>``."""
+
+    name = "tl.descriptor_store"
+    desc = operand_def(TensorDescType)
+    indices = var_operand_def(i32)
+    src = operand_def(TensorType)
+    traits = traits_def(MemoryWriteEffect())
+    irdl_options = (AttrSizedOperandSegments(),)
+    assembly_format = "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
+
+    def verify_tl(self) -> None:
+        _check_descriptor_block(self, self.desc.type, self.src.type)
+        if len(self.indices) != len(shape_of(self.src.type)):
+            raise self.fail(f"needs {len(shape_of(self.src.type))} coordinates")
+
+
+# --------------------------------------------------------------------------------------
 # Classification helpers for passes
 # --------------------------------------------------------------------------------------
 
@@ -2601,10 +3014,17 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     DotScaledOp,
     PrintOp,
     AssertOp,
+    ScanOp,
+    ScanReturnOp,
+    ElementwiseInlineAsmOp,
+    ExternElementwiseOp,
+    MemDescTransOp,
+    DescriptorLoadOp,
+    DescriptorStoreOp,
 )
 """Every op of the tl dialect."""
 
-TL_TYPES: tuple[type[ParametrizedAttribute], ...] = (PointerType, MemDescType)
+TL_TYPES: tuple[type[ParametrizedAttribute], ...] = (PointerType, MemDescType, TensorDescType)
 """The types of the tl dialect (the layout attributes are in ``LAYOUT_ATTRIBUTES``)."""
 
 TL = Dialect("tl", list(TL_OPS), [*LAYOUT_ATTRIBUTES, *TL_TYPES])

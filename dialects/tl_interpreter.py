@@ -1284,6 +1284,70 @@ class TLExtraFunctions(InterpreterFunctions):
             )
         return (_result(op, np.take_along_axis(src, idx, axis)),)
 
+    @impl(tl.ScanOp)
+    def run_scan(self, interpreter: Interpreter, op: tl.ScanOp, args: PythonValues) -> PythonValues:
+        axis = op.axis.value.data
+        arrays = [np.moveaxis(np.array(a, copy=True), axis, 0) for a in args]
+        order = range(arrays[0].shape[0])
+        if op.reverse.value.data:
+            order = reversed(order)  # type: ignore[assignment]
+        vectorized = is_elementwise_region(op.combine)
+        acc: list[np.ndarray] | None = None
+        for i in order:
+            row = [a[i] for a in arrays]
+            if acc is not None:
+                if vectorized:
+                    combined = interpreter.run_ssacfg_region(op.combine, (*acc, *row), op.name)
+                else:
+                    combined = _combine_per_element(interpreter, op, acc, row)  # type: ignore[arg-type]
+                row = [
+                    np.broadcast_to(np.asarray(c, dtype=a.dtype), r.shape)
+                    for c, a, r in zip(combined, arrays, row, strict=True)
+                ]
+            for a, r in zip(arrays, row, strict=True):
+                a[i] = r
+            acc = [np.asarray(a[i]) for a in arrays]
+        return tuple(_result(op, np.moveaxis(a, 0, axis), i) for i, a in enumerate(arrays))
+
+    @impl_terminator(tl.ScanReturnOp)
+    def run_scan_return(
+        self, interpreter: Interpreter, op: tl.ScanReturnOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl(tl.MemDescTransOp)
+    def run_memdesc_trans(
+        self, interpreter: Interpreter, op: tl.MemDescTransOp, args: PythonValues
+    ) -> PythonValues:
+        # A view: stores through it reach the buffer (numpy's transpose shares the data).
+        return (SharedMemory(_live_memory(op, args[0]).data.transpose(op.permutation)),)
+
+    @impl(tl.ElementwiseInlineAsmOp)
+    def run_inline_asm(
+        self, interpreter: Interpreter, op: tl.ElementwiseInlineAsmOp, args: PythonValues
+    ) -> PythonValues:
+        raise TLInterpretationError(op, "is not interpretable: llc does not execute PTX strings")
+
+    @impl(tl.ExternElementwiseOp)
+    def run_extern_elementwise(
+        self, interpreter: Interpreter, op: tl.ExternElementwiseOp, args: PythonValues
+    ) -> PythonValues:
+        raise TLInterpretationError(
+            op, f"is not interpretable: llc does not run {op.libname.data}'s {op.symbol.data}"
+        )
+
+    @impl(tl.DescriptorLoadOp)
+    def run_descriptor_load(
+        self, interpreter: Interpreter, op: tl.DescriptorLoadOp, args: PythonValues
+    ) -> PythonValues:
+        raise TLInterpretationError(op, "is not interpretable: llc has no TMA descriptors")
+
+    @impl(tl.DescriptorStoreOp)
+    def run_descriptor_store(
+        self, interpreter: Interpreter, op: tl.DescriptorStoreOp, args: PythonValues
+    ) -> PythonValues:
+        raise TLInterpretationError(op, "is not interpretable: llc has no TMA descriptors")
+
     @impl(tl.Fp4ToFpOp)
     def run_fp4_to_fp(
         self, interpreter: Interpreter, op: tl.Fp4ToFpOp, args: PythonValues

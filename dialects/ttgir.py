@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     Builtin,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -50,9 +51,16 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i32,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    TypeAttribute,
+)
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import parse_module
@@ -102,6 +110,12 @@ _TT_TO_TL = (
     "gather",
     "print",
     "assert",
+    "scan",
+    "scan.return",
+    "elementwise_inline_asm",
+    "extern_elementwise",
+    "descriptor_load",
+    "descriptor_store",
 )
 _TTG_TO_TL = (
     "convert_layout",
@@ -110,6 +124,8 @@ _TTG_TO_TL = (
     "local_store",
     "local_dealloc",
     "memdesc_index",
+    "memdesc_trans",
+    "fp4_to_fp",
 )
 _TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
 # arith ops whose xDSL versions take no tensors (scalar i1 results, scalar conditions, scalar
@@ -136,12 +152,13 @@ OP_NAMES: dict[str, str] = {
     **{f"arith.{n}": f"tl.{n}" for n in _ARITH_TO_TL},
     **{f"ttng.{n}": f"tl.{n}" for n in _TTNG_TO_TL},
 }
-"""Triton op name -> llc op name (``tt.dot`` has a shim: :class:`_TritonDot`)."""
+"""Triton op name -> llc op name (``tt.dot`` and ``tt.dot_scaled`` have shims:
+:class:`_TritonDot`, :class:`_TritonDotScaled`)."""
 
 ATTR_NAMES: dict[str, str] = {f"ttg.{attr.kind}": attr.name for attr in LAYOUT_ATTRIBUTES}
 """``#ttg.<kind>`` -> ``#tl.<kind>`` for every layout attribute llc knows."""
 
-TYPE_NAMES: dict[str, str] = {"tt.ptr": "tl.ptr"}
+TYPE_NAMES: dict[str, str] = {"tt.ptr": "tl.ptr", "tt.tensordesc": "tl.tensordesc"}
 """Triton type name -> llc type name (``!ttg.memdesc`` has a shim: :class:`_TritonMemDesc`)."""
 
 MODULE_ATTR_NAMES: dict[str, str] = {
@@ -292,6 +309,155 @@ class _TritonSelect:
         return op
 
 
+class _TritonDotScaled:
+    """Parses Triton's ``tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e4m3
+    {fastMath = false} : ta, tas * tb, tbs -> tc`` into ``tl.dot_scaled`` (both scales
+    required; ``fastMath`` is kept as an attribute)."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "tt"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        def operand_and_scale() -> tuple[object, object]:
+            value = parser.parse_unresolved_operand()
+            if parser.parse_optional_keyword("scale") is None:
+                parser.raise_error("llc's tl.dot_scaled needs a scale for each operand")
+            return value, parser.parse_unresolved_operand()
+
+        a, a_scale = operand_and_scale()
+        parser.parse_punctuation(",")
+        b, b_scale = operand_and_scale()
+        parser.parse_punctuation(",")
+        acc = parser.parse_unresolved_operand()
+        formats = {}
+        for side in ("lhs", "rhs"):
+            parser.parse_keyword(side)
+            parser.parse_punctuation("=")
+            formats[side] = StringAttr(parser.parse_identifier())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+        parser.parse_punctuation("*")
+        types.append(parser.parse_type())
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        operands = [
+            parser.resolve_operand(o, t)  # type: ignore[arg-type]
+            for o, t in zip((a, a_scale, b, b_scale, acc), (*types, result), strict=True)
+        ]
+        op = tl.DotScaledOp(operands=operands, result_types=[result], properties=formats)
+        op.attributes |= attrs
+        return op
+
+
+def _parse_type_list(parser: Parser) -> list[Attribute]:
+    """``(t1, t2)`` or a single type without parentheses (MLIR prints one result so)."""
+    if peek_token(parser).text == "(":
+        return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    return [parser.parse_type()]
+
+
+class _TritonIf:
+    """Parses ``scf.if``, also with one result type written without parentheses
+    (``scf.if %c -> tensor<...> {``, which MLIR accepts and xDSL's parser rejects)."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "scf"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        cond = parser.parse_operand(IntegerType(1))
+        types = _parse_type_list(parser) if parser.parse_optional_punctuation("->") else []
+        then_region = scf.IfOp.parse_region_with_yield(parser)
+        else_region = (
+            scf.IfOp.parse_region_with_yield(parser)
+            if parser.parse_optional_keyword("else")
+            else Region()
+        )
+        return scf.IfOp(cond, types, then_region, else_region, parser.parse_optional_attr_dict())
+
+
+class _TritonFor:
+    """Parses ``scf.for``, also with one iteration type written without parentheses
+    (``iter_args(%k = %x) -> tensor<...> : i32 {``)."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "scf"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        indvar = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        bounds = [parser.parse_unresolved_operand()]
+        for word in ("to", "step"):
+            parser.parse_keyword(word)
+            bounds.append(parser.parse_unresolved_operand())
+        pos = parser.pos
+        args: list[Parser.UnresolvedArgument] = []
+        inits: list[UnresolvedOperand] = []
+        types: list[Attribute] = []
+        if parser.parse_optional_keyword("iter_args"):
+
+            def assignment() -> tuple[Parser.UnresolvedArgument, UnresolvedOperand]:
+                arg = parser.parse_argument(expect_type=False)
+                parser.parse_punctuation("=")
+                return arg, parser.parse_unresolved_operand()
+
+            for arg, init in parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment):
+                args.append(arg)
+                inits.append(init)
+            parser.parse_punctuation("->")
+            types = _parse_type_list(parser)
+        init_values = parser.resolve_operands(inits, types, pos)
+        iv_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+        lb, ub, step = (parser.resolve_operand(b, iv_type) for b in bounds)
+        body = parser.parse_region(
+            (indvar.resolve(iv_type), *(a.resolve(t) for a, t in zip(args, types, strict=True)))
+        )
+        attrs = parser.parse_optional_attr_dict()
+        op = scf.ForOp(lb, ub, step, init_values, body)
+        op.attributes |= attrs
+        if not args and (body.block.last_op is None or body.block.last_op.name != "scf.yield"):
+            body.block.add_op(scf.YieldOp())
+        return op
+
+
+def _compare_shim(op_type: type[tl._CompareOp]) -> type:
+    """``arith.cmpi`` / ``arith.cmpf`` on any operands: the custom form goes to ``tl.cmpi`` /
+    ``tl.cmpf``'s parser (keyword or string predicate); the generic form
+    (``"arith.cmpi"(%a, %b) <{predicate = 2 : i64}>``) gives MLIR's predicate number, whose
+    order is the order of :data:`llc.dialects.tl.CMPI_PREDICATES` / ``CMPF_PREDICATES``."""
+
+    class _Compare:
+        @classmethod
+        def dialect_name(cls) -> str:
+            return "arith"
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            return op_type.parse(parser)
+
+        @classmethod
+        def create(cls, *, properties: dict[str, Attribute] | None = None, **kwargs: object):  # type: ignore[no-untyped-def]
+            props = dict(properties or {})
+            predicate = props.get("predicate")
+            if isinstance(predicate, IntegerAttr):
+                names = op_type.PREDICATES
+                index = predicate.value.data
+                props["predicate"] = StringAttr(names[index] if 0 <= index < len(names) else "?")
+            return op_type.create(properties=props, **kwargs)  # type: ignore[arg-type]
+
+    return _Compare
+
+
 def _unsupported(name: str) -> type:
     class _Unsupported:
         @classmethod
@@ -319,6 +485,11 @@ def _unsupported(name: str) -> type:
 
 _SHIMS: dict[str, type] = {
     "tt.dot": _TritonDot,
+    "tt.dot_scaled": _TritonDotScaled,
+    "arith.cmpi": _compare_shim(tl.CmpiOp),
+    "arith.cmpf": _compare_shim(tl.CmpfOp),
+    "scf.if": _TritonIf,
+    "scf.for": _TritonFor,
     "arith.constant": _TritonConstant,
     "arith.select": _TritonSelect,
 }

@@ -49,6 +49,7 @@ __all__ = ["EXPORT_NAMES", "TTGIRPrinter", "TTGIRTarget", "module_to_ttgir"]
 
 EXPORT_NAMES: dict[str, str] = {llc: triton for triton, llc in OP_NAMES.items()} | {
     "tl.dot": "tt.dot",
+    "tl.dot_scaled": "tt.dot_scaled",
     "tl.constant": "arith.constant",
 }
 """llc op name -> Triton op name (ops of arith/math/scf keep their names)."""
@@ -109,11 +110,24 @@ class TTGIRPrinter(LLCPrinter):
         if isinstance(op, tl.DotOp):
             self._print_dot(op)
             return
+        if isinstance(op, tl.DotScaledOp):
+            self._print_dot_scaled(op)
+            return
+        if isinstance(op, tl.Fp4ToFpOp):
+            self._print_results(op)
+            self.print_string("ttg.fp4_to_fp ")
+            self.print_operand(op.src)
+            self.print_op_attributes({"axis": op.axis} | dict(op.attributes))
+            self.print_string(" : ")
+            self.print_attribute(op.src.type)
+            self.print_string(" -> ")
+            self.print_attribute(op.result.type)
+            return
         self._pending_name = (op.name, name) if name != op.name else None
-        # Triton prints (and parses) tt.reduce only in the generic form; the ops of its
+        # Triton prints (and parses) tt.reduce and tt.scan only in the generic form; the ops of its
         # combine region are printed in their custom forms again (the generic form of a tl op
         # would show llc's properties, e.g. a string predicate).
-        generic = isinstance(op, tl.ReduceOp)
+        generic = isinstance(op, tl.ReduceOp | tl.ScanOp)
         saved = self.print_generic_format
         self.print_generic_format = generic
         try:
@@ -140,6 +154,27 @@ class TTGIRPrinter(LLCPrinter):
         self.print_string(" -> ")
         self.print_attribute(op.result.type)
 
+    def _print_dot_scaled(self, op: tl.DotScaledOp) -> None:
+        self._print_results(op)
+        self.print_string("tt.dot_scaled ")
+        self.print_operand(op.a)
+        self.print_string(" scale ")
+        self.print_operand(op.a_scale)
+        self.print_string(", ")
+        self.print_operand(op.b)
+        self.print_string(" scale ")
+        self.print_operand(op.b_scale)
+        self.print_string(", ")
+        self.print_operand(op.acc)
+        self.print_string(f" lhs = {op.lhs.data} rhs = {op.rhs.data}")
+        self.print_op_attributes(op.attributes)
+        self.print_string(" : ")
+        self.print_list([op.a.type, op.a_scale.type], self.print_attribute)
+        self.print_string(" * ")
+        self.print_list([op.b.type, op.b_scale.type], self.print_attribute)
+        self.print_string(" -> ")
+        self.print_attribute(op.result.type)
+
     # -- attributes and types ----------------------------------------------------------------
 
     def print_attribute(self, attribute: Attribute) -> None:
@@ -147,6 +182,10 @@ class TTGIRPrinter(LLCPrinter):
             self.print_string("!tt.ptr<")
             self.print_attribute(attribute.pointee)
             self.print_string(">")
+            return
+        if isinstance(attribute, tl.TensorDescType):
+            self.print_string("!tt.tensordesc")
+            attribute.print_parameters(self)
             return
         if isinstance(attribute, tl.MemDescType):
             self.print_string("!ttg.memdesc<")

@@ -56,8 +56,11 @@ __all__ = [
     "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
+    "move_out_of_while",
+    "push_into_if",
     "rematerialize_from_scalars",
     "remove_conversions",
+    "sink_conversion",
     "stage_dot_operands",
 ]
 
@@ -131,14 +134,23 @@ def _dominates_all(cvt: Operation, value: SSAValue) -> bool:
 
 
 def backward_slice(
-    value: SSAValue, enc: Attribute, root: Operation, max_slice: int = 64
+    value: SSAValue,
+    enc: Attribute,
+    root: Operation,
+    max_slice: int = 64,
+    also_roots: frozenset[Operation] = frozenset(),
 ) -> RematPlan | None:
-    """The plan that produces ``value`` in ``enc`` (for the conversion ``root``), or ``None``."""
+    """The plan that produces ``value`` in ``enc`` (for the conversion ``root``), or ``None``.
+
+    ``also_roots``: other users that will read the recomputed value (the other yields of an
+    ``scf.if`` when the conversion moves into it), so their uses do not count as outside ones.
+    """
     plan = RematPlan()
-    stack: list[tuple[SSAValue, Attribute, bool]] = [(value, enc, False)]
+    # (value, layout, expanded, consumer): consumer is the slice op that reads the value.
+    stack: list[tuple[SSAValue, Attribute, bool, Operation | None]] = [(value, enc, False, None)]
     visiting: set[Operation] = set()
     while stack:
-        v, e, expanded = stack.pop()
+        v, e, expanded, consumer = stack.pop()
         owner = v.owner
         if expanded:
             assert isinstance(owner, Operation)
@@ -150,7 +162,7 @@ def backward_slice(
                 return None  # one value needed in two layouts: not a slice we can rewrite
             continue
         if v in plan.leaves:
-            if plan.leaves[v] != e:
+            if plan.leaves[v] != e and not _view_takes(consumer, v, e):
                 return None
             continue
         if _existing_conversion(v, e, root) is not None:
@@ -159,33 +171,47 @@ def backward_slice(
         rule = rule_for(owner) if isinstance(owner, Operation) else None
         operands = tensor_operands(owner) if isinstance(owner, Operation) else []
         required = None
+        encs: list[Attribute] = []
         if (
             rule is not None
             and isinstance(owner, Operation)
-            and rule.kind not in ("sink", "source", "anchor")
-            and len(tensor_results(owner)) == 1
+            and rule.kind not in ("sink", "source", "anchor", "memory")
             and (rule.rematerializable or _may_relayout_load(owner, e))
         ):
-            required = rule.backward(owner, [e])
+            encs = _result_layouts(owner, v, e, plan)
+            required = rule.backward(owner, encs)
         if required is None or not isinstance(owner, Operation):
-            plan.leaves[v] = e
+            # A view (reshape, join, ...) reads a value whose layout is already the one it
+            # needs, written differently: it takes it as it is, nothing to convert.
+            plan.leaves[v] = encoding_of(v.type) if _view_takes(consumer, v, e) else e  # type: ignore[assignment]
             continue
         if owner in visiting:
             return None
         visiting.add(owner)
-        plan.needed[v] = e
+        for r, r_enc in zip(tensor_results(owner), encs, strict=True):
+            if r_enc != encoding_of(owner.results[r].type) or owner.results[r] is v:
+                plan.needed[owner.results[r]] = r_enc
         if len(plan.needed) > max_slice:
             return None
-        stack.append((v, e, True))
+        stack.append((v, e, True, consumer))
         for i, r in zip(operands, required, strict=False):
             if r is not ANY:
-                stack.append((owner.operands[i], r, False))
+                stack.append((owner.operands[i], r, False, owner))
     # costs
     in_slice = set(plan.order)
     for op in plan.order:
-        result = op.results[tensor_results(op)[0]]
-        outside = any(u.operation is not root and u.operation not in in_slice for u in result.uses)
-        if outside:
+        for r in tensor_results(op):
+            result = op.results[r]
+            if result not in plan.needed:
+                continue
+            outside = any(
+                u.operation is not root
+                and u.operation not in in_slice
+                and u.operation not in also_roots
+                for u in result.uses
+            )
+            if not outside:
+                continue
             rule = rule_for(op)
             if rule is None or not rule.rematerializable:
                 return None  # would duplicate a load
@@ -194,6 +220,7 @@ def backward_slice(
                 # identical code, which the backend's CSE merges.
                 continue
             plan.cost += remat_cost(op.name, shape_of(result.type), element_bits(result.type))
+            break
     for v, e in plan.leaves.items():
         if _existing_conversion(v, e, root) is None:
             plan.new_conversions += 1
@@ -201,6 +228,37 @@ def backward_slice(
                 encoding_of(v.type), e, shape_of(v.type), element_bits(v.type), capability_of(root)
             )
     return plan
+
+
+_VIEWS = ("tl.reshape", "tl.join", "tl.split", "tl.trans", "tl.fp4_to_fp")
+"""Ops whose verifiers compare layouts as linear layouts (or not at all), so an operand may be
+given in any attribute with the right linear layout."""
+
+
+def _view_takes(consumer: Operation | None, v: SSAValue, e: Attribute) -> bool:
+    return (
+        consumer is not None
+        and consumer.name in _VIEWS
+        and _same_linear_layout(encoding_of(v.type), e, v.type)
+    )
+
+
+def _result_layouts(
+    owner: Operation, v: SSAValue, e: Attribute, plan: RematPlan
+) -> list[Attribute]:
+    """The layouts of ``owner``'s tensor results when ``v`` must be in ``e``: the other results
+    keep theirs unless nothing reads them (then they follow, e.g. a reduce's unused results) or
+    the slice already needs them in some layout."""
+    encs: list[Attribute] = []
+    for r in tensor_results(owner):
+        result = owner.results[r]
+        if result is v or not result.uses:
+            encs.append(e)
+        elif result in plan.needed:
+            encs.append(plan.needed[result])
+        else:
+            encs.append(encoding_of(result.type))  # type: ignore[arg-type]
+    return encs
 
 
 def _same_linear_layout(a: Attribute | None, b: Attribute, typ: Attribute) -> bool:
@@ -248,28 +306,25 @@ def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
             existing = insert_conversion(v, e)
         mapping[v] = existing
     for op in plan.order:
-        r_idx = tensor_results(op)[0]
-        result = op.results[r_idx]
-        enc = plan.needed[result]
+        results = [r for r in tensor_results(op) if op.results[r] in plan.needed]
         operands = [mapping.get(o, o) for o in op.operands]
         result_types = list(op.result_types)
-        t = result.type
-        assert isinstance(t, TensorType)
-        result_types[r_idx] = TensorType(t.element_type, t.get_shape(), enc)
+        for r in results:
+            t = op.results[r].type
+            assert isinstance(t, TensorType)
+            result_types[r] = TensorType(t.element_type, t.get_shape(), plan.needed[op.results[r]])
         clone = op.create(
             operands=operands,
             result_types=result_types,
-            properties=typed_properties(op, result_types[r_idx]),
+            properties=typed_properties(op, result_types[results[0]]),
             attributes=dict(op.attributes),
             regions=[r.clone() for r in op.regions],
         )
         Rewriter.insert_op(clone, InsertPoint.after(op))
         for old, new in zip(op.results, clone.results, strict=True):
-            if new.type == old.type:
-                continue
             new.name_hint = old.name_hint
-        clone.results[r_idx].name_hint = result.name_hint
-        mapping[result] = clone.results[r_idx]
+        for r in results:
+            mapping[op.results[r]] = clone.results[r]
     return mapping[value]
 
 
@@ -297,18 +352,27 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
                 continue
             if encoding_of(op.src.type) == encoding_of(op.result.type):
                 continue
-            if move_out_of_loop(op, max_slice, log):
+            if (
+                move_out_of_loop(op, max_slice, log)
+                or move_out_of_while(op, max_slice, log)
+                or push_into_if(op, max_slice, log)
+            ):
                 improved += 1
                 changed = True
                 continue
             enc = encoding_of(op.result.type)
             assert enc is not None
             plan = backward_slice(op.src, enc, op, max_slice)
-            if plan is None or not plan.order:
-                continue
             before = _conversion_cost_of(op)
-            if not plan.better_than(before):
-                if log is not None:
+            good = plan is not None and bool(plan.order) and plan.better_than(before)
+            # Moving the conversion down (Triton's forward propagation) when that is cheaper
+            # than recomputing its producers in the target layout.
+            if sink_conversion(op, log, plan.cost if good else None):  # type: ignore[union-attr]
+                improved += 1
+                changed = True
+                continue
+            if not good:
+                if log is not None and plan is not None and plan.order:
                     log.append(f"keep {_label(op)}: remat {plan.cost:g} >= conversion {before:g}")
                 continue
             if log is not None:
@@ -390,13 +454,13 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     yield_op = block.last_op
     assert yield_op is not None
     users = {u.operation for u in arg.uses}
-    if users - {cvt, yield_op}:
-        return False
     new_enc = encoding_of(cvt.result.type)
     old_enc = encoding_of(arg.type)
     yielded = yield_op.operands[k]
     plan = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
     if plan is None:
+        return False
+    if not _users_follow_the_argument(users - {cvt, yield_op}, plan, yield_op):
         return False
     # The argument itself will be available in the new layout: its leaf costs nothing.
     t = arg.type
@@ -433,7 +497,295 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
             yield_op.operands[k] = _insert_conversion_before(yielded, new_enc, yield_op)  # type: ignore[arg-type]
         else:
             yield_op.operands[k] = apply_plan(plan2, yielded)
+            # The old-layout chain read the argument; it is dead now (its only users were the
+            # chain itself and the yield).
+            for op in reversed(plan2.order):
+                if op.parent is not None and not any(r.uses for r in op.results):
+                    Rewriter.erase_op(op)
     return True
+
+
+def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) -> bool:
+    """Carry a value of an ``scf.while`` in the layout its in-loop conversion targets.
+
+    Applies to an argument of the ``do`` region that the ``before`` region passes through
+    unchanged (``scf.condition`` forwards a ``before`` argument whose only user it is): the
+    ``before`` argument, the ``do`` argument and the loop result change layout together, the
+    init value is converted once before the loop, the yielded value is recomputed in the new
+    layout (when that costs less than the conversion on every iteration), and the result is
+    converted back once after the loop for users that need the old layout.
+    """
+    arg = cvt.src
+    if not isinstance(arg, BlockArgument) or not isinstance(arg.owner, Block):
+        return False
+    after = arg.owner
+    loop = after.parent_op()
+    if loop is None or loop.name != "scf.while" or after is not loop.regions[1].block:
+        return False
+    before = loop.regions[0].block
+    condition, yield_op = before.last_op, after.last_op
+    assert condition is not None and yield_op is not None
+    j = arg.index
+    forwarded = condition.operands[1 + j]
+    if not isinstance(forwarded, BlockArgument) or forwarded.owner is not before:
+        return False
+    if [u.operation for u in forwarded.uses] != [condition]:
+        return False
+    i = forwarded.index
+    new_enc = encoding_of(cvt.result.type)
+    old_enc = encoding_of(arg.type)
+    yielded = yield_op.operands[i]
+    plan = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
+    if plan is None:
+        return False
+    users = {u.operation for u in arg.uses}
+    if not _users_follow_the_argument(users - {cvt, yield_op}, plan, yield_op):
+        return False
+    t = arg.type
+    assert isinstance(t, TensorType)
+    if arg in plan.leaves:
+        plan.cost -= conversion_cost(
+            old_enc, new_enc, shape_of(t), element_bits(t), capability_of(cvt)
+        )
+    if plan.cost >= _conversion_cost_of(cvt):
+        return False
+    if log is not None:
+        log.append(f"loop-carried: value #{j} of scf.while now carried in the converted layout")
+    new_type = TensorType(t.element_type, t.get_shape(), new_enc)
+    retype(forwarded, new_type)
+    new_arg = retype(arg, new_type)
+    cvt.result.replace_all_uses_with(new_arg)
+    Rewriter.erase_op(cvt)
+    loop.operands[i] = _insert_conversion_before(loop.operands[i], new_enc, loop)  # type: ignore[arg-type]
+    new_result = retype(loop.results[j], new_type)
+    uses = list(new_result.uses)
+    if uses:
+        back = insert_conversion(new_result, old_enc)  # type: ignore[arg-type]
+        for use in uses:
+            use.operation.operands[use.index] = back
+    if yielded is arg:
+        yield_op.operands[i] = new_arg
+    else:
+        plan2 = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
+        if plan2 is None:
+            yield_op.operands[i] = _insert_conversion_before(yielded, new_enc, yield_op)  # type: ignore[arg-type]
+        else:
+            yield_op.operands[i] = apply_plan(plan2, yielded)
+            for op in reversed(plan2.order):
+                if op.parent is not None and not any(r.uses for r in op.results):
+                    Rewriter.erase_op(op)
+    return True
+
+
+def push_into_if(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) -> bool:
+    """``cvt(scf.if result)`` becomes an ``scf.if`` that yields the converted layout: each
+    branch produces its value in that layout (recomputed, or converted in the branch), when
+    that costs less than the conversion after the ``if``. Applies when the conversion is the
+    result's only user."""
+    result = cvt.src
+    loop = result.owner
+    if not isinstance(loop, Operation) or loop.name != "scf.if":
+        return False
+    if [u.operation for u in result.uses] != [cvt]:
+        return False
+    k = result.index  # type: ignore[attr-defined]
+    enc = encoding_of(cvt.result.type)
+    yields = [r.block.last_op for r in loop.regions if r.blocks and r.block.last_op is not None]
+    if len(yields) != 2:
+        return False
+    roots = frozenset(yields)
+    plans: list[RematPlan | None] = []
+    cost = 0.0
+    capability = capability_of(cvt)
+    for y in yields:
+        value = y.operands[k]
+        plan = backward_slice(value, enc, y, max_slice, roots)  # type: ignore[arg-type]
+        if plan is not None and plan.order:
+            cost += plan.cost
+        else:
+            plan = None
+            t = value.type
+            cost += conversion_cost(encoding_of(t), enc, shape_of(t), element_bits(t), capability)
+        plans.append(plan)
+    if cost >= _conversion_cost_of(cvt):
+        return False
+    if log is not None:
+        log.append(f"into scf.if: {_label(cvt)} ({cost:g} < {_conversion_cost_of(cvt):g})")
+    done: dict[SSAValue, SSAValue] = {}
+    for y, plan in zip(yields, plans, strict=True):
+        value = y.operands[k]
+        if value in done:
+            y.operands[k] = done[value]
+        elif plan is not None:
+            y.operands[k] = done[value] = apply_plan(plan, value)
+        else:
+            y.operands[k] = _insert_conversion_before(value, enc, y)  # type: ignore[arg-type]
+    new_result = retype(result, cvt.result.type)
+    cvt.result.replace_all_uses_with(new_result)
+    Rewriter.erase_op(cvt)
+    return True
+
+
+def _users_follow_the_argument(
+    others: set[Operation], plan: RematPlan, yield_op: Operation
+) -> bool:
+    """Whether the other in-loop users of an iteration argument can follow it into a new
+    layout: ops that only feed the yielded value (the plan recomputes them in the new layout)
+    and ops that take any layout (``tl.print``, ``tl.assert``, stores to shared memory: Triton
+    lets a loop-carried value in any layout reach them)."""
+    in_slice = set(plan.order)
+    for op in others:
+        rule = rule_for(op)
+        if rule is not None and rule.kind == "sink":
+            required = rule.backward(op, [])
+            if required is not None and all(r is ANY for r in required):
+                continue
+        if op in in_slice and all(
+            u.operation in in_slice or u.operation is yield_op for r in op.results for u in r.uses
+        ):
+            continue
+        return False
+    return True
+
+
+def sink_conversion(
+    cvt: ConvertLayoutOp, log: list[str] | None = None, best: float | None = None
+) -> bool:
+    """Push ``cvt(x : A -> B)`` below its only user when the user can run in ``A`` and
+    converting what it produces back to its current layout costs less (Triton's forward
+    propagation): a reduction's smaller result, a scalar (nothing to convert), an op whose
+    other operands exist in ``A`` already (and, with ``best``, for less than that: the cost of
+    the best other way to remove the conversion). Returns whether it moved."""
+    uses = list(cvt.result.uses)
+    if len(uses) != 1:
+        return False
+    user, index = uses[0].operation, uses[0].index
+    rule = rule_for(user)
+    if (
+        rule is None
+        or rule.kind in ("sink", "source", "anchor", "memory")
+        or isinstance(user, ConvertLayoutOp)
+        or user.parent_block() is not cvt.parent_block()
+    ):
+        return False
+    src_enc = encoding_of(cvt.src.type)
+    if src_enc is None or (user.name == "tl.load" and not _may_relayout_load(user, src_enc)):
+        return False  # a load moves only to a layout that reads memory as well
+    new_encs = rule.forward(user, index, src_enc)
+    if new_encs is None:
+        return False
+    results = tensor_results(user)
+    required = rule.backward(user, list(new_encs)) if results else None
+    if not results and user.name == "tl.reduce":
+        required = [src_enc for _ in tensor_operands(user)]  # to scalars: one operand layout
+    operands: dict[int, SSAValue] = {index: cvt.src}
+    extra_cost = 0.0
+    capability = capability_of(cvt)
+    for pos, i in enumerate(tensor_operands(user)):
+        if i == index:
+            if (
+                required is not None
+                and required[pos] not in (ANY, src_enc)
+                and not _view_takes(user, cvt.src, required[pos])
+            ):
+                return False
+            continue
+        want = required[pos] if required is not None else None
+        value = user.operands[i]
+        if want is None:
+            return False
+        if want is ANY or encoding_of(value.type) == want:
+            continue
+        existing = _existing_conversion(value, want)
+        if existing is not None:
+            operands[i] = existing
+            continue
+        owner = value.owner
+        owner_rule = rule_for(owner) if isinstance(owner, Operation) else None
+        if owner_rule is None or owner_rule.kind != "free":
+            t = value.type
+            extra_cost += conversion_cost(
+                encoding_of(t), want, shape_of(t), element_bits(t), capability
+            )
+        operands[i] = None  # type: ignore[assignment]  # converted below
+    # What the move costs: the other operands' conversions, and per result either one
+    # conversion back to its current layout or, for uses that are conversions already, the
+    # difference between converting from the new layout and from the old one (the chains fold).
+    after = extra_cost
+    for r, enc in zip(results, new_encs, strict=False):
+        res = user.results[r]
+        t = res.type
+        old_enc = encoding_of(t)
+        if enc == old_enc:
+            continue
+        shape, bits = shape_of(t), element_bits(t)
+        back = False
+        for u in res.uses:
+            target = (
+                encoding_of(u.operation.results[0].type)
+                if isinstance(u.operation, ConvertLayoutOp)
+                else None
+            )
+            if target is None:
+                # A user that takes any layout (a store to shared memory, print) reads the
+                # new layout directly: the back conversion folds into it.
+                back = back or not _takes_any(u.operation, u.index)
+                continue
+            after -= conversion_cost(old_enc, target, shape, bits, capability)
+            if target != enc:
+                after += conversion_cost(enc, target, shape, bits, capability)
+        if back:
+            after += conversion_cost(enc, old_enc, shape, bits, capability)
+    before = _conversion_cost_of(cvt)
+    if after >= (before if best is None else min(best, before)):
+        return False
+    new_operands = []
+    for i, value in enumerate(user.operands):
+        if i in operands and operands[i] is not None:
+            new_operands.append(operands[i])
+        elif i in operands:
+            pos = tensor_operands(user).index(i)
+            new_operands.append(insert_conversion(value, required[pos], before=user))  # type: ignore[index]
+        else:
+            new_operands.append(value)
+    result_types = list(user.result_types)
+    for r, enc in zip(results, new_encs, strict=False):
+        t = result_types[r]
+        assert isinstance(t, TensorType)
+        result_types[r] = TensorType(t.element_type, t.get_shape(), enc)
+    clone = user.create(
+        operands=new_operands,
+        result_types=result_types,
+        properties=typed_properties(user, result_types[results[0]])
+        if results
+        else dict(user.properties),
+        attributes=dict(user.attributes),
+        regions=[r.clone() for r in user.regions],
+    )
+    Rewriter.insert_op(clone, InsertPoint.after(user))
+    for old, new in zip(user.results, clone.results, strict=True):
+        new.name_hint = old.name_hint
+        if new.type != old.type and old.uses:
+            back = insert_conversion(new, encoding_of(old.type))  # type: ignore[arg-type]
+            old.replace_all_uses_with(back)
+        else:
+            old.replace_all_uses_with(new)
+    Rewriter.erase_op(user)
+    if not cvt.result.uses:
+        Rewriter.erase_op(cvt)
+    if log is not None:
+        log.append(f"sink {_label(cvt)} below {user.name}: {after:g} < {before:g}")
+    return True
+
+
+def _takes_any(op: Operation, index: int) -> bool:
+    """Whether operand ``index`` of ``op`` accepts every layout (its rule answers ANY)."""
+    rule = rule_for(op)
+    if rule is None or rule.kind != "sink":
+        return False
+    required = rule.backward(op, [])
+    positions = tensor_operands(op)
+    return required is not None and index in positions and required[positions.index(index)] is ANY
 
 
 def _insert_conversion_before(value: SSAValue, enc: Attribute, op: Operation) -> SSAValue:

@@ -186,6 +186,8 @@ class DocExamples:
         module.verify()
         tl.verify_module(module)
         func = next(op for op in module.walk() if isinstance(op, FuncOp))
+        # An example documents its ops even when running it shows an error (opaque ops).
+        self.ops.update(op.name for op in module.walk())
         bound = [
             bind_argument(arg, typ, f"arg{i}", ctx)
             for i, (arg, typ) in enumerate(zip(args, func.function_type.inputs.data, strict=True))

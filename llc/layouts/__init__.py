@@ -186,7 +186,12 @@ def _nvmma_shared(p: _Params) -> Layout:
     transposed = p.take("transposed", default=False)
     width = p.take("elementBitWidth")
     fp4 = p.take("fp4Padded", default=False)
-    return NvmmaSharedLayout(swizzle, transposed, width, fp4, p.cta())
+    cta = p.cta()
+    # Triton 3.9 spells a default CGA of another rank as ``rank = 3``.
+    rank = p.take("rank", default=None)
+    if rank is not None and cta is None:
+        cta = CTALayout.default(rank)
+    return NvmmaSharedLayout(swizzle, transposed, width, fp4, cta)
 
 
 def _shared_linear(p: _Params) -> Layout:

@@ -125,10 +125,13 @@ class NvidiaMmaLayout(DistributedLayout):
             if len(warps) not in (2, 3):
                 raise LayoutError(f"{fam}: warpsPerCTA {format_list(warps)} must have rank 2 or 3")
             expected = (1,) * (len(warps) - 2) + (16, 8)
-            if instr != expected:
+            # Triton also reads (and lays out) a 16x16 tile: two n8 instructions per tile.
+            wide = (1,) * (len(warps) - 2) + (16, 16)
+            if instr not in (expected, wide):
                 raise LayoutError(
                     f"{fam}: instrShape {format_list(instr)} is unsupported for versionMajor 2 "
-                    f"with warpsPerCTA of rank {len(warps)}; expected {format_list(expected)}"
+                    f"with warpsPerCTA of rank {len(warps)}; expected {format_list(expected)} "
+                    f"(or {format_list(wide)})"
                 )
         else:
             if len(warps) != 2:

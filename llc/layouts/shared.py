@@ -337,7 +337,11 @@ class NvmmaSharedLayout(SharedLayout):
         }
         if self.fp4_padded:
             params["fp4Padded"] = True
-        params.update(cta_params(self.cta_layout))
+        cta = self.cta_layout
+        if cta is not None and cta == CTALayout.default(cta.rank):
+            params["rank"] = cta.rank  # Triton 3.9's spelling of a default CGA of that rank
+        else:
+            params.update(cta_params(cta))
         return params
 
 

@@ -28,6 +28,11 @@ NOT_PURE = {
     "tl.atomic_cas": "MemoryReadEffect,MemoryWriteEffect",
     "tl.print": "MemoryWriteEffect",
     "tl.assert": "MemoryWriteEffect",
+    "tl.scan": "RecursiveMemoryEffect",
+    "tl.elementwise_inline_asm": "PureIfMarked",
+    "tl.extern_elementwise": "PureIfMarked",
+    "tl.descriptor_load": "MemoryReadEffect",
+    "tl.descriptor_store": "MemoryWriteEffect",
 }
 
 

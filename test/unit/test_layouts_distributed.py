@@ -1599,7 +1599,7 @@ def test_linear_layout_equals_blocked_it_was_made_from():
         (lambda: CTALayout([2, 2], [2, 1], [0, 0]), "CTAOrder"),
         (lambda: CTALayout([2, 2], [2], [1, 0]), "same rank"),
         (lambda: NvidiaMmaLayout(1, 0, [4, 1], [16, 8]), "versionMajor 1"),
-        (lambda: NvidiaMmaLayout(2, 0, [4, 1], [16, 16]), "instrShape [16, 16]"),
+        (lambda: NvidiaMmaLayout(2, 0, [4, 1], [16, 32]), "instrShape [16, 32]"),
         (lambda: NvidiaMmaLayout(3, 0, [4, 1], [16, 12, 16]), "instrShape"),
         (lambda: NvidiaMmaLayout(3, 0, [4, 1, 1], [16, 64, 16]), "rank 2"),
         (lambda: dot(mma(2, 0, [16, 8], [1, 1]), 2, 2), "opIdx 2"),
@@ -2029,3 +2029,13 @@ def test_slice_of_blocked_larger_than_shape_has_no_zero_registers():
     layout = SliceLayout(0, parent).to_linear_layout([2])
     assert layout.bases[0] == ("register", [[1]])
     assert layout.bases[1] == ("lane", [[0]] * 5)
+
+
+def test_mma_v2_16x16_tile_lays_out_like_two_16x8_tiles() -> None:
+    """Triton reads ``instrShape = [16, 16]`` on an mma v2 layout (two n8 instructions side by
+    side); llc reads it too, as the same linear layout as ``[16, 8]``, and keeps the spelling."""
+    wide = NvidiaMmaLayout(2, 0, [4, 1], [16, 16])
+    assert wide.to_linear_layout([64, 64]) == NvidiaMmaLayout(
+        2, 0, [4, 1], [16, 8]
+    ).to_linear_layout([64, 64])
+    assert wide.triton_params()["instrShape"] == [16, 16]

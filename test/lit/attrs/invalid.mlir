@@ -48,8 +48,8 @@
 // CHECK: nvidia_mma: versionMajor 4 is unsupported (2 = Ampere/Turing, 3 = Hopper; Volta's version 1 has no linear layout)
 
 // -----
-%0 = "test.op"() : () -> tensor<32x32xf32, #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 16]}>>
-// CHECK: nvidia_mma: instrShape [16, 16] is unsupported for versionMajor 2 with warpsPerCTA of rank 2; expected [16, 8]
+%0 = "test.op"() : () -> tensor<32x32xf32, #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 32]}>>
+// CHECK: nvidia_mma: instrShape [16, 32] is unsupported for versionMajor 2 with warpsPerCTA of rank 2; expected [16, 8] (or [16, 16])
 
 // -----
 %0 = "test.op"() : () -> tensor<32x32xf32, #tl.dot_op<{opIdx = 2, parent = #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>>

@@ -1,0 +1,171 @@
+"""llc against Triton 3.9 on Triton's own regression cases for RemoveLayoutConversions.
+
+Give it the path of ``test/TritonGPU/combine.mlir`` from a Triton checkout (the repository holds
+none of Triton's test text)::
+
+    python bench/triton_regressions.py PATH/combine.mlir [--show NAME] [--json OUT]
+
+The file is split on ``// -----`` as ``triton-opt -split-input-file`` does. A *case* is a chunk
+that Triton 3.9 parses (``ir.parse_mlir_module``) and that has laid-out tensors (``#ttg.``
+layouts). Each case goes two ways:
+
+* **triton**: Triton's ``remove-layout-conversions`` then ``cse`` (``passes.ttgpuir``,
+  ``passes.common``, ``ir.pass_manager``), as the test's RUN line does;
+* **llc**: ``llc-opt CASE -p llc-remove-conversions -t ttgir`` (in process: the importer, the
+  pass, the TTGIR printer).
+
+The table gives, per case, whether llc reads it (else the first line of its error) and the
+``convert_layout`` ops each leaves; the totals compare them on the cases both read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+_CVT = re.compile(r"\bttg\.convert_layout\b")
+_NAME = re.compile(r"tt\.func\s+(?:public\s+|private\s+)?@([\w$.]+)")
+
+
+@dataclass
+class Case:
+    """One chunk of the test file and what each compiler left of it."""
+
+    index: int
+    names: str
+    triton_cvt: int | None = None
+    llc_cvt: int | None = None
+    llc_error: str = ""
+    input_cvt: int = 0
+
+
+def split_cases(text: str) -> list[str]:
+    """The chunks of a ``-split-input-file`` test (the RUN line's comment chunk included).
+
+    >>> split_cases("a\\n// -----\\nb\\n")
+    ['a\\n', '\\nb\\n']
+    """
+    return re.split(r"^// -----.*$", text, flags=re.MULTILINE)
+
+
+def count_conversions(ttgir: str) -> int:
+    """``ttg.convert_layout`` ops in TTGIR text (comments ignored).
+
+    >>> count_conversions("%1 = ttg.convert_layout %0 : a -> b\\n// ttg.convert_layout")
+    1
+    """
+    return sum(len(_CVT.findall(line.split("//")[0])) for line in ttgir.splitlines())
+
+
+def run_triton(text: str) -> str | None:
+    """Triton's remove-layout-conversions + cse on ``text``; ``None`` if Triton cannot parse it."""
+    from triton._C.libtriton import ir, passes
+
+    with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
+        f.write(text)
+        path = f.name
+    context = ir.context()
+    ir.load_dialects(context)
+    try:
+        from triton._C.libtriton import nvidia
+        from triton.backends.nvidia.compiler import CUDABackend  # noqa: F401
+
+        nvidia.load_dialects(context)
+    except Exception:
+        pass
+    try:
+        module = ir.parse_mlir_module(path, context)
+    except Exception:
+        return None
+    finally:
+        Path(path).unlink()
+    module.context = context
+    pm = ir.pass_manager(context)
+    passes.ttgpuir.add_remove_layout_conversions(pm)
+    passes.common.add_cse(pm)
+    pm.run(module, "remove-layout-conversions")
+    return str(module)
+
+
+def run_llc(text: str, name: str) -> str:
+    """``llc-opt -p llc-remove-conversions -t ttgir`` on ``text`` (raises on any error)."""
+    from xdsl.context import Context
+
+    from llc.dialects.ttgir import parse_triton_module
+    from llc.dialects.ttgir_printer import module_to_ttgir
+    from llc.passes.layout_passes import RemoveConversionsPass
+
+    module = parse_triton_module(text, name)
+    module.verify()
+    RemoveConversionsPass().apply(Context(), module)
+    module.verify()  # a rewrite that breaks the IR counts as a failure, not as a result
+    return module_to_ttgir(module)
+
+
+def measure(path: Path) -> list[Case]:
+    """Every laid-out case of the file that Triton parses, run both ways."""
+    cases = []
+    for i, chunk in enumerate(split_cases(path.read_text())):
+        if "#ttg." not in chunk and "ttg.convert_layout" not in chunk:
+            continue
+        triton = run_triton(chunk)
+        if triton is None:
+            continue
+        case = Case(i, ",".join(_NAME.findall(chunk)) or f"chunk{i}")
+        case.input_cvt = count_conversions(chunk)
+        case.triton_cvt = count_conversions(triton)
+        try:
+            case.llc_cvt = count_conversions(run_llc(chunk, f"{path.name}#{i}"))
+        except Exception as err:
+            case.llc_error = str(err).strip().splitlines()[0][:120] if str(err) else repr(err)
+        cases.append(case)
+    return cases
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("test_file", type=Path, help="Triton's test/TritonGPU/combine.mlir")
+    parser.add_argument("--json", type=Path, help="also write the cases as JSON")
+    parser.add_argument("--show", help="print llc's and Triton's output for this function")
+    args = parser.parse_args(argv)
+    if args.show:
+        for chunk in split_cases(args.test_file.read_text()):
+            if f"@{args.show}(" in chunk:
+                print(run_triton(chunk))
+                print(run_llc(chunk, args.show))
+        return 0
+    start = time.perf_counter()
+    cases = measure(args.test_file)
+    print("| # | functions | input cvt | triton cvt | llc cvt | llc error |")
+    print("|---|---|---|---|---|---|")
+    for c in cases:
+        llc = "-" if c.llc_cvt is None else str(c.llc_cvt)
+        print(
+            f"| {c.index} | {c.names[:60]} | {c.input_cvt} | {c.triton_cvt} | {llc} | "
+            f"{c.llc_error} |"
+        )
+    read = [c for c in cases if c.llc_cvt is not None]
+    assert all(c.triton_cvt is not None for c in read)
+    llc_total = sum(c.llc_cvt for c in read)  # type: ignore[misc]
+    triton_total = sum(c.triton_cvt for c in read)  # type: ignore[misc]
+    fewer = sum(1 for c in read if c.llc_cvt < c.triton_cvt)  # type: ignore[operator]
+    same = sum(1 for c in read if c.llc_cvt == c.triton_cvt)
+    more = len(read) - fewer - same
+    print(
+        f"\nllc reads {len(read)} of {len(cases)} cases; on those it leaves {llc_total} "
+        f"conversions where Triton leaves {triton_total} (fewer on {fewer}, the same on {same}, "
+        f"more on {more}); {time.perf_counter() - start:.1f} s"
+    )
+    if args.json:
+        args.json.write_text(json.dumps([asdict(c) for c in cases], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
