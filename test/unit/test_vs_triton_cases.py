@@ -50,58 +50,9 @@ try:
 except ImportError:
     HAVE_TRITON = False
 
-_READ = "llc cannot import "
-_STORE_FOLLOWS_VALUE = (
-    "a store whose pointers are a function argument takes its value's layout and llc converts "
-    "the 64-bit pointer tensor, where converting the (narrower) value is cheaper"
-)
-_WGMMA = (
-    "ttng.warp_group_dot is no anchor of llc-optimize-layouts: its mma v3 accumulator and result "
-    "are re-assigned to two different blocked layouts, which the op's verifier rejects"
-)
-XFAIL: dict[str, str] = {
-    # Import (helper B's work).
-    "extern_elementwise_backward": _READ + "tt.extern_elementwise",
-    "fp4_to_fp_forward": _READ + "ttg.fp4_to_fp",
-    "inline_asm_forward": _READ + "tt.elementwise_inline_asm",
-    "local_load_memdesc_trans": _READ + "ttg.memdesc_trans",
-    "reshape_allow_reorder": _READ + "tt.reshape ... allow_reorder",
-    "scan_backward": _READ + "tt.scan / tt.scan.return",
-    "scan_cheap_input": _READ + "tt.scan / tt.scan.return",
-    "spelling_cmpi_string_predicate": _READ + 'arith.cmpi "sgt" (string predicate)',
-    "spelling_if_result_no_parens": _READ + "scf.if %c -> tensor<...> (no parentheses)",
-    "tensordesc_load_convert": _READ + "!tt.tensordesc / tt.descriptor_load",
-    # The pipeline fails.
-    "basic_scalar_load": "llc-optimize-layouts: KeyError on the scalar result of a scalar tt.load",
-    "basic_mma_v3_wgmma": _WGMMA,
-    "basic_mma_v3_epilogue_trunc": _WGMMA,
-    "wgmma_wait_loop": _WGMMA,
-    "wgmma_wait_bias": "llc-optimize-layouts: warp_group_dot_wait's results keep their type while "
-    "its operands are retyped (no transfer rule through the wait)",
-    "wgmma_wait_epilogue": "llc-optimize-layouts: warp_group_dot_wait's results keep their type "
-    "while its operands are retyped (no transfer rule through the wait)",
-    "wgmma_wait_two_values": "llc-optimize-layouts: warp_group_dot_wait's results keep their type "
-    "while its operands are retyped (no transfer rule through the wait)",
-    # Above Triton.
-    "basic_hoist_above_ext": "llc converts after the widening extf (f32, 60) instead of the f16 "
-    "load result (56): remove-conversions charges the recomputed extf (56 + 4 ties with 60)",
-    "basic_mma_v2_store_in_mma": "the reduction runs on the mma accumulator and "
-    + _STORE_FOLLOWS_VALUE,
-    "reduce_argmax_loaded": "two-result reduce: " + _STORE_FOLLOWS_VALUE,
-    "reduce_argmax_backward": "two-result reduce: the reduce keeps its input's layout and both "
-    "results convert from a slice that costs more to leave (270 vs 150)",
-    "reshape_forward": "2 conversions (cost 6) vs 1 (cost 43): "
-    + _STORE_FOLLOWS_VALUE
-    + ", and a free pointer conversion blocked -> linear is left as an op",
-    "reshape_convert_before": "a conversion between two layouts with the same linear layout "
-    "(blocked -> linear, free) is left as an op instead of retyping the value",
-    "local_load_two_users": "no fold of a convert of a local_load into a second local_load in the "
-    "destination layout (llc converts dot_op -> blocked in registers)",
-    "loop_arg_round_trip": "resolution does not weight costs by loop trip count: llc converts the "
-    "loaded tile inside the loop (8 x 222) instead of the carried value around it (440)",
-    "while_two_tensors": "scf.while: both conversions stay in the body (no loop-carried layout "
-    "change for scf.while, no trip-count weighting)",
-}
+XFAIL: dict[str, str] = {}
+"""Cases llc cannot yet handle, with the reason (none left: the 26 recorded before the
+whole-function solver, the Triton 3.9 import and the Hopper dots landed all pass now)."""
 TRITON_REJECTS: dict[str, str] = {
     "split_forward": "tt.split's results get the stores' layout, not the one split infers from "
     "its operand (no transfer rule check for split)",
