@@ -260,8 +260,24 @@ figures: its NVIDIA backend cannot compile them)."""
 AMD = ("mfma", "wmma")
 _SHAPES = {
     1: [[8], [16], [32], [64], [128], [256], [1024]],
-    2: [[64, 64], [128, 128], [32, 32], [16, 16], [64, 1], [1, 64], [128, 1], [1, 128], [2, 64],
-        [64, 2], [16, 64], [64, 16], [128, 32], [32, 128], [8, 32], [256, 64]],
+    2: [
+        [64, 64],
+        [128, 128],
+        [32, 32],
+        [16, 16],
+        [64, 1],
+        [1, 64],
+        [128, 1],
+        [1, 128],
+        [2, 64],
+        [64, 2],
+        [16, 64],
+        [64, 16],
+        [128, 32],
+        [32, 128],
+        [8, 32],
+        [256, 64],
+    ],
     3: [[2, 32, 32], [4, 16, 16], [2, 16, 64], [8, 8, 8]],
 }
 _DTYPES = ("i8", "f16", "f16", "f32", "f32", "f64")
@@ -284,9 +300,7 @@ def _random_blocked(rng: Any, rank: int, lanes: int, warps: int) -> BlockedLayou
     return B(spt, _split(rng, lanes, rank), _split(rng, warps, rank), order)
 
 
-def _draw_layout(
-    rng: Any, family: str, shape: list[int], warps: int, lanes: int, bits: int
-) -> Any:
+def _draw_layout(rng: Any, family: str, shape: list[int], warps: int, lanes: int, bits: int) -> Any:
     """A random layout of ``family`` for a tensor of ``shape`` (LayoutError where the family has
     no such layout)."""
     rank = len(shape)
@@ -368,9 +382,7 @@ def drawn_suite(count: int = 300, seed: int = 19) -> list[tuple[str, Any, Any, l
                 src_ll, dst_ll = src.to_linear_layout(shape), dst.to_linear_layout(shape)
             except LayoutError:
                 continue
-            if src_ll == dst_ll or src_ll.get_in_dim_size("warp") != dst_ll.get_in_dim_size(
-                "warp"
-            ):
+            if src_ll == dst_ll or src_ll.get_in_dim_size("warp") != dst_ll.get_in_dim_size("warp"):
                 continue
             out.append((f"{a} -> {b}", src, dst, shape, dtype))
             break
