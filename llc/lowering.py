@@ -617,7 +617,6 @@ def _warp_map(src: LinearLayout, dst: LinearLayout) -> _WarpMap | None:
             return None
         H.append(sol[0])
         S.append(sol[1])
-    _prefer_own_lane(src_regs, src_lanes, S, H, g, k)
     return _WarpMap(nr, len(k), len(src_lanes), S, H, g, k)
 
 
@@ -729,10 +728,17 @@ def _warp_local_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Low
     wm = _warp_map(src, dst)
     if wm is None:
         return None
+    # The map is unique only up to the source's copies (a broadcast source holds an element in
+    # several lanes): the solved map, the one that reads the own lane, and the one that spreads
+    # receivers over copies are all tried, the cheapest program wins.
+    own = _WarpMap(wm.n_src_regs, wm.n_dst_regs, wm.n_lanes, *map(list, (wm.S, wm.H, wm.g, wm.k)))
+    _prefer_own_lane(_dims(src, "register"), _dims(src, "lane"), own.S, own.H, own.g, own.k)
+    variants = [wm]
+    for variant in (own, _spread_over_copies(src, wm)):
+        if variant is not None and variant not in variants:
+            variants.append(variant)
     best: LoweringPlan | None = None
-    for variant in (wm, _spread_over_copies(src, wm)):
-        if variant is None:
-            continue
+    for variant in variants:
         for q in _q_candidates(variant):
             plan = _shuffle_program(src, dst, bitwidth, variant, q)
             if best is None or plan.cost < best.cost:
@@ -809,10 +815,6 @@ def _shuffle_program(
     R_src = 1 << wm.n_src_regs
     R_dst = 1 << wm.n_dst_regs
     p = SimtProgram(R_src, bitwidth)
-    Y = 0
-    for j in range(wm.n_lanes):
-        if M[j]:
-            Y = p.permute_by_thread(Y, j, M[j])
     base = None if xor_mode else p.linear(S2)
     conds = [p.thread_bit(col.index(1)) if sum(col) == 1 else p.cmpne(p.linear(col)) for col in phi]
     c_operand = lane_mask  # clamp = last lane, no segments: the whole warp
@@ -831,18 +833,32 @@ def _shuffle_program(
             regs = by_offset.setdefault(lane_offset, [])
             if reg not in regs:
                 regs.append(reg)
+    # Senders pre-permute only the registers they send (and those the permutation moves into
+    # them): a select per register and lane bit, not per source register.
+    sent = {reg for regs in by_offset.values() for reg in regs}
+    for m in M:
+        if m:
+            sent |= {reg ^ m for reg in sent}
+    order = sorted(sent)
+    at = {reg: i for i, reg in enumerate(order)}
+    Y = 0 if len(order) == R_src else p.vperm(0, 0, order)
+    for j in range(wm.n_lanes):
+        if M[j]:
+            cond = p.thread_bit(j)
+            swapped = p.vperm(Y, Y, [at[reg ^ M[j]] for reg in order])
+            Y = p.select(cond, swapped, Y)
     per_word = max(1, 32 // bitwidth)
     fetched: dict[tuple[int, int], int] = {}
     mode = "bfly" if xor_mode else "idx"
     for lane_offset, regs in by_offset.items():
         if xor_mode and lane_offset == 0:
             for reg in regs:
-                fetched[(0, reg)] = p.vperm(Y, Y, [reg])
+                fetched[(0, reg)] = p.vperm(Y, Y, [at[reg]])
             continue
         b = p.const(lane_offset) if xor_mode else p.xor_const(base, lane_offset)
         for start in range(0, len(regs), per_word):
             group = regs[start : start + per_word]
-            value = p.vperm(Y, Y, group)
+            value = p.vperm(Y, Y, [at[reg] for reg in group])
             if bitwidth == 64:
                 words = p.bitcast(value, 2, "i32")
                 lo = p.shfl(mode, p.vperm(words, words, [0]), b, c_operand)
