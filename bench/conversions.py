@@ -9,6 +9,12 @@ wavefronts per warp and their ideal, whether every register matched, and the pla
     python bench/conversions.py            # the table
     python bench/conversions.py --markdown # the same as a Markdown table (bench/RESULTS.md)
     python bench/conversions.py --triton /path/to/python-with-triton   # Triton's figures too
+    python bench/conversions.py --sweep 320 --triton PYTHON   # issue 19's drawn sweep
+
+``--sweep N`` draws N conversions over every pair of layout families, shapes and dtypes
+(:func:`drawn_suite`) and compares llc's shared wavefronts per warp plus shuffles per thread with
+those of Triton's PTX for the same kernel (wavefronts estimated from access widths,
+``bench/triton_ptx.py``'s ``shared_wavefronts``), printing the rows where llc moves more and why.
 
 With ``--triton`` each conversion is also written as a one-op TTGIR kernel (load in the source
 layout, ``ttg.convert_layout``, store in the destination layout; addresses computed in each
