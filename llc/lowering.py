@@ -41,7 +41,8 @@ cost (which counts the barriers): the smaller buffer wins among equally wide acc
 turning wide accesses into narrow ones. Wavefronts come first, not conflicts: a trip that reads
 a broadcast (sliced) destination once per distinct register has more data to move, without a
 conflict, than one that loads each distinct element once. The winner is then compared with
-shuffles by cycle cost.
+shuffles by cycle cost; between programs of equal cost, the one that moves less data (shared
+wavefronts plus shuffles) wins.
 
 >>> from llc.layouts import BlockedLayout
 >>> src = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([32, 32])
@@ -522,9 +523,15 @@ def _plan(
             raise too_large
         if trips:
             candidates.append(min(trips, key=_trip_rank))
-    chosen = min(candidates, key=lambda p: p.cost)
+    chosen = min(candidates, key=_plan_rank)
     assert chosen.shared_bytes <= scratch_limit, "the scratch limit is a hard bound"
     return chosen
+
+
+def _plan_rank(plan: LoweringPlan) -> tuple[float, int]:
+    """How programs of one conversion compare: the cycle cost, then the data they move (shared
+    wavefronts per warp plus shuffles per thread) between programs of equal cost."""
+    return plan.cost, plan.wavefronts + plan.instructions.get("shfl", 0)
 
 
 def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, int, float]:
@@ -741,7 +748,7 @@ def _warp_local_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Low
     for variant in variants:
         for q in _q_candidates(variant):
             plan = _shuffle_program(src, dst, bitwidth, variant, q)
-            if best is None or plan.cost < best.cost:
+            if best is None or _plan_rank(plan) < _plan_rank(best):
                 best = plan
     return best
 

@@ -66,6 +66,12 @@ def test_broadcast_source_is_read_from_the_own_registers() -> None:
             [1, 64],
             16,
         ),
+        (  # as cheap in cycles as 4 shuffles and a select: the fewer shuffles win the tie
+            DotOperandLayout(0, _mma2([4, 1]), 1),
+            BlockedLayout([1, 8], [16, 2], [4, 1], [1, 0]),
+            [64, 2],
+            2,
+        ),
     ],
 )
 def test_receivers_of_one_sender_read_different_copies(src, dst, shape, shuffles) -> None:
