@@ -76,7 +76,7 @@ def per_kernel(repeats: int = 5) -> None:
         )
 
 
-def scaling(sizes: list[int]) -> None:
+def scaling(sizes: list[int], solver: str = "ilp") -> None:
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
     from xdsl.transforms.dead_code_elimination import DeadCodeElimination
@@ -90,7 +90,7 @@ def scaling(sizes: list[int]) -> None:
 
     stages = (
         AssignAnchorsPass(),
-        PropagateLayoutsPass(),
+        PropagateLayoutsPass(solver=solver),
         RemoveConversionsPass(),
         CanonicalizePass(),
         CommonSubexpressionElimination(),
@@ -116,6 +116,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,5000,20000")
     parser.add_argument("--skip-kernels", action="store_true")
+    parser.add_argument(
+        "--solver", default="ilp", choices=("ilp", "staged"), help="llc-propagate-layouts' solver"
+    )
     args = parser.parse_args()
     print(f"date:     {datetime.now(UTC).isoformat(timespec='seconds')}")
     print(f"platform: {platform.platform()}")
@@ -124,7 +127,8 @@ def main() -> None:
     if not args.skip_kernels:
         per_kernel()
         print()
-    scaling([int(s) for s in args.sizes.split(",") if s])
+    print(f"solver:   {args.solver}")
+    scaling([int(s) for s in args.sizes.split(",") if s], args.solver)
 
 
 if __name__ == "__main__":

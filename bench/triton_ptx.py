@@ -27,7 +27,8 @@ KINDS = {
 
 
 _SHARED_ACCESS = re.compile(r"\b(ld|st)\.shared((?:\.v[248])?)\.[a-z]*?(8|16|32|64)\b")
-_MATRIX = re.compile(r"\b(ldmatrix|stmatrix)\.sync\.aligned(?:\.m\d+n\d+)?\.x([124])\b")
+_MATRIX = re.compile(r"\b(ldmatrix|stmatrix)\.sync\.aligned(?:\.m\d+n\d+)?\.x([124])")
+_SHUFFLE = re.compile(r"\bshfl\.sync\.\w+\.b(32|64)\b")
 
 
 def ptx_counts(ptx: str) -> dict[str, int]:
@@ -35,40 +36,64 @@ def ptx_counts(ptx: str) -> dict[str, int]:
     ``bar.sync``, ``ldmatrix``/``stmatrix``, and ``ld.shared``/``st.shared`` both in total and by
     bits per thread (``st.shared.128`` is a ``.v4.b32``/``.v2.b64`` store).
 
+    Also by bits per thread: ``ldmatrix``/``stmatrix`` (``.x4`` = four 8x8 16-bit matrices, 128
+    bits per thread) and ``shfl`` (``shfl.32``).
+
     >>> ptx_counts("st.shared.v4.b32 [%r1], {%r2, %r3, %r4, %r5};")["st.shared.128"]
     1
+    >>> ptx_counts("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r5];")
+    ... # doctest: +ELLIPSIS
+    {..., 'ldmatrix': 1, ...'ldmatrix.128': 1}
     """
     counts = {kind: len(re.findall(pattern, ptx)) for kind, pattern in KINDS.items()}
     for op, vec, bits in _SHARED_ACCESS.findall(ptx):
         width = int(bits) * (int(vec[2:]) if vec else 1)
         key = f"{op}.shared.{width}"
         counts[key] = counts.get(key, 0) + 1
-    for op, count in _MATRIX.findall(ptx):
-        key = f"{op}.x{count}"
+    for op, matrices in _MATRIX.findall(ptx):
+        key = f"{op}.{32 * int(matrices)}"
         counts[key] = counts.get(key, 0) + 1
+    for bits in _SHUFFLE.findall(ptx):
+        counts[f"shfl.{bits}"] = counts.get(f"shfl.{bits}", 0) + 1
     return counts
+
+
+def moved_bytes(counts: dict[str, int]) -> dict[str, int]:
+    """Bytes per thread that :func:`ptx_counts`' instructions move (static counts): through
+    shared memory (``ld``/``st.shared``, ``ldmatrix``/``stmatrix``) and through shuffles.
+
+    >>> moved_bytes({"st.shared.128": 2, "ldmatrix.128": 1, "shfl.32": 3})
+    {'shared': 48, 'shuffle': 12}
+    """
+    shared = shuffle = 0
+    for key, n in counts.items():
+        kind, _, bits = key.rpartition(".")
+        if not bits.isdigit():
+            continue
+        if kind in ("ld.shared", "st.shared", "ldmatrix", "stmatrix"):
+            shared += n * int(bits) // 8
+        elif kind == "shfl":
+            shuffle += n * int(bits) // 8
+    return {"shared": shared, "shuffle": shuffle}
 
 
 def shared_wavefronts(counts: dict[str, int]) -> int:
     """Shared-memory wavefronts per warp of a kernel with ``counts`` (:func:`ptx_counts`),
     estimated from the access widths alone: a ``w``-bit ``ld``/``st.shared`` takes
     ``max(1, w / 32)`` wavefronts (32 lanes of ``w`` bits are ``w / 32`` rows of 128 bytes, one
-    per phase), an ``ldmatrix``/``stmatrix`` ``.xN`` takes ``N`` (one 128-byte 8x8 b16 matrix
-    each). That is the count without bank conflicts and without credit for broadcast lanes: the
-    same rule llc's planner applies to its own accesses when they are conflict-free, so equal
-    programs get equal figures; a kernel with conflicts costs more than this.
+    per phase), an ``ldmatrix``/``stmatrix`` ``.xN`` (``32 N`` bits per lane) takes ``N`` (one
+    128-byte 8x8 b16 matrix each). That is the count without bank conflicts and without credit
+    for broadcast lanes: the rule llc's planner applies to its own accesses when they are
+    conflict-free, so equal programs get equal figures; a kernel with conflicts costs more.
 
-    >>> shared_wavefronts({"st.shared.16": 1, "ld.shared.128": 8, "ldmatrix.x4": 2})
+    >>> shared_wavefronts({"st.shared.16": 1, "ld.shared.128": 8, "ldmatrix.128": 2})
     41
     """
     total = 0
     for key, n in counts.items():
-        access = re.fullmatch(r"(?:st|ld)\.shared\.(\d+)", key)
-        matrix = re.fullmatch(r"(?:ld|st)matrix\.x([124])", key)
-        if access:
-            total += n * max(1, int(access.group(1)) // 32)
-        elif matrix:
-            total += n * int(matrix.group(1))
+        kind, _, bits = key.rpartition(".")
+        if bits.isdigit() and kind in ("ld.shared", "st.shared", "ldmatrix", "stmatrix"):
+            total += n * max(1, int(bits) // 32)
     return total
 
 

@@ -39,7 +39,7 @@ from xdsl.utils.exceptions import (
     PassFailedException,
     VerifyException,
 )
-from xdsl.utils.lexer import Location
+from xdsl.utils.lexer import Location, Span
 
 from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, last_token_end, tensor_layout_error
 from llc.dialects.xdsl_private import at_end_of_input
@@ -368,6 +368,62 @@ class LLCParser(Parser):
         return type_
 
 
+def _at_end(span: Span[str] | Span[bytes]) -> bool:
+    """Whether ``span`` is the end of the input (all that follows is blank, or the ``/`` of a
+    comment cut short)."""
+    rest = span.input.content[span.start :]
+    return rest.strip() in ("", "/", b"", b"/")
+
+
+def _code_outline(text: str) -> tuple[int, list[int]]:
+    """The end of the last code (not comment, not blank) character of ``text``, and the
+    positions of the ``{`` still open there (strings and ``//`` comments skipped).
+
+    >>> _code_outline('a {\\n  "}" b // c {\\n')
+    (11, [2])
+    """
+    last, opened, i, n = 0, [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            opened.append(i)
+        elif c == "}" and opened:
+            opened.pop()
+        if not c.isspace():
+            last = min(i, n - 1) + 1
+        i += 1
+    return last, opened
+
+
+def _explain_end_of_input(err: ParseError, text: str) -> None:
+    """A parse error at the end of the input (a truncated file) says so, and points at the
+    last code of the file rather than past its last comment, where xDSL's message may be empty
+    (``' in block definition'``)."""
+    stripped = text.rstrip()
+    if stripped.endswith("/") and not stripped.endswith("//"):
+        text = stripped[:-1]  # the first '/' of a comment cut short is no code
+    end, opened = _code_outline(text)
+    what = err.msg.strip()
+    reason = f" ({what})" if what and not err.msg.startswith(" ") else ""
+    message = f"unexpected end of input{reason}"
+    if opened:
+        line = text.count("\n", 0, opened[-1]) + 1
+        missing = len(opened)
+        message += (
+            f": {missing} '{{' not closed, the last one on line {line}; is the file truncated?"
+        )
+    err.msg = message
+    err.span = Span(max(end - 1, 0), max(end, 1), err.span.input)
+
+
 _TRITON_PREFIX = re.compile(r"'ttg\.(\w+)' is not registered")
 _LAYOUT_KINDS = frozenset(attr.kind for attr in LAYOUT_ATTRIBUTES)
 
@@ -399,6 +455,10 @@ def parse_module(
             return ModuleOp([])
         return parser.parse_module(allow_implicit_module)
     except ParseError as err:
+        if _at_end(err.span):
+            _explain_end_of_input(err, text)
+        elif err.msg == " in block definition":  # xDSL's message when no op or '}' follows
+            err.msg = "expected an operation, a block label (^bb0:) or '}'"
         if line_offset:
             err.span = dataclasses.replace(err.span, line_offset=line_offset)
         if (match := _TRITON_PREFIX.fullmatch(err.msg)) and match.group(1) in _LAYOUT_KINDS:

@@ -308,6 +308,8 @@ def _dot_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
     if kind not in ("nvidia_mma", "amd_mfma", "amd_wmma", "blocked"):
         return None
     a, b = op.operands[0].type, op.operands[1].type
+    if kind == "nvidia_mma" and layout.is_hopper:  # type: ignore[union-attr]
+        return [*_hopper_operands(op, layout), result]
     current = [encoding_of(a), encoding_of(b)]
     operands: list[Encoding] = []
     for idx in (0, 1):
@@ -320,10 +322,94 @@ def _dot_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
         # single mma reads both in the same K order only if their kWidths agree (see
         # llc.passes.lower_to_simt.mma_k_order), and the narrow operand then loads kWidth
         # elements of K per 32-bit register.
-        bits = min(_element_bits(t.element_type) for t in (a, b))  # type: ignore[attr-defined]
+        bits = min(_origin_bits(v) for v in op.operands[:2])
         k_width = 0 if kind == "blocked" else max(1, 32 // bits) if kind == "nvidia_mma" else 4
         operands.append(DotOperandEncodingAttr(DotOperandLayout(idx, layout, k_width)))
     return [*operands, result]
+
+
+def _hopper_operands(op: Operation, layout: object) -> list[Encoding]:
+    """Operand layouts of a dot with an mma v3 (wgmma) accumulator: B, and A when it comes from
+    a load, are staged in shared memory whatever their register layout (:data:`ANY`); an A
+    computed in registers must be the v3 ``dot_op`` (llc.passes.hopper_dots)."""
+    from llc.dialects.layout_attrs import DotOperandEncodingAttr
+    from llc.layouts.nvidia import DotOperandLayout
+    from llc.passes.hopper_dots import comes_from_load
+
+    a = op.operands[0]
+    current = encoding_of(a.type)
+    if not is_tensor(a):
+        return [ANY] if op.name == "tl.dot" else []
+    if op.name == "tl.dot" and comes_from_load(a):
+        a_enc: Encoding = ANY
+    elif current is not None and getattr(current.layout, "parent", None) == layout:  # type: ignore[attr-defined]
+        a_enc = current
+    else:
+        k_width = max(1, 32 // _element_bits(a.type.element_type))  # type: ignore[attr-defined]
+        a_enc = DotOperandEncodingAttr(DotOperandLayout(0, layout, k_width))  # type: ignore[arg-type]
+    return [a_enc, ANY] if op.name == "tl.dot" else [a_enc]
+
+
+def _wgd_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
+    # tl.warp_group_dot: a (when a tensor) as for a v3 tl.dot, b is a buffer, acc = result.
+    layout = getattr(encs[0], "layout", None)
+    if getattr(layout, "kind", None) != "nvidia_mma" or not layout.is_hopper:  # type: ignore[union-attr]
+        return None
+    return [*_hopper_operands(op, layout), encs[0]]
+
+
+def _wgd_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    layout = getattr(enc, "layout", None)
+    if index == 2 and getattr(layout, "kind", None) == "nvidia_mma" and layout.is_hopper:  # type: ignore[union-attr]
+        return [enc]
+    return None
+
+
+def _wait_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
+    # tl.warp_group_dot_wait returns its operands: result i is operand i.
+    out = [enc if i == index else encoding_of(op.results[i].type) for i in tensor_results(op)]
+    return None if any(e is None for e in out) else out
+
+
+def _wait_backward(op: Operation, encs: list[Encoding]) -> list[Encoding]:
+    return list(encs)
+
+
+_CAST_CHAIN = frozenset(
+    {
+        "tl.convert_layout", "tl.fp_to_fp", "tl.bitcast", "tl.sitofp", "tl.uitofp",
+        "tl.fptosi", "tl.fptoui", "tl.extsi", "tl.extui", "tl.trunci",
+    }
+)  # fmt: skip
+"""Single-operand ops Triton's ``computeOrigBitWidth`` looks through (with ``arith`` ones)."""
+
+
+def _origin_bits(value: SSAValue) -> int:
+    """Triton's ``computeOrigBitWidth``: the element width of a dot operand, or the narrower
+    width it was cast from along a chain of single-operand casts and ``arith`` ops (the first
+    width change from the chain's start), so that an i8 widened to f16 gets i8's ``kWidth``.
+
+    >>> from xdsl.dialects.builtin import TensorType, f16
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> _origin_bits(create_ssa_value(TensorType(f16, [16, 16])))
+    16
+    """
+    final = _element_bits(value.type.element_type)  # type: ignore[attr-defined]
+    chain: list[Operation] = []
+    current = value
+    while isinstance(current.owner, Operation) and len(current.owner.operands) == 1:
+        owner = current.owner
+        if not (owner.name in _CAST_CHAIN or owner.name.startswith("arith.")):
+            break
+        chain.append(owner)
+        current = owner.operands[0]
+    for op in reversed(chain):  # Triton's slice is in topological order: the start first
+        operand_type = op.operands[0].type
+        if isinstance(operand_type, TensorType):
+            bits = _element_bits(operand_type.element_type)
+            if bits != final:
+                return min(final, bits)
+    return final
 
 
 def _element_bits(element: Attribute) -> int:
@@ -421,6 +507,12 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     "tl.reshape": LayoutRule("structural", _reshape_forward, _reshape_backward),
     "tl.convert_layout": LayoutRule("structural", _cvt_forward, _cvt_backward),
     "tl.dot": LayoutRule("anchor", _dot_forward, _dot_backward, rematerializable=False),
+    # Hopper (llc.passes.hopper_dots): the product anchors like a dot; the wait hands back its
+    # operands, so layouts cross it unchanged (Triton propagates through it too).
+    "tl.warp_group_dot": LayoutRule("anchor", _wgd_forward, _wgd_backward, rematerializable=False),
+    "tl.warp_group_dot_wait": LayoutRule(
+        "transparent", _wait_forward, _wait_backward, rematerializable=False
+    ),
     "tl.local_alloc": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
     "tl.local_store": LayoutRule("sink", _free_forward, _sink_backward, rematerializable=False),
     "tl.local_load": LayoutRule("source", _free_forward, _free_backward, rematerializable=False),

@@ -511,3 +511,239 @@ SIMT = Dialect(
     [*_CONVERSION_SIMT.operations, *SIMT_KERNEL_OPS],
     [*_CONVERSION_SIMT.attributes],
 )
+
+
+# ============================================================================================
+# Hopper warpgroup MMA (issue 21): wgmma.mma_async reading shared memory through descriptors.
+# Kept apart from the sections above so that the lines of work merge cleanly.
+# ============================================================================================
+
+from xdsl.dialects.builtin import (  # noqa: E402
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+)
+from xdsl.dialects.builtin import TypeAttribute as _TypeAttr  # noqa: E402
+from xdsl.irdl import var_operand_def, var_result_def  # noqa: E402
+
+WGMMA_WARPS = 4
+"""Warps of one warpgroup: a ``simt.wgmma`` is issued by each group of 4 consecutive warps."""
+
+
+def wgmma_ab_name(typ: Attribute) -> str | None:
+    """The PTX name of a wgmma A/B element type (``f16``, ``bf16``, ``tf32`` for f32, ``e4m3``,
+    ``e5m2``, ``s8``/``u8`` for signless/unsigned i8), else None.
+
+    >>> from xdsl.dialects.builtin import bf16, f32, i8
+    >>> wgmma_ab_name(bf16), wgmma_ab_name(f32), wgmma_ab_name(i8)
+    ('bf16', 'tf32', 's8')
+    """
+    from xdsl.dialects.builtin import BFloat16Type
+
+    if isinstance(typ, Float16Type):
+        return "f16"
+    if isinstance(typ, BFloat16Type):
+        return "bf16"
+    if isinstance(typ, Float32Type):
+        return "tf32"
+    if isinstance(typ, Float8E4M3FNType):
+        return "e4m3"
+    if isinstance(typ, Float8E5M2Type):
+        return "e5m2"
+    if isinstance(typ, IntegerType) and typ.width.data == 8:
+        from xdsl.dialects.builtin import Signedness
+
+        return "u8" if typ.signedness.data == Signedness.UNSIGNED else "s8"
+    return None
+
+
+@irdl_op_definition
+class WgmmaOp(IRDLOperation):
+    """``%d = simt.wgmma %a, %b, %c, %s n = 64 a = f16 b = f16 : i64, vector<32xf32>, !simt.smem<>``
+    is ``wgmma.mma_async.sync.aligned.m64nNkK``, issued by each warpgroup (4 warps).
+
+    ``%a`` is A's descriptor (``i64``) or A's registers (the mma v3 dot-operand fragment,
+    ``vector<4 * 32 / width x T>``); ``%b`` B's descriptor; ``%c`` the accumulator registers
+    (``vector<N/2 x f32>``, ``i32`` for 8-bit integers) in the mma v3 accumulator layout.
+    Descriptors address ``%s`` (start addresses relative to the buffer; see :mod:`llc.wgmma`).
+    K is 32 bytes of elements (16 for f16/bf16, 8 for tf32, 32 for f8/i8). ``trans_a`` /
+    ``trans_b``: the shared operand is M/N-major (f16/bf16 only). The result is asynchronous: it
+    may feed the accumulator of further ``simt.wgmma`` ops, and anything else reads it only
+    after a ``simt.wgmma_wait_group`` retires its group.
+    """
+
+    name = "simt.wgmma"
+    C: ClassVar = VarConstraint("C", base(VectorType))
+    a = operand_def()
+    b = operand_def(I64)
+    c = operand_def(C)
+    smem = operand_def(SharedMemoryType)
+    n = prop_def(IntegerAttr[I32])
+    a_type = prop_def(_TypeAttr)
+    b_type = prop_def(_TypeAttr)
+    trans_a = opt_prop_def(UnitAttr)
+    trans_b = opt_prop_def(UnitAttr)
+    result = result_def(C)
+    assembly_format = (
+        "$a `,` $b `,` $c `,` $smem `n` `=` $n `a` `=` $a_type `b` `=` $b_type "
+        "(`trans_a` $trans_a^)? (`trans_b` $trans_b^)? attr-dict `:` type($a) `,` type($c) `,` "
+        "type($smem)"
+    )
+
+    def __init__(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        c: SSAValue,
+        smem: SSAValue,
+        n: int,
+        a_type: Attribute,
+        b_type: Attribute,
+        trans_a: bool = False,
+        trans_b: bool = False,
+    ):
+        props: dict[str, Attribute] = {
+            "n": IntegerAttr(n, 32),
+            "a_type": a_type,
+            "b_type": b_type,
+        }
+        if trans_a:
+            props["trans_a"] = UnitAttr()
+        if trans_b:
+            props["trans_b"] = UnitAttr()
+        super().__init__(operands=[a, b, c, smem], result_types=[c.type], properties=props)
+
+    @property
+    def k(self) -> int:
+        """K of the instruction: 32 bytes of A's elements."""
+        return 256 // bit_width(self.a_type)
+
+    @property
+    def a_in_registers(self) -> bool:
+        """Whether A comes from registers (else from shared memory through a descriptor)."""
+        return isinstance(self.a.type, VectorType)
+
+    def verify_(self) -> None:
+        names = [wgmma_ab_name(t) for t in (self.a_type, self.b_type)]
+        if None in names:
+            raise VerifyException(
+                f"simt.wgmma: A/B types {self.a_type}, {self.b_type} are not f16, bf16, "
+                "f32 (tf32), f8E4M3FN, f8E5M2 or i8"
+            )
+        a_name, b_name = names
+        families = [
+            "float16" if x in ("f16", "bf16") else "f8" if x in ("e4m3", "e5m2") else x
+            for x in names
+        ]
+        if families[0] != families[1] or (families[0] == "float16" and a_name != b_name):
+            raise VerifyException(f"simt.wgmma: A is {a_name} and B is {b_name}")
+        n = self.n.value.data
+        if n % 8 or not 8 <= n <= 256:
+            raise VerifyException(f"simt.wgmma: n {n} must be a multiple of 8 in 8..256")
+        c = self.c.type
+        assert isinstance(c, VectorType)
+        integer = a_name in ("s8", "u8")
+        want_acc = "i32" if integer else "f32"
+        acc = c.element_type
+        ok_acc = (
+            isinstance(acc, IntegerType) and acc.width.data == 32
+            if integer
+            else isinstance(acc, Float32Type)
+        )
+        if not ok_acc or c.get_shape() != (n // 2,):
+            raise VerifyException(
+                f"simt.wgmma: the m64n{n} accumulator is vector<{n // 2}x{want_acc}>, got {c}"
+            )
+        if (self.trans_a is not None or self.trans_b is not None) and families[0] != "float16":
+            raise VerifyException(
+                f"simt.wgmma: only f16/bf16 operands can be M/N-major (trans), not {a_name}"
+            )
+        if self.a_in_registers:
+            at = self.a.type
+            assert isinstance(at, VectorType)
+            count = 4 * 32 // bit_width(self.a_type)
+            if at.get_shape() != (count,) or at.element_type != self.a_type:
+                raise VerifyException(
+                    f"simt.wgmma: A in registers is vector<{count}x{self.a_type}>, got {at}"
+                )
+            if self.trans_a is not None:
+                raise VerifyException("simt.wgmma: A in registers cannot be transposed")
+        elif self.a.type != IntegerType(64):
+            raise VerifyException(
+                f"simt.wgmma: A is a descriptor (i64) or registers (vector), got {self.a.type}"
+            )
+
+
+@irdl_op_definition
+class WgmmaFenceOp(IRDLOperation):
+    """``simt.wgmma_fence``: ``wgmma.fence.sync.aligned``; orders the warpgroup's register
+    accesses (A fragments, accumulators) before the ``simt.wgmma`` ops that follow."""
+
+    name = "simt.wgmma_fence"
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class FenceAsyncSharedOp(IRDLOperation):
+    """``simt.fence_async_shared``: ``fence.proxy.async.shared::cta``; makes this thread's
+    earlier shared-memory writes visible to the async proxy (what ``simt.wgmma`` reads through).
+    Other threads' writes also need a barrier after their fence."""
+
+    name = "simt.fence_async_shared"
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class WgmmaCommitGroupOp(IRDLOperation):
+    """``simt.wgmma_commit_group``: ``wgmma.commit_group.sync.aligned``; the ``simt.wgmma`` ops
+    issued since the last commit form one group."""
+
+    name = "simt.wgmma_commit_group"
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class WgmmaWaitGroupOp(IRDLOperation):
+    """``%r = simt.wgmma_wait_group 0 (%d) : (vector<32xf32>) -> vector<32xf32>``:
+    ``wgmma.wait_group.sync.aligned 0``; waits until at most ``pending`` committed groups are in
+    flight and returns its operands (accumulators), readable from here on when their group is
+    retired."""
+
+    name = "simt.wgmma_wait_group"
+    pending = prop_def(IntegerAttr[I32])
+    values = var_operand_def()
+    results_ = var_result_def()
+    assembly_format = "$pending `(` $values `)` attr-dict `:` functional-type($values, $results_)"
+
+    def __init__(self, pending: int, values: Sequence[SSAValue]):
+        super().__init__(
+            operands=[list(values)],
+            result_types=[[v.type for v in values]],
+            properties={"pending": IntegerAttr(pending, 32)},
+        )
+
+    def verify_(self) -> None:
+        if self.pending.value.data < 0:
+            raise VerifyException(f"simt.wgmma_wait_group: pending {self.pending.value.data} < 0")
+        ins = [v.type for v in self.values]
+        outs = [r.type for r in self.results_]
+        if ins != outs:
+            raise VerifyException(
+                f"simt.wgmma_wait_group returns its operands' types {ins}, got {outs}"
+            )
+
+
+WGMMA_OPS = [WgmmaOp, WgmmaFenceOp, FenceAsyncSharedOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp]
+
+SIMT = Dialect("simt", [*SIMT.operations, *WGMMA_OPS], [*SIMT.attributes])

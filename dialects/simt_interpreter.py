@@ -13,18 +13,25 @@ is no Python loop over threads or registers.
   ``j = lane + b``, valid if ``j <= maxLane``; ``bfly``: ``j = lane ^ b``; ``idx``:
   ``j = minLane | (b & ~seg)``, valid if ``j <= maxLane``; an invalid ``j`` reads the lane's own
   value. A lane outside the member mask, or reading one, is an error (undefined in PTX).
-* Shared memory is a byte array. A load of a byte never written, or written by another thread
-  since the last barrier, and a store to a byte another thread read or wrote (with a different
-  value) since the last barrier, raise :class:`SimtRaceError` naming the op. Misaligned or
-  out-of-bounds addresses are errors too.
+* Shared memory is a byte array per ``simt.shared_alloc`` *op*, as in the PTX (one static
+  ``.shared`` array per alloc): every execution of the alloc, in every iteration of ``scf.for`` /
+  ``scf.while`` and in either branch of ``scf.if``, returns the same buffer, whose bytes and
+  access history persist until the CTA ends (:meth:`SimtFunctions.new_cta`). A load of a byte no
+  thread of the CTA has written (uninitialized: shared memory starts with garbage), or one
+  written by another thread since the last barrier, and a store to a byte another thread read
+  or wrote (with a different value) since the last barrier, raise :class:`SimtRaceError` naming
+  the op; the epochs between barriers run on across loop iterations, so a missing barrier
+  between one iteration's loads and the next one's stores is a race too. Misaligned or
+  out-of-bounds addresses are errors.
 * Every warp instruction on shared memory is counted in wavefronts
-  (:func:`llc.lowering.warp_wavefronts`) and its ideal; :class:`SimtStats` gathers instruction
+  (:func:`llc.swizzle.warp_wavefronts`) and its ideal; :class:`SimtStats` gathers instruction
   counts by kind (per thread), wavefronts and ideal wavefronts (summed over all warps).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -42,8 +49,9 @@ from xdsl.utils.exceptions import InterpretationError
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import OpDiagnostic
-from llc.dialects.xdsl_private import import_submodule
-from llc.lowering import COUNTED_KINDS, warp_wavefronts
+from llc.dialects.xdsl_private import diagnostics_pass_through, import_submodule
+from llc.lowering import COUNTED_KINDS
+from llc.swizzle import warp_wavefronts
 
 FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
 
@@ -116,6 +124,9 @@ class _SharedMemory:
     write_epoch: np.ndarray
     reader: np.ndarray
     read_epoch: np.ndarray
+    fence_epoch: np.ndarray | None = None
+    """Per byte: the barrier epoch of the ``simt.fence_async_shared`` after its last write
+    (-1: written and not fenced since)."""
 
 
 @register_impls
@@ -129,6 +140,20 @@ class SimtFunctions(InterpreterFunctions):
         self.tid = np.arange(self.threads, dtype=np.int64)
         self.epoch = 0
         self.stats = SimtStats()
+        self.shared: dict[Operation, _SharedMemory] = {}
+        self.wgmma = WgmmaState()
+        self._wgmma_reads: list[tuple[Any, np.ndarray]] = []
+
+    def new_cta(self) -> None:
+        """Start another CTA: its shared memory is uninitialized again (the statistics go on).
+
+        >>> functions = SimtFunctions(1, 32)
+        >>> functions.shared[None] = None  # type: ignore[index]
+        >>> functions.new_cta()
+        >>> functions.shared
+        {}
+        """
+        self.shared = {}
 
     # --------------------------------------------------------------- thread identity, barrier
     @impl(gpu.ThreadIdOp)
@@ -271,21 +296,26 @@ class SimtFunctions(InterpreterFunctions):
     # --------------------------------------------------------------- shared memory
     @impl(simt.SharedAllocOp)
     def run_alloc(self, interp: Interpreter, op: simt.SharedAllocOp, args: PythonValues):
-        typ = op.result.type
-        assert isinstance(typ, simt.SharedMemoryType)
-        size = typ.size.data
-        return (
-            _SharedMemory(
+        mem = self.shared.get(op)
+        if mem is None:
+            typ = op.result.type
+            assert isinstance(typ, simt.SharedMemoryType)
+            size = typ.size.data
+            mem = _SharedMemory(
                 size,
                 np.zeros(size, dtype=np.uint8),
                 np.full(size, -1, dtype=np.int64),
                 np.full(size, -1, dtype=np.int64),
                 np.full(size, -1, dtype=np.int64),
                 np.full(size, -1, dtype=np.int64),
-            ),
-        )
+                np.full(size, -1, dtype=np.int64),
+            )
+            self.shared[op] = mem
+        return (mem,)
 
-    def _bytes(self, op: Operation, mem: _SharedMemory, addr: Any, nbytes: int) -> np.ndarray:
+    def _bytes(
+        self, op: Operation, mem: _SharedMemory, addr: Any, nbytes: int, *, load: bool
+    ) -> np.ndarray:
         addr = np.broadcast_to(np.asarray(addr, dtype=np.int64), (self.threads,))
         if (addr % nbytes).any():
             t = int(np.flatnonzero(addr % nbytes)[0])
@@ -297,12 +327,12 @@ class SimtFunctions(InterpreterFunctions):
             raise SimtError(
                 op, f"thread {t}: address {int(addr[t])} is outside the {mem.size}-byte buffer"
             )
-        self._count_wavefronts(addr, nbytes)
+        self._count_wavefronts(addr, nbytes, load)
         return addr[:, None] + np.arange(nbytes)
 
-    def _count_wavefronts(self, addr: np.ndarray, nbytes: int) -> None:
+    def _count_wavefronts(self, addr: np.ndarray, nbytes: int, load: bool) -> None:
         per_warp = addr.reshape(self.num_warps, self.threads_per_warp)
-        wf, ideal = warp_wavefronts(per_warp, nbytes)
+        wf, ideal = warp_wavefronts(per_warp, nbytes, load=load)
         self.stats.wavefronts += int(wf.sum())
         self.stats.ideal_wavefronts += int(ideal.sum())
         self.stats.warp_accesses += self.num_warps
@@ -311,8 +341,9 @@ class SimtFunctions(InterpreterFunctions):
     def run_store(self, interp: Interpreter, op: simt.SharedStoreOp, args: PythonValues):
         value, mem, addr = args
         raw = element_bits(value, op.value.type).view(np.uint8).reshape(self.threads, -1)
-        idx = self._bytes(op, mem, addr, raw.shape[1])
+        idx = self._bytes(op, mem, addr, raw.shape[1], load=False)
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
+        self._check_async_readers(op, mem, idx)
         now = self.epoch
         read_by_other = (mem.read_epoch[idx] == now) & (mem.reader[idx] != tids)
         if read_by_other.any():
@@ -335,6 +366,8 @@ class SimtFunctions(InterpreterFunctions):
             )
         mem.writer[idx] = tids
         mem.write_epoch[idx] = now
+        if mem.fence_epoch is not None:
+            mem.fence_epoch[idx] = -1
         self.stats.count("st.shared")
         return ()
 
@@ -345,13 +378,15 @@ class SimtFunctions(InterpreterFunctions):
         assert isinstance(typ, VectorType)
         bits = simt.bit_width(typ.element_type)
         nbytes = simt.bit_width(typ) // 8
-        idx = self._bytes(op, mem, addr, nbytes)
+        idx = self._bytes(op, mem, addr, nbytes, load=True)
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
         never = mem.writer[idx] < 0
         if never.any():
             t, k = np.argwhere(never)[0]
             raise SimtRaceError(
-                op, f"thread {t} reads byte {int(idx[t, k])}, which no thread has written"
+                op,
+                f"uninitialized read: thread {t} reads byte {int(idx[t, k])}, which no thread "
+                "has written",
             )
         now = self.epoch
         racy = (mem.write_epoch[idx] == now) & (mem.writer[idx] != tids)
@@ -419,10 +454,13 @@ class SimtFunctions(InterpreterFunctions):
         if never.any():
             w, k = np.argwhere(never)[0]
             raise SimtRaceError(
-                op, f"warp {w} reads byte {int(flat[w, k])}, which no thread has written"
+                op,
+                f"uninitialized read: warp {w} reads byte {int(flat[w, k])}, which no thread has "
+                "written",
             )
-        warp_of = (mem.writer[flat] // self.threads_per_warp) != np.arange(self.num_warps)[:, None]
-        racy = (mem.write_epoch[flat] == self.epoch) & warp_of
+        # A row goes to four lanes other than the one that wrote it: even inside one warp the
+        # lanes are not ordered (independent thread scheduling) without a barrier.
+        racy = mem.write_epoch[flat] == self.epoch
         if racy.any():
             w, k = np.argwhere(racy)[0]
             raise SimtRaceError(
@@ -447,6 +485,7 @@ class SimtFunctions(InterpreterFunctions):
         count = op.count.value.data
         idx = self._matrix_rows(op, mem, addr, count)
         flat = idx.reshape(self.num_warps, -1)
+        self._check_async_readers(op, mem, flat)
         read_by_other = (mem.read_epoch[flat] == self.epoch) & (mem.reader[flat] != -1)
         if read_by_other.any():
             w, k = np.argwhere(read_by_other)[0]
@@ -469,8 +508,200 @@ class SimtFunctions(InterpreterFunctions):
         )
         mem.writer[idx] = np.broadcast_to(writer, idx.shape)
         mem.write_epoch[flat] = self.epoch
+        if mem.fence_epoch is not None:
+            mem.fence_epoch[flat] = -1
         self.stats.count("stmatrix")
         return ()
+
+    # ------------------------------------------------------------- wgmma (Hopper, async)
+    @impl(simt.FenceAsyncSharedOp)
+    def run_fence_async(self, interp: Interpreter, op: simt.FenceAsyncSharedOp, args: PythonValues):
+        for mem in self.shared.values():
+            assert mem.fence_epoch is not None
+            mem.fence_epoch[mem.fence_epoch < 0] = self.epoch
+        self.stats.count("fence.proxy.async")
+        return ()
+
+    @impl(simt.WgmmaFenceOp)
+    def run_wgmma_fence(self, interp: Interpreter, op: simt.WgmmaFenceOp, args: PythonValues):
+        self.wgmma.fences += 1
+        self.stats.count("wgmma.fence")
+        return ()
+
+    @impl(simt.WgmmaCommitGroupOp)
+    def run_wgmma_commit(
+        self, interp: Interpreter, op: simt.WgmmaCommitGroupOp, args: PythonValues
+    ):
+        state = self.wgmma
+        for pending in state.open:
+            pending.group = state.committed
+        state.open = []
+        state.committed += 1
+        self.stats.count("wgmma.commit_group")
+        return ()
+
+    @impl(simt.WgmmaWaitGroupOp)
+    def run_wgmma_wait(self, interp: Interpreter, op: simt.WgmmaWaitGroupOp, args: PythonValues):
+        retired_below = self.wgmma.committed - op.pending.value.data
+        self.wgmma.in_flight = [x for x in self.wgmma.in_flight if not 0 <= x.group < retired_below]
+        out = []
+        for value in args:
+            if isinstance(value, InFlight) and 0 <= value.group < retired_below:
+                value = value.value
+            out.append(value)
+        self.stats.count("wgmma.wait_group")
+        return tuple(out)
+
+    @impl(simt.WgmmaOp)
+    def run_wgmma(self, interp: Interpreter, op: simt.WgmmaOp, args: PythonValues):
+        a, b, c, mem = args
+        if self.threads_per_warp != 32 or self.num_warps % simt.WGMMA_WARPS:
+            raise SimtError(
+                op,
+                f"wgmma runs on warpgroups of 4 warps of 32 lanes, not {self.num_warps} warps "
+                f"of {self.threads_per_warp}",
+            )
+        self._check_wgmma_registers(op)
+        if isinstance(a, InFlight):
+            raise SimtError(op, "A's registers are a wgmma accumulator still in flight")
+        acc = c.value if isinstance(c, InFlight) else c
+        n, k = op.n.value.data, op.k
+        integer = simt.wgmma_ab_name(op.a_type) in ("s8", "u8")
+        acc = np.asarray(acc)
+        if acc.dtype.kind == "u":
+            acc = acc.view(np.int32 if integer else np.float32)
+        rows, cols = _accumulator_coords(n)
+        reads: list[tuple[Any, np.ndarray]] = []
+        self._wgmma_reads = reads
+        out = np.empty((self.threads, n // 2), dtype=np.int32 if integer else np.float32)
+        for g in range(self.num_warps // simt.WGMMA_WARPS):
+            sl = slice(128 * g, 128 * (g + 1))
+            if op.a_in_registers:
+                ar, ac = _a_fragment_coords(simt.bit_width(op.a_type))
+                A = np.zeros((64, k), dtype=np.int64 if integer else np.float64)
+                A[ar, ac] = _wgmma_values(_raw_bits(a, op.a.type)[sl], op.a_type)
+            else:
+                vals = self._wgmma_read(op, mem, a, g, 64, op.a_type, op.trans_a is None, "A")
+                A = vals  # [m, k]
+            B = self._wgmma_read(op, mem, b, g, n, op.b_type, op.trans_b is None, "B").T
+            C = np.zeros((64, n), dtype=A.dtype)
+            C[rows, cols] = acc[sl]
+            D = A @ B + C
+            out[sl] = D[rows, cols].astype(out.dtype)
+        self.stats.count("wgmma")
+        pending = InFlight(out, -1, op, reads)
+        self.wgmma.open.append(pending)
+        self.wgmma.in_flight.append(pending)
+        return (pending,)
+
+    def _check_async_readers(self, op: Operation, mem: _SharedMemory, idx: np.ndarray) -> None:
+        """A write to bytes a wgmma still in flight reads (its group not retired by a
+        ``simt.wgmma_wait_group``) is a race: the tensor cores may read the new value."""
+        for pending in self.wgmma.in_flight:
+            for buffer, flat in pending.reads:
+                if buffer is not mem:
+                    continue
+                hit = np.isin(idx, flat)
+                if hit.any():
+                    byte = int(np.asarray(idx)[hit][0])
+                    raise SimtRaceError(
+                        op,
+                        f"race: byte {byte} is overwritten while a simt.wgmma still reads it "
+                        "(wait for its group with simt.wgmma_wait_group first)",
+                    )
+
+    def _check_wgmma_registers(self, op: simt.WgmmaOp) -> None:
+        """Registers a wgmma reads must be written before the last ``simt.wgmma_fence``, unless
+        an earlier wgmma (or the wait that retired it) wrote them: PTX orders only accumulator
+        chains between wgmma ops."""
+        operands = [(op.c, "accumulator")]
+        if op.a_in_registers:
+            operands.append((op.a, "A fragment"))
+        for value, what in operands:
+            owner = value.owner
+            if isinstance(owner, simt.WgmmaOp | simt.WgmmaWaitGroupOp):
+                continue
+            if self.wgmma.produced.get(value, 0) >= self.wgmma.fences:
+                raise SimtRaceError(
+                    op,
+                    f"race: the {what} registers were written after the last simt.wgmma_fence "
+                    "(wgmma.fence must order register writes before a wgmma reads them)",
+                )
+
+    def _wgmma_read(
+        self,
+        op: simt.WgmmaOp,
+        mem: _SharedMemory,
+        desc_value: Any,
+        group: int,
+        mn: int,
+        typ: Attribute,
+        k_major: bool,
+        name: str,
+    ) -> np.ndarray:
+        """Values ``[mn, k]`` warpgroup ``group`` reads through its descriptor."""
+        from llc.errors import LayoutError
+        from llc.wgmma import WgmmaDescriptor, descriptor_addresses, swizzle_period
+
+        values = np.broadcast_to(np.asarray(desc_value), (self.threads,))
+        own = values[128 * group : 128 * (group + 1)]
+        if (own != own[0]).any():
+            raise SimtError(op, f"warpgroup {group}: {name}'s descriptor differs between threads")
+        try:
+            desc = WgmmaDescriptor.decode(int(own[0]))
+        except LayoutError as err:
+            raise SimtError(op, f"{name}: {err}") from None
+        smem = op.smem.type
+        assert isinstance(smem, simt.SharedMemoryType)
+        if desc.swizzle and smem.alignment.data < swizzle_period(desc.swizzle):
+            raise SimtError(
+                op,
+                f"{name}'s {desc.swizzle}-byte swizzle repeats every "
+                f"{swizzle_period(desc.swizzle)} bytes, the buffer is aligned to "
+                f"{smem.alignment.data}",
+            )
+        bits = simt.bit_width(typ)
+        e = bits // 8
+        kk = 256 // bits
+        addr = descriptor_addresses(
+            desc, np.arange(mn)[:, None], np.arange(kk)[None, :], bits, k_major
+        )
+        if (addr < 0).any() or (addr + e > mem.size).any():
+            bad = int(addr[(addr < 0) | (addr + e > mem.size)][0])
+            raise SimtError(
+                op,
+                f"{name}'s descriptor {desc} reaches byte {bad}, outside the "
+                f"{mem.size}-byte buffer",
+            )
+        idx = addr[..., None] + np.arange(e)
+        flat = idx.ravel()
+        assert mem.fence_epoch is not None
+        never = mem.writer[flat] < 0
+        if never.any():
+            raise SimtRaceError(
+                op, f"{name}: wgmma reads byte {int(flat[never][0])}, which no thread has written"
+            )
+        unfenced = mem.fence_epoch[flat] < 0
+        if unfenced.any():
+            byte = int(flat[unfenced][0])
+            raise SimtRaceError(
+                op,
+                f"race: {name}: wgmma (async proxy) reads byte {byte}, written by thread "
+                f"{int(mem.writer[byte])} with no simt.fence_async_shared after the write",
+            )
+        unordered = mem.fence_epoch[flat] >= self.epoch
+        if unordered.any():
+            byte = int(flat[unordered][0])
+            raise SimtRaceError(
+                op,
+                f"race: {name}: wgmma reads byte {byte}, written by thread {int(mem.writer[byte])}"
+                " and fenced, but with no barrier between the fence and the wgmma",
+            )
+        mem.read_epoch[flat] = self.epoch
+        mem.reader[flat] = -2
+        self._wgmma_reads.append((mem, flat))
+        raw = mem.data[idx].view(raw_dtype(bits))[..., 0]
+        return _wgmma_values(raw, typ)
 
 
 def _who(reader: int) -> str:
@@ -492,8 +723,9 @@ def make_simt_interpreter(
 ) -> tuple[Interpreter, SimtFunctions]:
     """An interpreter for lowered SIMT functions of ``module`` and its functions (whose
     :attr:`SimtFunctions.stats` collect the figures)."""
-    interp = Interpreter(module)
     functions = SimtFunctions(num_warps, threads_per_warp)
+    interp = Interpreter(module, listeners=(WgmmaTracker(functions),))
+    diagnostics_pass_through(interp)
     interp.register_implementations(functions)
     interp.register_implementations(FuncFunctions())
     return interp, functions
@@ -558,3 +790,130 @@ def check_conversion(
                 f"{int(dst_ids[t, r])})",
             )
     return ConversionCheck(True, stats, passes)
+
+
+# ------------------------------------------------------------------ wgmma state and helpers
+
+
+@dataclass
+class InFlight:
+    """Accumulator registers a ``simt.wgmma`` is still writing: ``group`` is the commit group
+    (-1 before ``simt.wgmma_commit_group``); only a ``simt.wgmma_wait_group`` that retires the
+    group hands out ``value``."""
+
+    value: np.ndarray
+    group: int
+    op: Operation
+    reads: list[tuple[Any, np.ndarray]] = field(default_factory=list)
+    """(buffer, byte indices) the wgmma reads until its group retires."""
+
+
+@dataclass
+class WgmmaState:
+    """The warpgroup MMA pipeline: uncommitted wgmma results, groups committed so far,
+    ``simt.wgmma_fence`` count, and the fence count when each SSA value was produced."""
+
+    open: list[InFlight] = field(default_factory=list)
+    in_flight: list[InFlight] = field(default_factory=list)
+    committed: int = 0
+    fences: int = 0
+    produced: dict[Any, int] = field(default_factory=dict)
+
+
+_PASS_THROUGH = ("simt.wgmma", "simt.wgmma_wait_group", "scf.yield", "scf.for")
+
+
+class WgmmaTracker(Interpreter.Listener):
+    """Reports a read of an accumulator still in flight (any op but ``simt.wgmma``, the wait and
+    loop-carried ``scf`` plumbing) and stamps each result with the ``simt.wgmma_fence`` count."""
+
+    def __init__(self, functions: SimtFunctions) -> None:
+        self.functions = functions
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        if op.name in _PASS_THROUGH:
+            return
+        for value in args:
+            if isinstance(value, InFlight):
+                raise SimtError(
+                    op,
+                    f"{op.name} reads the accumulator of a simt.wgmma before a "
+                    "simt.wgmma_wait_group retires its group",
+                )
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        fences = self.functions.wgmma.fences
+        for result in op.results:
+            self.functions.wgmma.produced[result] = fences
+
+
+_MXFP = {"e4m3": "e4m3fn", "e5m2": "e5m2"}
+
+
+@cache
+def _accumulator_coords(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, col) ``(128, n/2)`` of each (thread of a warpgroup, register) of the m64nN
+    accumulator: Triton's mma v3 layout ``NvidiaMmaLayout(3, 0, [4, 1], [16, n, 16])``. For N
+    not a power of two, the first ``n/2`` registers of the next power of two's layout (its
+    registers run along N in blocks of 8 columns)."""
+    from llc.layouts.nvidia import NvidiaMmaLayout
+
+    npad = 1 << (n - 1).bit_length()
+    layout = NvidiaMmaLayout(3, 0, [4, 1], [16, npad, 16]).to_linear_layout([64, npad])
+    images = layout.apply_all()
+    rows = images["dim0"].reshape(128, npad // 2)[:, : n // 2]
+    cols = images["dim1"].reshape(128, npad // 2)[:, : n // 2]
+    if (cols >= n).any():
+        raise AssertionError(f"the m64n{npad} accumulator layout does not start with m64n{n}'s")
+    return rows, cols
+
+
+@cache
+def _a_fragment_coords(bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, k) ``(128, R)`` of each (thread, register) of A in registers: the mma v3 dot
+    operand layout (``kWidth`` = 32 / width elements per 32-bit register)."""
+    from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
+
+    k = 256 // bits
+    parent = NvidiaMmaLayout(3, 0, [4, 1], [16, 64, k])
+    layout = DotOperandLayout(0, parent, 32 // bits).to_linear_layout([64, k])
+    images = layout.apply_all()
+    return images["dim0"].reshape(128, -1), images["dim1"].reshape(128, -1)
+
+
+def _raw_bits(value: Any, typ: Attribute) -> np.ndarray:
+    """Register values (raw bits or numbers) as raw unsigned bits of the element width."""
+    arr = element_bits(value, typ)
+    bits = simt.bit_width(typ.element_type if isinstance(typ, VectorType) else typ)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize * 8 != bits:
+        from xdsl.dialects.builtin import Float16Type
+
+        if isinstance(typ.element_type, Float16Type):  # type: ignore[union-attr]
+            arr = arr.astype(np.float16)
+        else:  # 8-bit float numbers: encode them as the format's codes
+            from llc.mxfp import encode
+
+            name = simt.wgmma_ab_name(typ.element_type)  # type: ignore[union-attr]
+            arr = encode(arr.astype(np.float32), _MXFP[name]).astype(np.uint8)
+    if arr.dtype.kind != "u":
+        arr = arr.view(raw_dtype(arr.dtype.itemsize * 8))
+    return arr
+
+
+def _wgmma_values(raw: np.ndarray, typ: Attribute) -> np.ndarray:
+    """The numbers wgmma multiplies: float64 (tf32 keeps the top 19 bits of each f32, as the
+    tensor cores do), int64 for 8-bit integers."""
+    name = simt.wgmma_ab_name(typ)
+    if name == "f16":
+        return raw.view(np.float16).astype(np.float64)
+    if name == "bf16":
+        return (raw.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if name == "tf32":
+        return (raw & np.uint32(0xFFFFE000)).view(np.float32).astype(np.float64)
+    if name in ("e4m3", "e5m2"):
+        from llc.mxfp import decode
+
+        return decode(raw, _MXFP[name]).astype(np.float64)
+    if name == "s8":
+        return raw.view(np.int8).astype(np.int64)
+    return raw.astype(np.int64)

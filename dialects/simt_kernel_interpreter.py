@@ -15,8 +15,13 @@ threads at once) with what kernels need beyond conversions:
   casts decode them exactly (:mod:`llc.mxfp`) and round results back to nearest-even. A kernel
   reaches the caller's f8 buffer (float32 values rounded to the format, as at the tensor level)
   through a byte copy that every store writes through;
-* ``tl.get_program_id`` / ``tl.get_num_programs`` (one CTA per program id), ``scf`` with uniform
-  conditions and bounds.
+* ``bf16`` buffers as 16-bit raw words, as in the PTX: a kernel reaches the caller's bf16 buffer
+  (float32 values rounded to bf16, as at the tensor level) through a ``uint16`` copy that every
+  store writes through; registers hold bf16 values in float32, arithmetic computes in float32 and
+  rounds each result to nearest even, as the PTX does (``cvt.rn.bf16.f32``);
+* ``tl.get_program_id`` / ``tl.get_num_programs`` (one CTA per program id: setting
+  :attr:`KernelFunctions.program_id` starts a CTA with uninitialized shared memory), ``scf`` with
+  uniform conditions and bounds (checked).
 
 >>> KERNEL_BUFFER_SHIFT
 40
@@ -54,13 +59,21 @@ from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 
 from llc.dialects import simt, tl
-from llc.dialects.simt_interpreter import SimtError, SimtFunctions
+from llc.dialects.simt_interpreter import SimtError, SimtFunctions, WgmmaTracker
 from llc.dialects.tl_interpreter import ELEMENTWISE_FUNCTIONS, Buffer, Pointer, numpy_dtype
-from llc.dialects.xdsl_private import import_submodule
+from llc.dialects.xdsl_private import diagnostics_pass_through, import_submodule
 
 FuncFunctions = import_submodule("xdsl.interpreters.func").FuncFunctions
 
-__all__ = ["KERNEL_BUFFER_SHIFT", "GlobalMemory", "KernelFunctions", "make_kernel_interpreter"]
+__all__ = [
+    "KERNEL_BUFFER_SHIFT",
+    "GlobalMemory",
+    "KernelFunctions",
+    "bf16_bits",
+    "bf16_values",
+    "make_kernel_interpreter",
+    "memory_format",
+]
 
 KERNEL_BUFFER_SHIFT = 40
 
@@ -82,6 +95,56 @@ def f8_format(typ: Attribute) -> str | None:
     if isinstance(t, Float8E5M2Type):
         return "e5m2"
     return None
+
+
+def memory_format(typ: Attribute) -> str | None:
+    """How global memory holds elements of ``typ`` when their registers do not: ``"bf16"``
+    (16-bit raw words) or an 8-bit float format (bytes); ``None`` for every other type.
+
+    >>> from xdsl.dialects.builtin import bf16, f32
+    >>> memory_format(bf16), memory_format(Float8E4M3FNType()), memory_format(f32)
+    ('bf16', 'e4m3fn', None)
+    """
+    if isinstance(_scalar_type(typ), BFloat16Type):
+        return "bf16"
+    return f8_format(typ)
+
+
+def bf16_bits(values: Any) -> np.ndarray:
+    """The raw 16 bits (``uint16``) of values rounded to bf16 (nearest, ties to even).
+
+    >>> bf16_bits(np.array([1.0, -2.0, 1.01171875, 1.0068359375], np.float32)).tolist()
+    [16256, 49152, 16258, 16257]
+    """
+    from llc.dialects.tl_interpreter import round_bf16
+
+    rounded = round_bf16(np.asarray(values, dtype=np.float32))
+    return (np.ascontiguousarray(rounded).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def bf16_values(bits: Any) -> np.ndarray:
+    """The float32 values of raw bf16 words (the inverse of :func:`bf16_bits`).
+
+    >>> bf16_values(np.array([16256, 49152], np.uint16)).tolist()
+    [1.0, -2.0]
+    """
+    return (np.asarray(bits).astype(np.uint32) << 16).view(np.float32)
+
+
+def _encode(values: np.ndarray, fmt: str) -> np.ndarray:
+    """A :func:`memory_format` copy of float values: bf16 words or f8 codes."""
+    from llc.mxfp import encode
+
+    if fmt == "bf16":
+        return bf16_bits(values)
+    return encode(values.astype(np.float64), fmt).astype(np.uint8)
+
+
+def _decode(raw: np.ndarray, fmt: str) -> np.ndarray:
+    """Float values (float64 for f8, float32 for bf16) of a :func:`memory_format` copy."""
+    from llc.mxfp import decode
+
+    return bf16_values(raw) if fmt == "bf16" else decode(raw, fmt)
 
 
 def _dtype(typ: Attribute) -> np.dtype:
@@ -161,11 +224,13 @@ class GlobalMemory:
 
     buffers: list[Buffer] = field(default_factory=list)
     mirrors: dict[int, tuple[Buffer, str]] = field(default_factory=dict)
-    """Index in :attr:`buffers` of a byte copy of an 8-bit float buffer -> (the caller's
-    float32 buffer, its format); stores write through to the caller's buffer."""
+    """Index in :attr:`buffers` of a raw copy of a bf16 (16-bit words) or 8-bit float (bytes)
+    buffer -> (the caller's float32 buffer, its :func:`memory_format`); stores write through to
+    the caller's buffer."""
 
-    def base(self, buffer: Buffer, f8: str | None = None) -> int:
-        """The byte address of ``buffer``'s element 0 (for ``f8``, of its byte copy).
+    def base(self, buffer: Buffer, fmt: str | None = None) -> int:
+        """The byte address of ``buffer``'s element 0 (for a :func:`memory_format` ``fmt``, of
+        its raw copy).
 
         >>> memory = GlobalMemory()
         >>> b = Buffer("x", np.array([1.0, -0.5], np.float32))
@@ -173,27 +238,27 @@ class GlobalMemory:
         True
         >>> memory.buffers[0].data.tolist()
         [56, 176]
+        >>> memory.base(Buffer("y", np.array([1.0], np.float32)), "bf16") >> KERNEL_BUFFER_SHIFT
+        2
+        >>> memory.buffers[1].data.dtype
+        dtype('uint16')
         """
         for k, b in enumerate(self.buffers):
             if b is buffer or (k in self.mirrors and self.mirrors[k][0] is buffer):
                 return (k + 1) << KERNEL_BUFFER_SHIFT
-        if f8 is not None and buffer.data.dtype != np.uint8:
-            from llc.mxfp import encode
-
-            self.mirrors[len(self.buffers)] = (buffer, f8)
-            codes = encode(buffer.data.astype(np.float64), f8).astype(np.uint8)
-            buffer = Buffer(buffer.name, codes, buffer.shape)
+        raw_type = np.uint16 if fmt == "bf16" else np.uint8
+        if fmt is not None and buffer.data.dtype != raw_type:
+            self.mirrors[len(self.buffers)] = (buffer, fmt)
+            buffer = Buffer(buffer.name, _encode(buffer.data, fmt), buffer.shape)
         self.buffers.append(buffer)
         return len(self.buffers) << KERNEL_BUFFER_SHIFT
 
     def write_through(self, index: int, elements: np.ndarray) -> None:
-        """After a store to buffer ``index``: update the caller's f8 buffer it mirrors."""
+        """After a store to buffer ``index``: update the caller's buffer it mirrors."""
         if index in self.mirrors:
-            from llc.mxfp import decode
-
             original, fmt = self.mirrors[index]
-            codes = self.buffers[index].data[elements]
-            original.data[elements] = decode(codes, fmt).astype(original.data.dtype)
+            raw = self.buffers[index].data[elements]
+            original.data[elements] = _decode(raw, fmt).astype(original.data.dtype)
 
 
 def _lanes(x: Any, threads: int) -> np.ndarray:
@@ -207,11 +272,22 @@ class KernelFunctions(SimtFunctions):
     def __init__(self, num_warps: int, threads_per_warp: int, memory: GlobalMemory) -> None:
         super().__init__(num_warps, threads_per_warp)
         self.memory = memory
-        self.program_id = (0, 0, 0)
+        self._program_id = (0, 0, 0)
         self.num_programs = (1, 1, 1)
         self.sectors = 0
         self.min_sectors = 0
         self.global_bytes = 0
+
+    @property
+    def program_id(self) -> tuple[int, int, int]:
+        """The program (CTA) that runs next; setting it starts a new CTA, whose shared memory
+        is uninitialized (:meth:`SimtFunctions.new_cta`)."""
+        return self._program_id
+
+    @program_id.setter
+    def program_id(self, pid: tuple[int, int, int]) -> None:
+        self._program_id = pid
+        self.new_cta()
 
     # ------------------------------------------------------------------ constants, program id
     @impl(arith.ConstantOp)
@@ -272,6 +348,8 @@ class KernelFunctions(SimtFunctions):
                 bits = _dtype(src_t).itemsize * 8
                 u = x.astype(np.int64) & ((1 << bits) - 1) if x.dtype != np.bool_ else x
                 out = u.astype(np.float64) if kind == "uitofp" else u
+            elif kind == "trunci" and _dtype(dst_t) == np.bool_:
+                out = (x.astype(np.int64) & 1).astype(bool)  # the low bit, as PTX's and.b32 1
             elif kind in ("fptosi", "fptoui"):
                 out = np.trunc(x.astype(np.float64))
                 out = np.nan_to_num(out).astype(np.int64)
@@ -304,9 +382,9 @@ class KernelFunctions(SimtFunctions):
         (p,) = args
         if not isinstance(p, Pointer):
             raise SimtError(op, "operand is not a pointer")
-        f8 = f8_format(op.ptr.type.pointee)  # type: ignore[attr-defined]
-        base = self.memory.base(p.buffer, f8)
-        size = 1 if f8 is not None else p.buffer.data.dtype.itemsize
+        fmt = memory_format(op.ptr.type.pointee)  # type: ignore[attr-defined]
+        base = self.memory.base(p.buffer, fmt)
+        size = {None: p.buffer.data.dtype.itemsize, "bf16": 2}.get(fmt, 1)
         return (np.int64(base + int(p.offset) * size),)
 
     def _access(
@@ -378,7 +456,8 @@ class KernelFunctions(SimtFunctions):
         out = np.array(np.broadcast_to(_raw(other, typ), (self.threads, n)), dtype=dt)
         groups, _ = self._access(op, addr, mask, n * itemsize, itemsize)
         for buf, threads, elem in groups:
-            out[threads] = buf.data[elem[:, None] + np.arange(n)]
+            got = buf.data[elem[:, None] + np.arange(n)]
+            out[threads] = bf16_values(got) if got.dtype == np.uint16 and dt != got.dtype else got
         self.stats.count(f"ld.global.b{n * itemsize * 8}")
         return (out,)
 
@@ -393,7 +472,10 @@ class KernelFunctions(SimtFunctions):
         groups, _ = self._access(op, addr, mask, n * itemsize, itemsize)
         for index, (buf, threads, elem) in zip(self._last_buffers, groups, strict=True):
             idx = elem[:, None] + np.arange(n)
-            vals = value[threads].astype(buf.data.dtype)
+            vals = value[threads]
+            if buf.data.dtype == np.uint16 and vals.dtype != np.uint16:
+                vals = bf16_bits(vals)  # a bf16 buffer holds raw words
+            vals = vals.astype(buf.data.dtype)
             flat, inverse = np.unique(idx.ravel(), return_inverse=True)
             if flat.size != idx.size:  # several threads store one element: they must agree
                 seen = np.zeros(flat.size, dtype=vals.dtype)
@@ -503,6 +585,30 @@ class UniformScfFunctions(ScfFunctions):
             return ()
         return interp.run_ssacfg_region(region, (), "scf.if")
 
+    @impl(scf.ForOp)
+    def run_for(self, interp: Interpreter, op: scf.ForOp, args: PythonValues):
+        for bound, name in zip(args[:3], ("lower bound", "upper bound", "step"), strict=True):
+            b = np.asarray(bound)
+            if b.ndim and not (b == b.flat[0]).all():
+                raise SimtError(op, f"the {name} differs between threads (divergent scf.for)")
+        lb, ub, step = (int(np.asarray(b).flat[0]) for b in args[:3])
+        loop_args = tuple(args[3:])
+        for i in range(lb, ub, step):
+            loop_args = interp.run_ssacfg_region(op.body, (i, *loop_args), "scf.for")
+        return loop_args
+
+    @impl(scf.WhileOp)
+    def run_while(self, interp: Interpreter, op: scf.WhileOp, args: PythonValues):
+        loop_args = tuple(args)
+        while True:
+            cond, *forwarded = interp.run_ssacfg_region(op.before_region, loop_args, "scf.while")
+            c = np.asarray(cond)
+            if c.ndim and not (c == c.flat[0]).all():
+                raise SimtError(op, "the condition differs between threads (divergent scf.while)")
+            if not bool(c.flat[0]):
+                return tuple(forwarded)
+            loop_args = interp.run_ssacfg_region(op.after_region, tuple(forwarded), "scf.while")
+
     @impl_terminator(scf.YieldOp)
     def run_yield(self, interp: Interpreter, op: scf.YieldOp, args: PythonValues):
         from xdsl.interpreter import ReturnedValues
@@ -521,8 +627,10 @@ def make_kernel_interpreter(
     listeners: tuple[Any, ...] = (),
 ) -> tuple[Interpreter, KernelFunctions]:
     """An interpreter running lowered kernels of ``module`` for one CTA."""
-    interp = Interpreter(module, listeners=listeners)
     functions = KernelFunctions(num_warps, threads_per_warp, memory)
+    # the wgmma tracker reports reads of accumulators still in flight
+    interp = Interpreter(module, listeners=(*listeners, WgmmaTracker(functions)))
+    diagnostics_pass_through(interp)
     interp.register_implementations(functions)
     interp.register_implementations(UniformScfFunctions())
     interp.register_implementations(FuncFunctions())

@@ -142,6 +142,14 @@ def hardware_config(op: Operation) -> tuple[int, int] | None:
                     f'module attribute "{TARGET_ATTR}" must be a string like "cuda:90", '
                     f"got {target}"
                 )
+            if target is not None:
+                from llc.errors import LayoutError
+                from llc.targets import check_target
+
+                try:
+                    check_target(target.data)
+                except LayoutError as err:
+                    raise VerifyException(f'module attribute "{TARGET_ATTR}": {err}') from None
             return num_warps, threads
         current = current.parent_op()
     return None

@@ -64,6 +64,7 @@ __all__ = [
     "DEFAULT_NUM_WARPS",
     "DEFAULT_TARGET",
     "DEFAULT_THREADS_PER_WARP",
+    "HINT_NAMES",
     "MODULE_ATTR_NAMES",
     "OP_NAMES",
     "TYPE_NAMES",
@@ -149,6 +150,10 @@ MODULE_ATTR_NAMES: dict[str, str] = {
     "ttg.target": tl.TARGET_ATTR,
 }
 """TTGIR module attribute -> llc module attribute."""
+
+HINT_NAMES: dict[str, str] = {"tt.divisibility": "tl.divisibility"}
+"""Triton argument hint -> llc's spelling (``-t ttgir`` prints every ``tl.`` attribute as
+``tt.`` again)."""
 
 _DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "triton_gpu.")
 
@@ -438,7 +443,8 @@ def parse_triton_module(
 
 
 def mark_unhinted_pointers(module: ModuleOp) -> None:
-    """Give each pointer argument without a ``tt.divisibility`` hint an explicit hint of 1.
+    """Give each pointer argument without a ``tt.divisibility`` hint an explicit hint of 1,
+    and spell every argument hint llc's way (:data:`HINT_NAMES`: ``tl.divisibility``).
 
     Triton's axis analysis reads a missing hint as divisibility 1 (its launcher writes the hint
     into the TTIR when it specialises an aligned pointer); llc's assumes 16-byte aligned
@@ -452,11 +458,13 @@ def mark_unhinted_pointers(module: ModuleOp) -> None:
         attrs = [dict(a.data) for a in op.arg_attrs.data] if op.arg_attrs else [{} for _ in args]
         changed = False
         for arg, arg_attrs in zip(args, attrs, strict=True):
-            if not isinstance(arg.type, tl.PointerType):
+            for triton_name, llc_name in HINT_NAMES.items():
+                if triton_name in arg_attrs:
+                    arg_attrs[llc_name] = arg_attrs.pop(triton_name)
+                    changed = True
+            if not isinstance(arg.type, tl.PointerType) or "tl.divisibility" in arg_attrs:
                 continue
-            if "tt.divisibility" in arg_attrs or "tl.divisibility" in arg_attrs:
-                continue
-            arg_attrs["tt.divisibility"] = IntegerAttr(1, i32)
+            arg_attrs["tl.divisibility"] = IntegerAttr(1, i32)
             changed = True
         if changed:
             op.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])

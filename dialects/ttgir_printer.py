@@ -34,7 +34,8 @@ from io import StringIO
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.target import Target
 
@@ -197,7 +198,55 @@ def to_triton_module(module: ModuleOp) -> ModuleOp:
         if llc_name in attrs:
             attrs[triton_name] = attrs.pop(llc_name)
     attrs.setdefault("ttg.num-ctas", IntegerAttr(1, i32))
+    for op in copy.walk():
+        if op is not copy:
+            _triton_spelling(op.attributes)
+        if isinstance(op, func.FuncOp):
+            _hint_pointers(op)
+            for name in ("arg_attrs", "res_attrs"):
+                dicts = getattr(op, name)
+                if dicts is not None:
+                    setattr(op, name, ArrayAttr([_triton_dict(d) for d in dicts.data]))
     return copy
+
+
+def _hint_pointers(fn: func.FuncOp) -> None:
+    """Write llc's assumption about a pointer argument without a hint (16-byte aligned,
+    :data:`~llc.passes.axis_info.DEFAULT_POINTER_ALIGNMENT`) as Triton's hint: Triton reads a
+    missing hint as divisibility 1, and the kernel would lose its 128-bit accesses."""
+    from llc.passes.axis_info import DEFAULT_POINTER_ALIGNMENT
+
+    if not fn.body.blocks:
+        return
+    args = fn.body.block.args
+    attrs = [dict(a.data) for a in fn.arg_attrs.data] if fn.arg_attrs else [{} for _ in args]
+    changed = False
+    for arg, arg_attrs in zip(args, attrs, strict=True):
+        hinted = "tl.divisibility" in arg_attrs or "tt.divisibility" in arg_attrs
+        if isinstance(arg.type, tl.PointerType) and not hinted:
+            arg_attrs["tl.divisibility"] = IntegerAttr(DEFAULT_POINTER_ALIGNMENT, i32)
+            changed = True
+    if changed:
+        fn.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
+
+
+def _triton_name(name: str) -> str:
+    """``tl.divisibility`` -> ``tt.divisibility``: llc's ``tl.`` attributes are Triton's ``tt.``
+    ones (the importer's :data:`~llc.dialects.ttgir.HINT_NAMES`, inverted).
+
+    >>> _triton_name("tl.divisibility"), _triton_name("noinline")
+    ('tt.divisibility', 'noinline')
+    """
+    return "tt." + name[len("tl.") :] if name.startswith("tl.") else name
+
+
+def _triton_spelling(attrs: dict[str, Attribute]) -> None:
+    for name in [n for n in attrs if n.startswith("tl.")]:
+        attrs[_triton_name(name)] = attrs.pop(name)
+
+
+def _triton_dict(attrs: DictionaryAttr) -> DictionaryAttr:
+    return DictionaryAttr({_triton_name(k): v for k, v in attrs.data.items()})
 
 
 def module_to_ttgir(module: ModuleOp) -> str:

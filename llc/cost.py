@@ -68,6 +68,7 @@ __all__ = [
     "BARRIER_CYCLES",
     "CLUSTER_BARRIER_CYCLES",
     "DIVISION_CYCLES",
+    "DTYPES",
     "SFU_CYCLES",
     "SHARED_ISSUE_CYCLES",
     "SHUFFLE_CYCLES",
@@ -111,16 +112,42 @@ LayoutLike = LinearLayout | _FamilyLayout
 
 
 # ------------------------------------------------------------------------------ dtypes
+DTYPES: tuple[str, ...] = (
+    *(f"{sign}{bits}" for sign in ("i", "si", "ui") for bits in (1, 8, 16, 32, 64)),
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "f8E4M3FN",
+    "f8E5M2",
+    "f8E4M3FNUZ",
+    "f8E5M2FNUZ",
+    "f8E4M3B11FNUZ",
+)
+"""The element types of Triton's tensors (MLIR spelling), which llc prices, lowers and emits:
+``i1`` to ``i64`` (``i3`` is no Triton type), f16/bf16/f32/f64 and Triton's five fp8 types.
+tf32 is a dot precision, not a storage type; fp4/e8m0 values travel packed in i8 (MXFP).
+Pointers (``!tl.ptr<...>``) are 64-bit."""
+
+
 def dtype_bitwidth(dtype: str | int) -> int:
     """The bits one element occupies in registers and shared memory (8, 16, 32 or 64).
 
-    Accepts a bit width or an MLIR element type; ``i1`` and sub-byte types are stored as bytes
-    and pointers as 64 bits (as Triton's lowering widens them).
+    Accepts a bit width or an element type of :data:`DTYPES`; ``i1`` and sub-byte types are
+    stored as bytes and pointers as 64 bits (as Triton's lowering widens them). Any other name
+    (``f17``, ``i3``) is a :class:`~llc.errors.LayoutError` naming it.
 
     >>> [dtype_bitwidth(t) for t in ("f16", "bf16", "f32", "i1", "f8E4M3FN", "!tl.ptr<f32>", 64)]
     [16, 16, 32, 8, 8, 64, 64]
+    >>> dtype_bitwidth("f17")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    llc.errors.LayoutError: dtype 'f17' is not an element type llc knows: i1, i8, i16, i32, ...
     """
     return _dtype_bitwidth(dtype)
+
+
+_DTYPE_BITS = re.compile(r"^(?:f|bf|i|si|ui|tf)(\d+)")
 
 
 @functools.lru_cache(maxsize=256)
@@ -131,9 +158,13 @@ def _dtype_bitwidth(dtype: str | int) -> int:
         text = dtype.strip()
         if "ptr" in text:
             return 64
-        match = re.match(r"^(?:f|bf|i|si|ui|tf)(\d+)", text)
-        if match is None:
-            raise LayoutError(f"dtype '{dtype}' is not an element type (f16, f32, i8, ...)")
+        if text not in DTYPES:
+            known = ", ".join(t for t in DTYPES if not t.startswith(("si", "ui")))
+            raise LayoutError(
+                f"dtype '{dtype}' is not an element type llc knows: {known} (si/ui too)"
+            )
+        match = _DTYPE_BITS.match(text)
+        assert match is not None  # every name of DTYPES starts with its width
         bits = int(match.group(1))
     else:
         raise LayoutError(f"dtype {dtype!r} is not a bit width or an element type name")

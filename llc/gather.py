@@ -17,7 +17,7 @@ coordinate, and the *inverse* of the source layout gives the source (register, l
 
 :func:`plan_gather` decides; :func:`execute_gather` runs the plan on numpy data with a per-lane
 model of ``shfl.sync.idx`` (receiver lane ``l`` reads the sender's register) or of shared memory
-(counting wavefronts with :func:`llc.lowering.warp_wavefronts`), so a plan is checked against
+(counting wavefronts with :func:`llc.swizzle.warp_wavefronts`), so a plan is checked against
 ``numpy.take_along_axis``.
 
 >>> from llc.layouts import BlockedLayout
@@ -38,7 +38,8 @@ from llc.cost import dtype_bitwidth
 from llc.errors import LayoutError
 from llc.f2 import matrix_vector_product
 from llc.linear_layout import LinearLayout
-from llc.lowering import SimtProgram, warp_wavefronts
+from llc.lowering import SimtProgram
+from llc.swizzle import warp_wavefronts
 
 __all__ = [
     "GatherPlan",
@@ -382,7 +383,10 @@ def execute_gather(
         shuffles = selects = 0
         store_wavefronts = plan.store_wavefronts
         load_wavefronts = int(
-            sum(warp_wavefronts((coords[w] * access).T, access)[0].sum() for w in range(warps))
+            sum(
+                warp_wavefronts((coords[w] * access).T, access, load=True)[0].sum()
+                for w in range(warps)
+            )
         )
     result = np.zeros(idx_values.size, dtype=src_values.dtype)
     # Every (w, l, r) writes its element; broadcast copies must agree.
@@ -444,15 +448,7 @@ def gather_program(plan: GatherPlan, src: LinearLayout, idx: LinearLayout) -> Si
             out = None
             for reg in plan.candidates[r]:
                 value = program.vperm(0, 0, [reg])
-                if plan.bitwidth == 64:
-                    words = program.bitcast(value, 2, "i32")
-                    halves = [
-                        program.shfl("idx", program.vperm(words, words, [h]), src_lane, lanes - 1)
-                        for h in (0, 1)
-                    ]
-                    got = program.bitcast(program.concat(halves), 1, "T")
-                else:
-                    got = program.shfl("idx", value, src_lane, lanes - 1)
+                got = program.shuffle("idx", value, src_lane, lanes - 1)
                 if out is None:
                     out = got
                 else:

@@ -498,8 +498,8 @@ def prove_properties(layout: LinearLayout) -> Proof:
     >>> bcast = LinearLayout.from_bases([("register", [[0]]), ("lane", [[1]])], ["dim0"], [4],
     ...                                 require_surjective=False)
     >>> proof = prove_properties(bcast)
-    >>> proof.holds
-    True
+    >>> proof.holds, proof.claim
+    (True, "the layout is not injective and not surjective (ISL agrees with llc's algebra)")
     >>> print("\\n".join(proof.details))
     injective: no: register=0, lane=0 and register=1, lane=0 both map to dim0=0
     surjective: no: dim0=2 is the image of no input
@@ -538,12 +538,11 @@ def prove_properties(layout: LinearLayout) -> Proof:
             f"llc's algebra disagrees: is_injective {layout.is_injective()}, is_surjective "
             f"{layout.is_surjective()}"
         )
-    return Proof(
-        "injectivity and surjectivity (ISL agrees with llc's algebra)",
-        agree,
-        details,
-        time.perf_counter() - start,
-    )
+    found = f"{'' if injective else 'not '}injective and {'' if surjective else 'not '}surjective"
+    claim = f"the layout is {found} (ISL agrees with llc's algebra)"
+    if not agree:
+        claim = f"ISL and llc's algebra agree (ISL finds the layout {found})"
+    return Proof(claim, agree, details, time.perf_counter() - start)
 
 
 def prove_conversion(

@@ -68,16 +68,14 @@ from llc.errors import LayoutError
 from llc.f2 import EchelonBasis, bit_fields, matrix_vector_product
 from llc.linear_layout import LinearLayout
 from llc.swizzle import (
-    BANK_BYTES,
-    BANKS,
     DEFAULT_SCRATCH_LIMIT,
     F2Span,
     independent_vectors,
     intersection,
-    lanes_per_phase,
     plan_swizzle,
     rank,
     unflatten,
+    warp_wavefronts,
     with_registers,
 )
 
@@ -90,8 +88,8 @@ __all__ = [
     "LoweringPlan",
     "SimtProgram",
     "compute_capability_of",
+    "exchange_program",
     "plan_conversion",
-    "warp_wavefronts",
 ]
 
 DEFAULT_COMPUTE_CAPABILITY = 90
@@ -263,9 +261,55 @@ class SimtProgram:
         """Reinterpret the bits of ``a`` as ``vector<n x elem>``."""
         return self._emit("bitcast", ("vec", n, elem), (a,))
 
+    def bits_of(self, value: int) -> int:
+        """The bits of one element of the vector ``value``.
+
+        >>> p = SimtProgram(4, 64)
+        >>> p.bits_of(0), p.bits_of(p.bitcast(0, 8, "i32"))
+        (64, 32)
+        """
+        elem = self.type_of(value)[2]
+        return {"T": self.bitwidth, "i32": 32, "b16": 16}[elem]
+
     def shfl(self, mode: str, value: int, b: int, c: int) -> int:
-        """``shfl.sync.<mode>`` of ``value`` (32 bits or less) with lane operand ``b``."""
+        """One ``shfl.sync.<mode>.b32`` of ``value`` (32 bits or less) with lane operand ``b``;
+        :meth:`shuffle` moves a vector of any width."""
+        bits = self.type_of(value)[1] * self.bits_of(value)
+        if bits > 32:
+            raise LayoutError(f"shfl.sync moves 32 bits per lane, not {bits}")
         return self._emit("shfl", self.type_of(value), (value, b), mode=mode, c=c, mask=FULL_MASK)
+
+    def shuffle(self, mode: str, value: int, b: int, c: int) -> int:
+        """The one shuffle emitter: every element of the vector ``value`` read from the lane
+        that ``shfl.sync.<mode>`` with operand ``b`` and clamp/segment ``c`` names, in as few
+        32-bit shuffles as its bits need. Elements of 8 or 16 bits travel packed, ``32 // bits``
+        to a shuffle (the packing is a register move); a 32-bit element takes one shuffle; a
+        64-bit element two, its halves (``i1`` masks travel as bytes: the SIMT lowering widens
+        them to ``i8`` first).
+
+        >>> p = SimtProgram(4, 16)
+        >>> p.output = p.shuffle("bfly", 0, p.const(1), 31)
+        >>> p.counts()["shfl"], p.type_of(p.output)
+        (2, ('vec', 4, 'T'))
+        >>> p = SimtProgram(2, 64)
+        >>> p.output = p.shuffle("idx", 0, p.const(3), 31)
+        >>> p.counts()["shfl"], [i.type for i in p.instrs if i.op == "shfl"][0]
+        (4, ('vec', 1, 'i32'))
+        """
+        _, n, elem = self.type_of(value)
+        bits = self.bits_of(value)
+        if bits == 64:
+            words = self.bitcast(value, 2 * n, "i32")
+            moved = self.shuffle(mode, words, b, c)
+            return self.bitcast(moved, n, elem)
+        per_word = max(1, 32 // bits)
+        if n <= per_word:
+            return self.shfl(mode, value, b, c)
+        parts = [
+            self.shfl(mode, self.vperm(value, value, list(range(i, min(n, i + per_word)))), b, c)
+            for i in range(0, n, per_word)
+        ]
+        return self.concat(parts)
 
     def argument(self, n: int, elem: str) -> int:
         """A further input ``vector<n x elem>`` (after value 0), e.g. a gather's indices; the
@@ -376,42 +420,44 @@ class SimtProgram:
         return dict(sorted(out.items()))
 
 
-# ------------------------------------------------------------------------------ wavefronts
-def warp_wavefronts(addresses: np.ndarray, access_bytes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Wavefronts and their ideal for warp instructions accessing shared memory.
+def exchange_program(registers: int, bitwidth: int, threads: int, thread_mask: int) -> SimtProgram:
+    """The shared-memory exchange between warps: thread ``t`` receives the ``registers``
+    registers (``bitwidth`` bits each) of thread ``t ^ thread_mask``. Every thread stores its
+    registers, a barrier, every thread loads its peer's, and a barrier before the buffer is used
+    again; accesses are 16 bytes wide at most, chunk-major (chunk ``c`` of thread ``t`` at byte
+    ``(c * threads + t) * chunk``) so that a warp's access is one contiguous run: no bank
+    conflict. A cross-warp step of a reduction runs it.
 
-    ``addresses[i, lane]`` is the byte address lane ``lane`` of warp instruction ``i`` accesses
-    (``access_bytes`` each). The warp is served in phases of :func:`llc.swizzle.lanes_per_phase`
-    lanes; in a phase, ``k`` distinct 4-byte words in one of the 32 banks cost ``k`` wavefronts.
-    The ideal of an instruction is ``max(1, ceil(distinct bytes / 128))``.
-
-    >>> lanes = np.arange(32) * 4
-    >>> warp_wavefronts(np.stack([lanes, lanes * 32]), 4)
-    (array([ 1, 32]), array([1, 1]))
-    >>> warp_wavefronts((np.arange(32) * 16)[None], 16)   # 128-bit: 4 quarter-warp phases
-    (array([4]), array([4]))
+    >>> p = exchange_program(2, 64, 128, 32)    # two f64 registers per thread, 4 warps
+    >>> p.counts()["st.shared"], p.counts()["ld.shared"], p.counts()["bar.sync"]
+    (1, 1, 2)
+    >>> [i.attr("size") for i in p.instrs if i.op == "alloc"]
+    [2048]
     """
-    addresses = np.asarray(addresses, dtype=np.int64)
-    count, lanes = addresses.shape
-    per_phase = lanes_per_phase(access_bytes, lanes)
-    phases = max(1, lanes // per_phase)
-    words_per_lane = max(1, access_bytes // BANK_BYTES)
-    words = (addresses // BANK_BYTES)[..., None] + np.arange(words_per_lane)
-    words = np.sort(words.reshape(count * phases, -1), axis=1)
-    first = np.ones_like(words, dtype=bool)
-    first[:, 1:] = words[:, 1:] != words[:, :-1]
-    groups = np.repeat(np.arange(count * phases), words.shape[1])
-    banks = (words % BANKS).ravel()
-    per_bank = np.bincount(
-        groups * BANKS + banks, weights=first.ravel(), minlength=count * phases * BANKS
-    ).reshape(count * phases, BANKS)
-    wavefronts = per_bank.max(axis=1).astype(np.int64).reshape(count, phases).sum(axis=1)
-    starts = np.sort(addresses, axis=1)
-    distinct = 1 + (starts[:, 1:] != starts[:, :-1]).sum(axis=1)
-    ideal = np.maximum(1, -(-(distinct * access_bytes) // (BANKS * BANK_BYTES)))
-    return wavefronts, ideal
+    item = max(1, bitwidth // 8)
+    row = registers * item
+    chunk = min(row, 16)
+    per = chunk // item
+    p = SimtProgram(registers, bitwidth)
+    smem = p.alloc(row * threads, 16)
+    # chunk << b for each thread bit: the thread's byte offset in chunk 0 (F2-linear, so the
+    # peer's offset is one xor away, and chunk c lies above every thread's offset)
+    mine = p.linear([chunk << b for b in range((threads - 1).bit_length())])
+    peer = p.xor_const(mine, thread_mask * chunk)
+    for c in range(0, registers, per):
+        addr = p.xor_const(mine, c // per * threads * chunk)
+        p.store(smem, addr, p.vperm(0, 0, list(range(c, c + per))))
+    p.barrier()
+    parts = [
+        p.load(smem, p.xor_const(peer, c // per * threads * chunk), per)
+        for c in range(0, registers, per)
+    ]
+    p.barrier()
+    p.output = p.concat(parts)
+    return p
 
 
+# ------------------------------------------------------------------------------ wavefronts
 # ------------------------------------------------------------------------------ the plan
 @dataclass(frozen=True)
 class LoweringPlan:
@@ -865,14 +911,7 @@ def _shuffle_program(
         b = p.const(lane_offset) if xor_mode else p.xor_const(base, lane_offset)
         for start in range(0, len(regs), per_word):
             group = regs[start : start + per_word]
-            value = p.vperm(Y, Y, [at[reg] for reg in group])
-            if bitwidth == 64:
-                words = p.bitcast(value, 2, "i32")
-                lo = p.shfl(mode, p.vperm(words, words, [0]), b, c_operand)
-                hi = p.shfl(mode, p.vperm(words, words, [1]), b, c_operand)
-                value = p.bitcast(p.vperm(lo, hi, [0, 1]), 1, "T")
-            else:
-                value = p.shfl(mode, value, b, c_operand)
+            value = p.shuffle(mode, p.vperm(Y, Y, [at[reg] for reg in group]), b, c_operand)
             for position, reg in enumerate(group):
                 fetched[(lane_offset, reg)] = (
                     value if len(group) == 1 else p.vperm(value, value, [position])
@@ -1148,7 +1187,7 @@ def _matrix_trip(
             return None
         o_regs, k = _plain_side(other, cols, bitwidth)
         addr = _addresses(solve(o_regs), solve(o_threads), 1 << k, eb, lanes * warps)
-        wf, ideal = warp_wavefronts(addr.reshape(-1, lanes), eb << k)
+        wf, ideal = warp_wavefronts(addr.reshape(-1, lanes), eb << k, load=side == "st")
         return int(wf.sum()), int(ideal.sum())
 
     first = other_wavefronts(columns)
@@ -1295,7 +1334,7 @@ def _round_trip(src: LinearLayout, dst: LinearLayout, bitwidth: int, trip: _Trip
             rows = per_warp[:, : 8 * tile.count].reshape(-1, 8)
             wf, idl = warp_wavefronts(rows, 16)
         else:
-            wf, idl = warp_wavefronts(per_warp, vec * eb)
+            wf, idl = warp_wavefronts(per_warp, vec * eb, load=kind == "ld")
         wavefronts += int(wf.sum())
         ideal += int(idl.sum())
     counts = p.counts()

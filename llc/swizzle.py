@@ -89,6 +89,7 @@ __all__ = [
     "count_wavefronts",
     "lanes_per_phase",
     "plan_swizzle",
+    "warp_wavefronts",
 ]
 
 BANKS = 32
@@ -208,16 +209,48 @@ def count_wavefronts(
     access = vector * element_bytes
     # One row of byte addresses per (block, warp, instruction), one column per lane.
     addr = (base * element_bytes).transpose(0, 1, 3, 2).reshape(-1, lanes)
-    wavefronts, ideal = _count_phases(addr, access)
-    if not store and access > BANK_BYTES and lanes > 1:
-        # Measured on an H100 (bench/RESULTS.md): a 64- or 128-bit load whose lanes 2k and
-        # 2k+1 read the same address is served as half as many requests.
-        paired = (addr[:, 0::2] == addr[:, 1::2]).all(axis=1)
-        merged_wavefronts, merged_ideal = _count_phases(addr[:, 0::2], access)
-        wavefronts = np.where(paired, merged_wavefronts, wavefronts)
-        ideal = np.where(paired, merged_ideal, ideal)
+    wavefronts, ideal = warp_wavefronts(addr, access, load=not store)
     shape = (blocks, warps, regs // vector)
     return AccessCount(wavefronts.reshape(shape), ideal.reshape(shape))
+
+
+def warp_wavefronts(
+    addresses: np.ndarray, access_bytes: int, *, load: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wavefronts and their ideal for warp instructions on shared memory: llc's one bank model.
+
+    ``addresses[i, lane]`` is the byte address that lane ``lane`` of warp instruction ``i``
+    accesses (``access_bytes`` each). The warp is served in phases of :func:`lanes_per_phase`
+    lanes; in a phase, ``k`` distinct 4-byte words in one of the 32 banks cost ``k`` wavefronts,
+    and the ideal is ``max(1, ceil(distinct bytes / 128))``; an instruction sums its phases.
+    ``load`` marks a plain ``ld.shared``: a 64- or 128-bit load whose lanes ``2k`` and ``2k+1``
+    read one address is served as half as many lanes (measured on an H100, bench/RESULTS.md);
+    stores and ``ldmatrix``/``stmatrix`` rows are never merged. The planner, the cost model,
+    the gather plans and the SIMT interpreter all count with this function.
+
+    64-lane (AMD) warps use the same model: 32 banks of 4 bytes, phases of at most 32 lanes
+    (so a 32-bit access takes two phases). That is an approximation of CDNA's LDS, not a
+    measurement.
+
+    >>> lanes = np.arange(32) * 4
+    >>> warp_wavefronts(np.stack([lanes, lanes * 32]), 4)
+    (array([ 1, 32]), array([1, 1]))
+    >>> warp_wavefronts((np.arange(32) * 16)[None], 16)   # 128-bit: 4 quarter-warp phases
+    (array([4]), array([4]))
+    >>> pairs = (np.arange(32) // 2 * 16)[None]           # lanes 2k, 2k+1 read one address
+    >>> warp_wavefronts(pairs, 16), warp_wavefronts(pairs, 16, load=True)
+    ((array([4]), array([4])), (array([2]), array([2])))
+    """
+    addresses = np.asarray(addresses, dtype=np.int64)
+    wavefronts, ideal = _count_phases(addresses, access_bytes)
+    lanes = addresses.shape[1]
+    if load and access_bytes > BANK_BYTES and lanes > 1 and lanes % 2 == 0:
+        paired = (addresses[:, 0::2] == addresses[:, 1::2]).all(axis=1)
+        if paired.any():
+            merged_wavefronts, merged_ideal = _count_phases(addresses[:, 0::2], access_bytes)
+            wavefronts = np.where(paired, merged_wavefronts, wavefronts)
+            ideal = np.where(paired, merged_ideal, ideal)
+    return wavefronts, ideal
 
 
 def _count_phases(addr: np.ndarray, access: int) -> tuple[np.ndarray, np.ndarray]:

@@ -205,6 +205,10 @@ class AxisAnalysis:
             )
             contiguity = tuple(1 for _ in shape)
             return AxisInfo(contiguity, divisibility, constancy)
+        if name in ("arith.extsi", "arith.extui", "tl.extsi", "tl.extui"):
+            # Widening keeps every value, so its runs and divisors (Triton's cast rule): a
+            # row offset `pid.to(int64) * stride` keeps the stride's hint.
+            return self.info(op.operands[0])
         if len(op.operands) >= 1 and op.name.startswith(("arith.", "tl.ext", "tl.trunc")):
             # Other integer ops: constant runs survive, nothing else is known.
             infos = [self.info(v) for v in op.operands]

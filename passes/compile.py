@@ -1,9 +1,17 @@
 """``llc-compile``: the whole pipeline, ``llc-decompose-dot-scaled``, ``llc-optimize-layouts``, then
-``llc-lower-to-simt``.
+``llc-lower-to-simt``, verifying the IR after each: an error names the op that could not be
+lowered, at its source position.
 
 Where the layout assignment would pick an accumulator layout the SIMT lowering cannot lower
-(mma v3, mfma), ``llc-compile`` has it pick the one it can (mma v2 on NVIDIA targets, FMA
-elsewhere) and says so in a remark on standard error.
+(mma v3, which ``cuda:90`` gets by default, or mfma), ``llc-compile`` has it pick the one it can
+(mma v2 on NVIDIA targets, FMA elsewhere) and says so in a remark on standard error when the
+module has a dot. Input whose dots already carry such a layout (an mfma kernel from
+``llc-optimize-layouts{target="hip:gfx942"}``) has its layouts stripped first and re-assigned,
+with a remark naming the dot.
+
+What no layout choice can fix is refused up front by :func:`check_lowerable`, at the op: an
+element type that is not one of :data:`llc.cost.DTYPES` (``i3``), and a function that takes or
+returns a tensor (a kernel's parameters are pointers and scalars, as in Triton).
 """
 
 from __future__ import annotations
@@ -12,10 +20,18 @@ import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, VectorType
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
-__all__ = ["CompilePass", "lowerable_mma_version"]
+__all__ = [
+    "CompilePass",
+    "check_lowerable",
+    "lowerable_mma_version",
+    "unlowerable_dot",
+    "verify_after",
+]
 
 
 def lowerable_mma_version(target: str, threads_per_warp: int, requested: int) -> tuple[int, str]:
@@ -24,17 +40,137 @@ def lowerable_mma_version(target: str, threads_per_warp: int, requested: int) ->
 
     >>> lowerable_mma_version("cuda:90", 32, 3)[0]
     2
+    >>> lowerable_mma_version("cuda:90", 32, 0)[0], lowerable_mma_version("cuda:80", 32, 0)[0]
+    (2, 0)
     >>> lowerable_mma_version("hip:gfx942", 64, 0)
     (1, 'the target would get mfma dot layouts, which the SIMT lowering cannot lower; using FMA')
     """
-    vendor = target.split(":", 1)[0] if target else ""
-    if requested == 3:
+    vendor, _, arch = target.partition(":") if target else ("", "", "")
+    hopper = vendor == "cuda" and arch.isdigit() and 90 <= int(arch) < 100
+    if requested == 3 or (requested == 0 and hopper and threads_per_warp == 32):
         return 2, "mma v3 cannot be lowered to SIMT code; using mma v2 (mma.sync m16n8k16)"
     if requested == -1 or (requested == 0 and vendor == "hip" and threads_per_warp == 64):
         return 1, (
             "the target would get mfma dot layouts, which the SIMT lowering cannot lower; using FMA"
         )
     return requested, ""
+
+
+def _scalar_element(typ: Attribute) -> Attribute:
+    """The element type a value finally holds: through tensors, vectors and pointers."""
+    from llc.dialects.tl import MemDescType, PointerType
+
+    while True:
+        if isinstance(typ, TensorType | VectorType | MemDescType):
+            typ = typ.element_type
+        elif isinstance(typ, PointerType):
+            typ = typ.pointee
+        else:
+            return typ
+
+
+def _type_error(typ: Attribute) -> str | None:
+    from xdsl.dialects.builtin import IndexType, IntegerType
+
+    from llc.cost import DTYPES
+
+    element = _scalar_element(typ)
+    if isinstance(element, IndexType):
+        return None
+    name = str(element)
+    is_number = isinstance(element, IntegerType) or name.startswith(("f", "bf", "tf"))
+    if is_number and name not in DTYPES:
+        integers = ", ".join(t for t in DTYPES if t.startswith("i"))
+        return (
+            f"{name} elements cannot be lowered to SIMT code (in {typ}): integers are "
+            f"{integers}; floats f16, bf16, f32, f64 and Triton's fp8 types"
+        )
+    return None
+
+
+def check_lowerable(module: ModuleOp) -> None:
+    """Refuse, at the op, what ``llc-lower-to-simt`` cannot lower whatever the layouts: an
+    element type outside :data:`llc.cost.DTYPES` and tensor parameters or results of a
+    function.
+
+    >>> from xdsl.dialects.builtin import IntegerType, i32
+    >>> kernel = func.FuncOp("k", ([TensorType(i32, [32])], []))
+    >>> check_lowerable(ModuleOp([kernel]))
+    Traceback (most recent call last):
+    ...
+    llc.dialects.diagnostics.OpPassFailedException: @k takes tensor<32xi32> as argument #0: \
+a kernel's parameters are pointers and scalars (pass a !tl.ptr and tl.load it)
+    >>> check_lowerable(ModuleOp([func.FuncOp("k", ([IntegerType(3)], []))]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    llc.dialects.diagnostics.OpPassFailedException: i3 elements cannot be lowered to SIMT code ...
+    """
+    from llc.dialects.diagnostics import error_at
+
+    for op in module.walk():
+        if isinstance(op, func.FuncOp):
+            _check_signature(op)
+        for result in op.results:
+            if (message := _type_error(result.type)) is not None:
+                raise error_at(op, message)
+
+
+def _check_signature(fn: func.FuncOp) -> None:
+    from llc.dialects.diagnostics import error_at
+
+    symbol = f"@{fn.sym_name.data}"
+    kinds = (("takes", "argument", fn.function_type.inputs.data),)
+    kinds += (("returns", "result", fn.function_type.outputs.data),)
+    for verb, what, types in kinds:
+        for i, typ in enumerate(types):
+            if (message := _type_error(typ)) is not None:
+                raise error_at(fn, message)
+            if isinstance(typ, TensorType):
+                plain = TensorType(typ.element_type, typ.get_shape())  # the layout is no matter
+                hint = (
+                    "pass a !tl.ptr and tl.load it"
+                    if what == "argument"
+                    else "tl.store it through a !tl.ptr parameter"
+                )
+                raise error_at(
+                    fn,
+                    f"{symbol} {verb} {plain} as {what} #{i}: a kernel's parameters are pointers "
+                    f"and scalars ({hint})",
+                )
+
+
+def unlowerable_dot(module: ModuleOp) -> tuple[Operation, str] | None:
+    """The first ``tl.dot`` whose accumulator layout the SIMT lowering cannot lower (mfma,
+    wmma, mma v3), with that layout's name.
+
+    >>> unlowerable_dot(ModuleOp([])) is None
+    True
+    """
+    from llc.dialects import tl
+    from llc.dialects.layout_attrs import (
+        AMDMfmaEncodingAttr,
+        AMDWmmaEncodingAttr,
+        NvidiaMmaEncodingAttr,
+    )
+
+    for op in module.walk():
+        if not isinstance(op, tl.DotOp) or not isinstance(op.result.type, TensorType):
+            continue
+        enc = op.result.type.encoding
+        if isinstance(enc, AMDMfmaEncodingAttr):
+            return op, "mfma"
+        if isinstance(enc, AMDWmmaEncodingAttr):
+            return op, "wmma"
+        if isinstance(enc, NvidiaMmaEncodingAttr) and enc.layout.version_major == 3:
+            return op, "mma v3"
+    return None
+
+
+def _where(op: Operation) -> str:
+    from llc.dialects.diagnostics import op_location
+
+    loc = op_location(op)
+    return f"{loc.file}:{loc.line}:{loc.col}: " if loc is not None else ""
 
 
 @dataclass(frozen=True)
@@ -44,22 +180,73 @@ class CompilePass(ModulePass):
     name = "llc-compile"
     mma_version: int = 0
 
+    def __post_init__(self) -> None:
+        from llc.targets import check_pass_options
+
+        check_pass_options(self.name, mma_version=self.mma_version)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.dialects.builtin import IntegerAttr, StringAttr
 
         from llc.passes.decompose_dot_scaled import DecomposeDotScaledPass
+        from llc.passes.layout_assignment import DEFAULT_TARGET
         from llc.passes.layout_passes import OptimizeLayoutsPass
         from llc.passes.lower_to_simt import LowerToSimtPass
+        from llc.passes.strip_layouts import StripLayoutsPass
 
+        check_lowerable(op)
+        if (found := unlowerable_dot(op)) is not None:
+            dot, kind = found
+            print(
+                f"remark: llc-compile: {_where(dot)}the input's tl.dot has a layout ({kind}) "
+                "that the SIMT lowering cannot lower; re-assigning every layout",
+                file=sys.stderr,
+            )
+            StripLayoutsPass().apply(ctx, op)
         target = op.attributes.get("tl.target")
         lanes = op.attributes.get("tl.threads-per-warp")
         version, remark = lowerable_mma_version(
-            target.data if isinstance(target, StringAttr) else "",
+            target.data if isinstance(target, StringAttr) else DEFAULT_TARGET,
             lanes.value.data if isinstance(lanes, IntegerAttr) else 32,
             self.mma_version,
         )
-        if remark:
+        # Only a module with a dot would see the difference.
+        if remark and any(o.name == "tl.dot" for o in op.walk()):
             print(f"remark: llc-compile: {remark}", file=sys.stderr)
-        DecomposeDotScaledPass().apply(ctx, op)
-        OptimizeLayoutsPass(mma_version=version).apply(ctx, op)
-        LowerToSimtPass().apply(ctx, op)
+        for stage in (
+            DecomposeDotScaledPass(),
+            OptimizeLayoutsPass(mma_version=version),
+            LowerToSimtPass(),
+        ):
+            stage.apply(ctx, op)
+            verify_after(stage.name, op)
+
+
+def verify_after(stage: str, module: ModuleOp) -> None:
+    """Verify ``module`` after the pass ``stage``: invalid IR is an error at the innermost op
+    that fails (located at it, or at its nearest ancestor with a source position), naming the
+    pass that built it.
+
+    >>> from xdsl.dialects import func
+    >>> from xdsl.dialects.builtin import IndexType, VectorType, f64
+    >>> from xdsl.ir import Block, Region
+    >>> from llc.dialects import simt
+    >>> types = [VectorType(f64, [1]), IndexType()]
+    >>> block = Block(arg_types=types)
+    >>> block.add_ops([simt.ShuffleOp("bfly", *block.args, 31), func.ReturnOp()])
+    >>> module = ModuleOp([func.FuncOp("f", (types, []), Region(block))])
+    >>> try:
+    ...     verify_after("llc-lower-to-simt", module)
+    ... except Exception as err:
+    ...     print(err.op.name, "|", str(err).split(" per lane, ")[1])
+    simt.shuffle | vector<1xf64> has 64 (invalid IR after llc-lower-to-simt)
+    """
+    from llc.dialects.diagnostics import error_at, find_failing_op
+
+    found = find_failing_op(module)
+    if found is None:
+        return
+    failing, err = found
+    lines = str(err).strip().splitlines()
+    message = lines[0] if lines else type(err).__name__
+    raise error_at(failing, f"{message} (invalid IR after {stage})")

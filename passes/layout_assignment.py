@@ -74,7 +74,13 @@ from llc.layouts.nvidia import NvidiaMmaLayout
 from llc.layouts.shared import SwizzledSharedLayout
 from llc.lowering import compute_capability_of
 from llc.passes.axis_info import AxisAnalysis
+from llc.passes.hopper_dots import (
+    hopper_dot_for,
+    promote_fp8_dot_operands,
+    rewrite_hopper_dots,
+)
 from llc.passes.layout_cost import conversion_cost
+from llc.targets import check_target
 
 __all__ = [
     "Hardware",
@@ -83,6 +89,8 @@ __all__ = [
     "element_bits",
     "insert_conversion",
     "materialize",
+    "short_layout",
+    "value_name",
 ]
 
 DEFAULT_NUM_WARPS = 4
@@ -118,7 +126,7 @@ class Hardware:
         if self.vendor != "cuda":
             return None
         try:
-            return int(self.arch)
+            return int(self.arch.removesuffix("a"))  # cuda:90a is sm_90a
         except ValueError:
             return None
 
@@ -137,8 +145,10 @@ class Hardware:
             if isinstance(module.attributes.get(TARGET_ATTR), StringAttr)
             else DEFAULT_TARGET
         )
-        if not tgt.startswith(("cuda:", "hip:", "cpu")):
-            raise error_at(module, f"unknown target '{tgt}' (expected cuda:<sm> or hip:<gfx>)")
+        try:
+            check_target(tgt)
+        except LayoutError as err:
+            raise error_at(module, str(err)) from None
         default_threads = 64 if tgt.startswith("hip:gfx9") else DEFAULT_THREADS_PER_WARP
         warps = num_warps or attr_int(NUM_WARPS_ATTR) or DEFAULT_NUM_WARPS
         module_target = module.attributes.get(TARGET_ATTR)
@@ -333,6 +343,8 @@ class LayoutAnalysis:
     store_layouts: dict[Operation, Attribute] = field(default_factory=dict)
     anchor_options: dict[SSAValue, list[tuple[SSAValue, Attribute]]] = field(default_factory=dict)
     """Class root -> the anchors (value, layout) in it."""
+    decisions: list[tuple[list[tuple[float, Attribute]], Attribute]] = field(default_factory=list)
+    """Every cost decision of ``anchors`` and ``resolve``: (cost of each option, the choice)."""
     value_layouts: dict[SSAValue, Attribute] = field(default_factory=dict)
     coalesced_roots: set[SSAValue] = field(default_factory=set)
     """Classes anchored by a coalesced load (free to take an equivalent layout)."""
@@ -379,6 +391,8 @@ class LayoutAnalysis:
         return cands[0] if cands and len(cands) == 1 else None
 
     def layout(self, v: SSAValue) -> Attribute | None:
+        if v not in self.classes.parent:  # a scalar (a scalar load's or store's value)
+            return None
         return self.layout_of_class(self.cls(v))
 
     def _pin(self, v: SSAValue, enc: Attribute, why: str) -> None:
@@ -407,6 +421,7 @@ class LayoutAnalysis:
                         )
                 costs.append((cost, enc))
             best = min(costs, key=lambda t: (t[0], not _coalesced(t[1])))[1]
+            self.decisions.append((costs, best))
             self.fixed[root] = best
             for v, own in options:
                 if own != best:
@@ -432,7 +447,7 @@ class LayoutAnalysis:
             if self.keep_existing:
                 for v in _values_of(op):
                     if is_tensor(v) and (enc := encoding_of(v.type)) is not None:
-                        anchor = op.name == "tl.dot" or (
+                        anchor = op.name in ("tl.dot", "tl.warp_group_dot") or (
                             op.name == "tl.load" and is_expensive_memory_op(op, self.hw)
                         )
                         if anchor or self.partial:
@@ -445,8 +460,14 @@ class LayoutAnalysis:
                 if enc is not None and (self.partial or is_expensive_memory_op(op, self.hw)):
                     self.sink_layouts[op] = enc
                     continue
-            already = op.name == "tl.load" and any(
-                v is op.results[0] for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+            # A scalar load (a pointer, not a tensor of pointers) has no layout: no class.
+            already = (
+                op.name == "tl.load"
+                and is_tensor(op.results[0])
+                and any(
+                    v is op.results[0]
+                    for v, _ in self.anchor_options.get(self.cls(op.results[0]), [])
+                )
             )
             if already:
                 continue
@@ -519,9 +540,8 @@ class LayoutAnalysis:
         cap = self.hw.cuda_capability
         if version == 0:
             if cap is not None and cap >= 75 and self.hw.threads_per_warp == 32:
-                # v3 (wgmma) reads B from shared memory; tl.dot takes B in registers, so the
-                # dialect cannot express a Hopper dot: cuda:90 gets v2 (see the README).
-                version = 2
+                # Hopper's first choice is wgmma (Blackwell's tcgen05 is not modelled: v2).
+                version = 3 if 90 <= cap < 100 else 2
             elif (
                 self.hw.vendor == "hip"
                 and self.hw.arch in _MFMA_VERSIONS
@@ -531,11 +551,16 @@ class LayoutAnalysis:
             else:
                 version = 1
         if version == 3:
-            raise error_at(
-                op,
-                "mma version 3 needs operand B in shared memory, which tl.dot cannot express; "
-                "use mma-version=2",
-            )
+            if cap is None or cap < 90:
+                raise error_at(
+                    op, f"mma version 3 (wgmma) needs cuda:90 or newer, not '{self.hw.target}'"
+                )
+            # Triton's getMMAVersionSafe: v3 where the dot fits wgmma, else v2 (materialize
+            # stages the operands of a v3 dot in shared memory: llc.passes.hopper_dots).
+            hopper = hopper_dot_for(op, warps)
+            if hopper is not None:
+                return NvidiaMmaEncodingAttr(hopper.mma)
+            version = 2
         if version == 2 and not _mixed_dot_fits_mma(op):
             version = 1
         if version == 2 and len(shape) == 2 and m % 16 == 0 and n % 8 == 0:
@@ -642,6 +667,7 @@ class LayoutAnalysis:
                     continue
                 costs = [(self._class_cost(root, c), i, c) for i, c in enumerate(cands)]
                 best = min(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))
+                self.decisions.append(([(cost, c) for cost, _, c in costs], best[2]))
                 self.chosen[root] = best[2]
                 self.log.append(
                     f"resolve {_name(v)}: "
@@ -900,6 +926,20 @@ def _short(enc: Attribute | None) -> str:
     return text if len(text) < 160 else text[:157] + "..."
 
 
+def value_name(v: SSAValue) -> str:
+    """How the debug dumps name a value: ``%hint``, ``<arg N>`` or ``<op result>``."""
+    return _name(v)
+
+
+def short_layout(enc: Attribute | None) -> str:
+    """A layout as the debug dumps print it (cut at 160 characters).
+
+    >>> short_layout(None)
+    '-'
+    """
+    return _short(enc)
+
+
 # ---------------------------------------------------------------------------------- rewrite
 def shared_layout_for(typ: MemDescType) -> Attribute:
     """A swizzled shared layout for a memdesc without one: 128-bit vectors along the last dim,
@@ -953,6 +993,8 @@ def materialize(
     for func in module.ops:
         if isinstance(func, FuncOp):
             _fix_signature(func)
+    rewrite_hopper_dots(module)
+    promote_fp8_dot_operands(module, compute_capability_of(hw.target))
     return converter.count
 
 

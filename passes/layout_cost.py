@@ -22,9 +22,12 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+import numpy as np
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
@@ -34,7 +37,16 @@ from llc.errors import LayoutError
 from llc.layouts.common import padded_shape
 from llc.lowering import DEFAULT_COMPUTE_CAPABILITY, compute_capability_of
 
-__all__ = ["capability_of", "conversion_cost", "remat_cost"]
+__all__ = [
+    "SECTOR_BYTES",
+    "SECTOR_CYCLES",
+    "AccessCost",
+    "access_cost",
+    "capability_of",
+    "conversion_cost",
+    "conversion_lower_bound",
+    "remat_cost",
+]
 
 UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT = 8.0
 """Fallback for layouts the model cannot analyse (e.g. a shape a family rejects)."""
@@ -65,6 +77,49 @@ def conversion_cost(
         )
     except (LayoutError, ValueError, AttributeError):
         return UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT * math.prod(padded)
+
+
+def conversion_lower_bound(
+    src: Attribute, dst: Attribute, shape: Sequence[int], dtype_bits: int
+) -> float:
+    """A cheap lower bound of :func:`conversion_cost` from the hardware level the conversion
+    must cross (:func:`llc.conversion.analyze_conversion`), without planning its code: 0 within
+    a thread, one shuffle within a warp, and across warps a barrier plus the wavefronts that
+    storing and loading the warp's share of the tensor's bytes take at least.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> rows = BlockedEncodingAttr(BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]))
+    >>> cols = BlockedEncodingAttr(BlockedLayout([4, 1], [4, 8], [1, 4], [0, 1]))
+    >>> bound = conversion_lower_bound(rows, cols, (64, 64), 32)
+    >>> 0 < bound <= conversion_cost(rows, cols, (64, 64), 32)
+    True
+    """
+    if src == dst:
+        return 0.0
+    return _lower_bound(src, dst, tuple(shape), max(1, dtype_bits))
+
+
+@functools.lru_cache(maxsize=16384)
+def _lower_bound(src: Attribute, dst: Attribute, shape: tuple[int, ...], bits: int) -> float:
+    from llc.conversion import analyze_conversion
+
+    padded = padded_shape(shape)
+    try:
+        a = src.to_linear_layout(padded)  # type: ignore[attr-defined]
+        b = dst.to_linear_layout(padded)  # type: ignore[attr-defined]
+        level = analyze_conversion(a, b).required
+    except (LayoutError, ValueError, AttributeError):
+        return 0.0
+    if level in (None, "register"):
+        return 0.0
+    if level == "lane":
+        return cost_model.SHUFFLE_CYCLES
+    if level == "warp":
+        warps = max(1, a.in_dims.get("warp", 1))
+        wavefronts = math.ceil(math.prod(padded) * max(8, bits) // 8 / warps / 128)
+        return cost_model.BARRIER_CYCLES + 2 * wavefronts * cost_model.WAVEFRONT_CYCLES
+    return 0.0
 
 
 def capability_of(op: Operation) -> int:
@@ -100,3 +155,111 @@ def remat_cost(
         )
     except LayoutError:  # an op kind the model does not know: one ALU cycle per element
         return float(per_thread)
+
+
+SECTOR_BYTES = 32
+"""The unit a global access moves between L2 and the SM."""
+SECTOR_CYCLES = 2.0
+"""Cycles per 32-byte sector a warp's access touches (as :data:`llc.cost.WAVEFRONT_CYCLES`: the
+load/store unit serves one sector per wavefront)."""
+
+
+@dataclass(frozen=True)
+class AccessCost:
+    """One global load or store of a tensor in a layout, per warp.
+
+    ``width_bits``: bits per thread per instruction (the vector); ``instructions``: access
+    instructions per thread (each one warp instruction); ``sectors``: 32-byte sectors the warp's
+    instructions touch, summed over them; ``total``: issue cycles per warp
+    (``instructions + SECTOR_CYCLES * sectors``).
+    """
+
+    width_bits: int
+    instructions: int
+    sectors: int
+    total: float
+
+
+def access_cost(
+    enc: Attribute,
+    shape: Sequence[int],
+    dtype_bits: int,
+    contiguity: Sequence[int],
+    divisibility_bytes: Sequence[int],
+) -> AccessCost:
+    """The cost of a global access of a ``shape`` tensor in ``enc`` whose addresses run
+    ``contiguity[d]`` elements contiguously along ``d`` (row-major otherwise), aligned to
+    ``divisibility_bytes`` (:mod:`llc.passes.axis_info`).
+
+    The vector is the widest run of a thread's registers along the most contiguous dim
+    (:func:`llc.vectorize.largest_vectorization`), capped by the contiguity, the alignment and
+    128 bits; per access instruction the lanes' distinct sectors are counted. With no contiguous
+    dim every element is its own sector.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> rows = BlockedEncodingAttr(BlockedLayout([1, 4], [2, 16], [4, 1], [1, 0]))
+    >>> cols = BlockedEncodingAttr(BlockedLayout([4, 1], [16, 2], [1, 4], [0, 1]))
+    >>> a = access_cost(rows, (64, 64), 32, (1, 64), (16, 16))
+    >>> b = access_cost(cols, (64, 64), 32, (1, 64), (16, 16))
+    >>> (a.width_bits, a.instructions, a.sectors), (b.width_bits, b.instructions, b.sectors)
+    ((128, 8, 128), (32, 32, 512))
+    >>> a.total < b.total
+    True
+    """
+    return _access_cost(
+        enc, tuple(shape), max(8, dtype_bits), tuple(contiguity), tuple(divisibility_bytes)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _access_cost(
+    enc: Attribute,
+    shape: tuple[int, ...],
+    bits: int,
+    contiguity: tuple[int, ...],
+    divisibility: tuple[int, ...],
+) -> AccessCost:
+    from llc.vectorize import MAX_ACCESS_BITS, largest_vectorization
+
+    padded = padded_shape(shape)
+    rank = len(shape)
+    element_bytes = max(1, bits // 8)
+    try:
+        ll = enc.to_linear_layout(padded)  # type: ignore[attr-defined]
+    except (LayoutError, ValueError, AttributeError):
+        elements = math.prod(padded)
+        return AccessCost(bits, elements, elements, float(elements * (1 + SECTOR_CYCLES)))
+    contig = max(range(rank), key=lambda d: (contiguity[d], d))
+    vec = 1
+    if contiguity[contig] > 1:
+        try:
+            v = largest_vectorization(ll, bits, f"dim{contig}")
+            ll, run = v.layout, v.vector
+        except LayoutError:
+            run = 1
+        aligned = max(1, divisibility[contig] // element_bytes)
+        cap = min(run, contiguity[contig], aligned, max(1, MAX_ACCESS_BITS // bits))
+        while vec * 2 <= cap:
+            vec *= 2
+    sizes = ll.in_dims
+    regs, lanes = sizes.get("register", 1), sizes.get("lane", 1)
+    per_warp = regs * lanes
+    coords = ll.apply_all()
+    address = np.zeros(per_warp, dtype=np.int64)
+    if contiguity[contig] > 1:
+        stride = 1
+        for d in [contig, *[d for d in reversed(range(rank)) if d != contig]]:
+            address += coords[f"dim{d}"][:per_warp] * stride
+            stride *= padded[d]
+        sector = address * element_bytes // SECTOR_BYTES
+    else:  # scattered: one sector per distinct element
+        stride = 1
+        for d in reversed(range(rank)):
+            address += coords[f"dim{d}"][:per_warp] * stride
+            stride *= padded[d]
+        sector = address
+    groups = sector.reshape(lanes, regs // vec, vec)[:, :, 0].T
+    sectors = int(sum(len(np.unique(row)) for row in groups))
+    instructions = regs // vec
+    return AccessCost(vec * bits, instructions, sectors, instructions + SECTOR_CYCLES * sectors)

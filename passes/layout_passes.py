@@ -6,10 +6,16 @@ Options (``-p 'llc-optimize-layouts{num-warps=8 target="cuda:80" debug=true}'``)
 * ``num-warps``, ``threads-per-warp``, ``target``: override the module's ``tl.num-warps``,
   ``tl.threads-per-warp`` and ``tl.target`` (defaults 4, 32 and ``cuda:90``); the passes write
   the values they used back to the module;
-* ``mma-version``: 0 (from the target), 1 (FMA, no tensor cores), 2 (NVIDIA mma v2);
-  3 is refused with an error (see the README);
+* ``mma-version``: 0 (from the target: wgmma on ``cuda:90``), 1 (FMA, no tensor cores),
+  2 (NVIDIA mma v2), 3 (Hopper's wgmma where the dot fits it, else v2; an error before
+  ``cuda:90``);
 * ``max-slice``: the largest producer slice ``llc-remove-conversions`` recomputes;
-* ``debug``: print each analysis stage to stderr.
+* ``solver``: ``ilp`` (default) solves each function's assignment exactly
+  (:mod:`llc.passes.layout_solver`), warm-started by the staged analysis; ``staged`` keeps the
+  staged analysis alone;
+* ``solver-budget``: seconds per function for the ILP (default 2); past it the function keeps
+  the staged assignment and a ``remark:`` says so;
+* ``debug``: print each analysis stage to stderr (the ILP's as stage ``solve``).
 """
 
 from __future__ import annotations
@@ -22,16 +28,29 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from llc.dialects.diagnostics import error_at
+from llc.dialects.layout_rules import is_tensor
 from llc.dialects.tl import ConvertLayoutOp, encoding_of
-from llc.passes.layout_assignment import Hardware, LayoutAnalysis, materialize, walk_ops
+from llc.passes.layout_assignment import (
+    Hardware,
+    LayoutAnalysis,
+    materialize,
+    short_layout,
+    value_name,
+    walk_ops,
+)
 from llc.passes.remove_conversions import (
     erase_dead_ops,
     fold_conversions,
+    rematerialize_from_scalars,
     remove_conversions,
     stage_dot_operands,
 )
+from llc.targets import check_pass_options
 
 __all__ = [
     "AssignAnchorsPass",
@@ -100,6 +119,10 @@ class _LayoutPass(ModulePass):
     mma_version: int = 0
     debug: bool = False
 
+    def __post_init__(self) -> None:
+        # Options are checked when the pipeline is parsed, before any IR is read.
+        check_pass_options(self.name, self.target, self.mma_version)
+
     def hardware(self, op: ModuleOp) -> Hardware:
         hw = Hardware.of(op, self.num_warps, self.threads_per_warp, self.target)
         hw.write_to(op)
@@ -146,17 +169,91 @@ class AssignAnchorsPass(_LayoutPass):
             fold_conversions(op)
 
 
+SOLVERS = ("ilp", "staged")
+
+
+def solve_layouts(
+    module: ModuleOp,
+    analysis: LayoutAnalysis,
+    budget: float,
+    debug: bool = False,
+) -> tuple[dict[SSAValue, Attribute], dict[Operation, Attribute], bool]:
+    """The ``solve`` stage: each function's assignment by :mod:`llc.passes.layout_solver`,
+    starting from the staged analysis' (kept, with a remark, past ``budget`` seconds).
+    Returns the layouts, the stores' layouts, and whether some function was solved."""
+    from llc.passes.layout_solver import assignment_of, solve_function
+
+    layouts = analysis.assignment()
+    sinks = dict(analysis.sink_layouts)
+    lines = ["// -----// llc layout analysis: after solve //----- //"]
+    solved = False
+    for func in module.ops:
+        if not isinstance(func, FuncOp) or not func.body.blocks:
+            continue
+        staged_sinks = {}
+        for store in walk_ops(func):
+            if store.name == "tl.store" and is_tensor(store.operands[0]):
+                staged_sinks[store] = sinks.get(store) or layouts[store.operands[0]]
+        model, result = solve_function(analysis, func, layouts, staged_sinks, budget)
+        name = func.sym_name.data
+        if result.choice is None or model is None:
+            print(
+                f"remark: llc-propagate-layouts: @{name}: the layout solver did not finish "
+                f"within its budget of {budget:g} s ({result.status}); keeping the staged "
+                "assignment",
+                file=sys.stderr,
+            )
+            lines.append(f"//   @{name}: {result.status}; staged assignment kept")
+            continue
+        staged_cost = model.evaluate(model.staged_choice())
+        chosen_cost = model.evaluate(result.choice)
+        free = sum(1 for c in model.candidates if len(c) > 1)
+        lines.append(
+            f"//   @{name}: {len(model.candidates)} nodes ({free} with a choice), "
+            f"staged cost {staged_cost:g}, optimum {chosen_cost:g} "
+            f"({result.seconds * 1e3:.1f} ms)"
+        )
+        if chosen_cost > staged_cost:  # cannot happen for an optimum; never make it worse
+            continue
+        for n, c in enumerate(result.choice):
+            if c and model.node_values[n]:
+                members = ", ".join(value_name(v) for v in model.node_values[n])
+                lines.append(f"//   {members}: {short_layout(model.candidates[n][c])}")
+        solved = True
+        new_layouts, new_sinks = assignment_of(model, result.choice)
+        layouts.update(new_layouts)
+        sinks.update(new_sinks)
+    _emit(debug, "\n".join(lines))
+    return layouts, sinks, solved
+
+
 @dataclass(frozen=True)
 class PropagateLayoutsPass(_LayoutPass):
-    """Forward propagation from the anchors, cost-based conflict resolution, fill, rewrite."""
+    """Forward propagation from the anchors, cost-based conflict resolution, fill, then (with
+    ``solver=ilp``) the exact optimum of each function, and the rewrite."""
 
     name = "llc-propagate-layouts"
+    solver: str = "ilp"
+    solver_budget: float = 2.0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.solver not in SOLVERS:
+            raise error_at(
+                op, f"solver={self.solver}: unknown layout solver (expected ilp or staged)"
+            )
         with gc_paused():
             analysis = self.analyse(op, ["anchors", "propagate", "resolve", "fill"])
-            materialize(op, analysis.assignment(), analysis.sink_layouts, analysis.hw)
+            solved = False
+            if self.solver == "ilp":
+                layouts, sinks, solved = solve_layouts(op, analysis, self.solver_budget, self.debug)
+            else:
+                layouts, sinks = analysis.assignment(), analysis.sink_layouts
+            materialize(op, layouts, sinks, analysis.hw)
             fold_conversions(op)
+            if solved:  # the recomputations the solver chose over conversions
+                log: list[str] = []
+                rematerialize_from_scalars(op, log=log)
+                _emit(self.debug and bool(log), "\n".join(f"// {line}" for line in log))
             _emit(self.debug, f"// llc-propagate-layouts: {count_conversions(op)} conversions")
 
 
@@ -186,6 +283,8 @@ class OptimizeLayoutsPass(_LayoutPass):
 
     name = "llc-optimize-layouts"
     max_slice: int = 64
+    solver: str = "ilp"
+    solver_budget: float = 2.0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with gc_paused():
@@ -203,7 +302,9 @@ class OptimizeLayoutsPass(_LayoutPass):
                 debug=self.debug,
             )
             AssignAnchorsPass(**options).apply(ctx, op)
-            PropagateLayoutsPass(**options).apply(ctx, op)
+            PropagateLayoutsPass(
+                **options, solver=self.solver, solver_budget=self.solver_budget
+            ).apply(ctx, op)
             RemoveConversionsPass(**options, max_slice=self.max_slice).apply(ctx, op)
             CanonicalizePass().apply(ctx, op)
             CommonSubexpressionElimination().apply(ctx, op)

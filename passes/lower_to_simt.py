@@ -30,6 +30,7 @@ Module attributes ``tl.num-warps`` / ``tl.threads-per-warp`` give the CTA.
 from __future__ import annotations
 
 import math as pymath
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,11 +55,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
 
 from llc.dialects import simt, tl
 from llc.dialects.diagnostics import error_at
 from llc.errors import LayoutError
 from llc.f2 import bit_fields
+from llc.lowering import SimtProgram
+from llc.passes.barriers import prune_barriers
 
 __all__ = ["LowerToSimtPass", "lower_module", "register_vector_type"]
 
@@ -342,10 +346,28 @@ class _FunctionLowering:
 
     def lower_ops(self, ops: list[Operation]) -> None:
         for op in ops:
+            last = self.block.last_op
             try:
                 self.lower_op(op)
+                self._verify_emitted(last)
             except LayoutError as err:
                 raise error_at(op, f"cannot lower to SIMT code: {err}") from None
+
+    def _verify_emitted(self, last: Operation | None) -> None:
+        """Verify the ops emitted after ``last`` (their nested ops were verified as they were
+        emitted; terminators once their parent exists), so that invalid IR is reported at the
+        tensor op whose lowering built it, not by a verifier after the pass."""
+        o = self.block.first_op if last is None else last.next_op
+        while o is not None:
+            if not o.has_trait(IsTerminator):
+                try:
+                    o.verify(verify_nested_ops=False)
+                except Exception as err:  # verifiers raise VerifyException, ValueError, ...
+                    text = str(err).strip().splitlines()
+                    raise LayoutError(
+                        f"the lowering built an invalid '{o.name}': {text[0] if text else err}"
+                    ) from None
+            o = o.next_op
 
     def get(self, v: SSAValue) -> SSAValue:
         return self.vals[v]
@@ -590,23 +612,53 @@ class _FunctionLowering:
         if mask is not None:
             self.set_tensor(res, self.shuffle(src.value, src.value, mask), dst_ll)
             return
-        from llc.cost import dtype_bitwidth
         from llc.lowering import plan_conversion
+
+        strategies: list[str] = []
+
+        def build(bitwidth: int) -> SimtProgram:
+            cc = self.compute_capability
+            plan = plan_conversion(src.ll, dst_ll, bitwidth, compute_capability=cc)
+            strategies.append(plan.strategy)
+            return plan.program
+
+        out = self.run_program(build, src.value)
+        if strategies[-1] == "shared":
+            # the buffer's next use (the next iteration) waits for these loads;
+            # prune_barriers drops this barrier where no next use follows
+            self.emit(gpu.BarrierOp())
+        self.set_tensor(res, out, dst_ll)
+
+    def run_program(
+        self,
+        build: Callable[[int], SimtProgram],
+        value: SSAValue,
+        arguments: tuple[SSAValue, ...] = (),
+    ) -> SSAValue:
+        """Emit the :class:`llc.lowering.SimtProgram` that ``build(bitwidth)`` makes (the one
+        lowering library of shuffles and shared-memory exchanges, for conversions, gathers and
+        reductions) on the register vector ``value``, and return its output.
+
+        The program moves elements of ``bitwidth`` bits (:func:`llc.cost.dtype_bitwidth`): an
+        ``i1`` mask travels as a 0/1 byte (``extui`` to ``i8``, ``trunci`` back), as in Triton;
+        other types the program cannot name (pointers' ``i64`` addresses aside) as ``iN``."""
+        from llc.cost import dtype_bitwidth
         from llc.passes.lower_conversions import element_type_for, materialize
 
-        elem = _scalar_of(rt)
-        source = src.value
+        vt = value.type
+        assert isinstance(vt, VectorType)
+        elem = vt.element_type
         is_mask = elem == i1
-        if is_mask:  # masks travel as bytes (0/1), as in Triton
-            source = self._widen_mask(source)
+        if is_mask:
+            value = self._widen_mask(value)
             elem = i8
         bitwidth = dtype_bitwidth(str(elem))
-        plan = plan_conversion(src.ll, dst_ll, bitwidth, compute_capability=self.compute_capability)
+        program = build(bitwidth)
         reg_t = element_type_for(elem, bitwidth)
         if reg_t != elem:
-            n = src.value.type.get_shape()[0]  # type: ignore[attr-defined]
-            source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n]))).results[0]
-        ops, out = materialize(plan.program, reg_t, source)
+            n = vt.get_shape()[0]
+            value = self.emit(simt.CastOp("bitcast", value, VectorType(reg_t, [n]))).results[0]
+        ops, out = materialize(program, reg_t, value, arguments)
         for o in ops:
             if isinstance(o, gpu.ThreadIdOp):
                 o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]
@@ -617,7 +669,7 @@ class _FunctionLowering:
             out = self.emit(simt.CastOp("bitcast", out, VectorType(elem, [n]))).results[0]
         if is_mask:
             out = self._narrow_mask(out)
-        self.set_tensor(res, out, dst_ll)
+        return out
 
     def _widen_mask(self, value: SSAValue) -> SSAValue:
         """An ``i1`` register vector as ``i8`` 0/1 bytes (shuffles and shared memory move bytes)."""
@@ -633,11 +685,9 @@ class _FunctionLowering:
     def gather(self, op: tl.GatherOp) -> None:
         """``tl.gather`` by the plan of :func:`llc.gather.plan_gather`: ``shfl.sync.idx`` rounds
         when the axis stays in a warp, else a shared-memory buffer of the source (its own
-        allocation, so it never aliases another shared use; inside a loop a trailing barrier
-        keeps the next iteration's stores behind this one's loads)."""
-        from llc.cost import dtype_bitwidth
-        from llc.gather import gather_program, plan_gather
-        from llc.passes.lower_conversions import element_type_for, materialize
+        allocation, so it never aliases another shared use; a trailing barrier keeps a next
+        iteration's stores behind this one's loads, where :func:`prune_barriers` finds one)."""
+        from llc.gather import GatherPlan, gather_program, plan_gather
 
         src, idx = self.laid[op.src], self.laid[op.indices]
         rt = op.result.type
@@ -645,55 +695,27 @@ class _FunctionLowering:
         for value in (op.src, op.indices):
             if any(s & (s - 1) for s in tl.shape_of(value.type)):
                 raise LayoutError("gather needs power-of-two shapes")
-        elem = _scalar_of(rt)
-        source = src.value
-        is_mask = elem == i1
-        if is_mask:
-            source = self._widen_mask(source)
-            elem = i8
-        bitwidth = dtype_bitwidth(str(elem))
         axis = op.axis.value.data
-        plan = plan_gather(src.ll, idx.ll, axis, bitwidth)
-        reg_t = element_type_for(elem, bitwidth)
-        n_src = plan.src_registers
-        if reg_t != elem:
-            source = self.emit(simt.CastOp("bitcast", source, VectorType(reg_t, [n_src]))).results[
-                0
-            ]
         indices = idx.value
         it = indices.type
         assert isinstance(it, VectorType)
         i_elem = it.element_type
         assert isinstance(i_elem, IntegerType)
-        i32_vec = VectorType(i32, [plan.dst_registers])
+        i32_vec = VectorType(i32, [it.get_shape()[0]])
         if i_elem.width.data > 32:
             indices = self.emit(simt.CastOp("trunci", indices, i32_vec)).results[0]
         elif i_elem.width.data < 32:
             indices = self.emit(simt.CastOp("extsi", indices, i32_vec)).results[0]
-        ops, out = materialize(gather_program(plan, src.ll, idx.ll), reg_t, source, (indices,))
-        for o in ops:
-            if isinstance(o, gpu.ThreadIdOp):
-                o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]
-                continue
-            self.emit(o)
-        if plan.strategy == "shared" and self._in_loop(op):
-            self.emit(gpu.BarrierOp())
-        if reg_t != elem:
-            out = self.emit(
-                simt.CastOp("bitcast", out, VectorType(elem, [plan.dst_registers]))
-            ).results[0]
-        if is_mask:
-            out = self._narrow_mask(out)
-        self.set_tensor(op.result, out, _layout(rt))
+        plans: list[GatherPlan] = []
 
-    @staticmethod
-    def _in_loop(op: Operation) -> bool:
-        parent = op.parent_op()
-        while parent is not None:
-            if isinstance(parent, scf.ForOp | scf.WhileOp):
-                return True
-            parent = parent.parent_op()
-        return False
+        def build(bitwidth: int) -> SimtProgram:
+            plans.append(plan_gather(src.ll, idx.ll, axis, bitwidth))
+            return gather_program(plans[0], src.ll, idx.ll)
+
+        out = self.run_program(build, src.value, (indices,))
+        if plans[0].strategy == "shared":  # as in convert: prune_barriers drops it when not needed
+            self.emit(gpu.BarrierOp())
+        self.set_tensor(op.result, out, _layout(rt))
 
     # ------------------------------------------------------------------ MXFP
     def fp4_to_fp(self, op: tl.Fp4ToFpOp) -> None:
@@ -1114,63 +1136,27 @@ class _FunctionLowering:
                 self.vals[res] = self.extract(v, 0)
 
     def _xor_shuffle(self, v: SSAValue, lane_mask: int) -> SSAValue:
-        t = v.type
-        assert isinstance(t, VectorType)
-        n = t.get_shape()[0]
-        clamp = self.lanes - 1
-        parts = []
-        for r in range(n):
-            one = self.shuffle(v, v, [r])
-            parts.append(
-                self.emit(simt.ShuffleOp("bfly", one, self.const_index(lane_mask), clamp)).results[
-                    0
-                ]
-            )
-        return self.concat(parts)
+        """The registers of lane ``lane ^ lane_mask``: ``shfl.sync.bfly`` by the one shuffle
+        emitter (:meth:`llc.lowering.SimtProgram.shuffle`: narrow elements packed into 32-bit
+        words, 64-bit ones as two halves)."""
+        n = v.type.get_shape()[0]  # type: ignore[attr-defined]
+
+        def build(bitwidth: int) -> SimtProgram:
+            p = SimtProgram(n, bitwidth)
+            p.output = p.shuffle("bfly", 0, p.const(lane_mask), self.lanes - 1)
+            return p
+
+        return self.run_program(build, v)
 
     def _warp_exchange(self, v: SSAValue, thread_mask: int) -> SSAValue:
-        """The registers of thread ``tid ^ thread_mask`` (another warp) via shared memory."""
-        t = v.type
-        assert isinstance(t, VectorType)
-        n = t.get_shape()[0]
-        item = simt.bit_width(t.element_type) // 8
-        row = n * item
-        size = row * self.threads
-        chunk = min(row, 16)
-        smem = self.emit(simt.SharedAllocOp(size, 16)).results[0]
-        assert self.tid is not None
-        # chunk-major: chunk c of thread t at c * threads * chunk + t * chunk, so that each warp
-        # access is one contiguous run (no bank conflicts)
-        mine = self.emit(arith.MuliOp(self.tid, self.const_index(chunk))).results[0]
-        peer_t = self.emit(arith.XOrIOp(self.tid, self.const_index(thread_mask))).results[0]
-        peer = self.emit(arith.MuliOp(peer_t, self.const_index(chunk))).results[0]
-        per = chunk // item
-        for c in range(0, n, per):
-            addr = (
-                mine
-                if c == 0
-                else self.emit(
-                    arith.AddiOp(mine, self.const_index(c // per * self.threads * chunk))
-                ).results[0]
-            )
-            self.emit(simt.SharedStoreOp(self.shuffle(v, v, list(range(c, c + per))), smem, addr))
-        self.emit(gpu.BarrierOp())
-        parts = []
-        for c in range(0, n, per):
-            addr = (
-                peer
-                if c == 0
-                else self.emit(
-                    arith.AddiOp(peer, self.const_index(c // per * self.threads * chunk))
-                ).results[0]
-            )
-            parts.append(
-                self.emit(simt.SharedLoadOp(smem, addr, VectorType(t.element_type, [per]))).results[
-                    0
-                ]
-            )
-        self.emit(gpu.BarrierOp())
-        return self.concat(parts)
+        """The registers of thread ``tid ^ thread_mask`` (another warp) via shared memory
+        (:func:`llc.lowering.exchange_program`)."""
+        from llc.lowering import exchange_program
+
+        n = v.type.get_shape()[0]  # type: ignore[attr-defined]
+        return self.run_program(
+            lambda bits: exchange_program(n, bits, self.threads, thread_mask), v
+        )
 
     # ------------------------------------------------------------------ dot
     def dot(self, op: tl.DotOp) -> None:
@@ -1416,6 +1402,7 @@ def lower_module(module: ModuleOp) -> None:
         if "llc.src" in fn.attributes or not fn.body.blocks:
             continue
         _FunctionLowering(fn, num_warps, tpw, capability).run()
+        prune_barriers(fn)
         fn.attributes["llc.num_warps"] = IntegerAttr(num_warps, 32)
         fn.attributes["llc.threads_per_warp"] = IntegerAttr(tpw, 32)
 
@@ -1427,6 +1414,9 @@ class LowerToSimtPass(ModulePass):
     name = "llc-lower-to-simt"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from llc.passes.compile import check_lowerable
+
+        check_lowerable(op)  # element types and signatures no layout can lower
         lower_module(op)
 
 

@@ -52,6 +52,8 @@ from xdsl.utils.target import Target
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
+from llc.errors import LayoutError
+from llc.lowering import compute_capability_of
 from llc.passes.ptx_math import F64_SEQUENCES, render
 
 __all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
@@ -69,12 +71,21 @@ def ptx_arch(module: ModuleOp, override: str = "") -> str:
     'sm_90'
     """
     if override:
-        return override
+        return _checked_arch(override)
     target = module.attributes.get("tl.target")
     if isinstance(target, StringAttr) and target.data.startswith("cuda:"):
-        cc = int(target.data.split(":", 1)[1])
+        cc = compute_capability_of(target.data)
         return "sm_90" if cc >= 90 else "sm_80"
     return "sm_80"
+
+
+def _checked_arch(arch: str) -> str:
+    from llc.targets import check_ptx_arch
+
+    try:
+        return check_ptx_arch(arch)
+    except LayoutError as err:
+        raise LayoutError(f"-t 'ptx{{arch={arch}}}': {err}") from None
 
 
 # -- types ------------------------------------------------------------------------------------
@@ -110,7 +121,10 @@ def _bits(t: Attribute) -> int:
         return 64
     if t.name == "tl.ptr":
         return 64
-    raise KeyError(t)
+    raise LayoutError(
+        f"{t} has no PTX type (PTX has f16, bf16, f32, f64, e4m3 and e5m2; the FNUZ fp8 "
+        "types are AMD's)"
+    )
 
 
 def _is_i1(t: Attribute) -> bool:
@@ -243,6 +257,10 @@ class _Function:
     """(symbol, bytes, alignment) of each ``simt.shared_alloc``."""
     labels: int = 0
     threads_per_warp: int = 32
+    wgmma_a: dict[Operation, list[str]] = field(default_factory=dict)
+    """The packed A words of each ``simt.wgmma`` with A in registers."""
+    wgmma_d: dict[Operation, list[str]] = field(default_factory=dict)
+    """The accumulator registers each ``simt.wgmma`` updates."""
 
     # registers
     def new(self, t: Attribute) -> str:
@@ -1208,6 +1226,114 @@ def _mma(f: _Function, op: Operation) -> None:
     f.regs[op.result] = d
 
 
+# -- wgmma (sm_90a) ---------------------------------------------------------------------------
+
+
+def _need_sm90(f: _Function, op: Operation) -> None:
+    if not f.arch.startswith("sm_90"):
+        raise error_at(
+            op, f"-t ptx: {op.name} needs Hopper (tl.target cuda:90, sm_90a), not {f.arch}"
+        )
+
+
+@_handles("simt.wgmma_fence")
+def _wgmma_fence(f: _Function, op: Operation) -> None:
+    _need_sm90(f, op)
+    # Pack the A fragments and copy the first accumulators of the wgmma ops that follow before
+    # the fence: a register write between two wgmma ops serializes the wgmma pipeline.
+    following = op.next_op
+    while following is not None and not isinstance(following, simt.WgmmaCommitGroupOp):
+        if isinstance(following, simt.WgmmaOp):
+            _wgmma_registers(f, following)
+        following = following.next_op
+    f.emit("wgmma.fence.sync.aligned;")
+
+
+def _wgmma_registers(f: _Function, op: simt.WgmmaOp) -> None:
+    """A's packed words and the accumulator registers of ``op``, each emitted once: at the
+    fence before the op when its operand is defined there, else at the op."""
+    if op.a_in_registers and op not in f.wgmma_a and op.a in f.regs:
+        f.wgmma_a[op] = f.to_words(f.get(op.a), op.a_type)
+    if op in f.wgmma_d or op.c not in f.regs:
+        return
+    c_regs = f.get(op.c)
+    if isinstance(op.c.owner, simt.WgmmaOp | simt.WgmmaWaitGroupOp) and op.c.has_one_use():
+        # an accumulator chain: wgmma updates the same registers in place
+        f.wgmma_d[op] = list(c_regs)
+        return
+    acc_t = _scalar(op.c.type)
+    d_regs = [f.new(acc_t) for _ in c_regs]
+    for dst, src in zip(d_regs, c_regs, strict=True):
+        _mov(f, dst, src, acc_t)
+    f.wgmma_d[op] = d_regs
+
+
+@_handles("simt.fence_async_shared")
+def _fence_async_shared(f: _Function, op: Operation) -> None:
+    _need_sm90(f, op)
+    f.emit("fence.proxy.async.shared::cta;")
+
+
+@_handles("simt.wgmma_commit_group")
+def _wgmma_commit(f: _Function, op: Operation) -> None:
+    _need_sm90(f, op)
+    f.emit("wgmma.commit_group.sync.aligned;")
+
+
+@_handles("simt.wgmma_wait_group")
+def _wgmma_wait(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.WgmmaWaitGroupOp)
+    _need_sm90(f, op)
+    f.emit(f"wgmma.wait_group.sync.aligned {op.pending.value.data};")
+    # The accumulators stay in their registers: moving them would be a register access the
+    # wgmma pipeline must wait for.
+    for value, result in zip(op.values, op.results_, strict=True):
+        f.regs[result] = f.get(value)
+
+
+def _descriptor(f: _Function, desc: SSAValue, smem: SSAValue) -> str:
+    """The 64-bit descriptor: the IR's start address is relative to the buffer, so add the
+    buffer's shared address (encoded as ``(addr & 0x3FFFF) >> 4``) to bits 0-13."""
+    base = f.get(smem)[0]
+    t = f.new_of(".b64", "%rd")
+    f.emit(f"shr.u64 {t}, {base}, 4;")
+    f.emit(f"and.b64 {t}, {t}, 16383;")
+    d = f.new_of(".b64", "%rd")
+    f.emit(f"add.s64 {d}, {f.get(desc)[0]}, {t};")
+    return d
+
+
+@_handles("simt.wgmma")
+def _wgmma(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.WgmmaOp)
+    _need_sm90(f, op)
+    n, k = op.n.value.data, op.k
+    a_name = simt.wgmma_ab_name(op.a_type)
+    b_name = simt.wgmma_ab_name(op.b_type)
+    integer = a_name in ("s8", "u8")
+    _wgmma_registers(f, op)
+    d_regs = f.wgmma_d[op]
+    if op.a_in_registers:
+        a_text = "{" + ", ".join(f.wgmma_a[op]) + "}"
+    else:
+        a_text = _descriptor(f, op.a, op.smem)
+    b_text = _descriptor(f, op.b, op.smem)
+    scale_d = f.new_of(".pred", "%p")
+    one = f.new_of(".b32", "%r")
+    f.emit(f"mov.b32 {one}, 1;")
+    f.emit(f"setp.ne.b32 {scale_d}, {one}, 0;")
+    args = ["{" + ", ".join(d_regs) + "}", a_text, b_text, scale_d]
+    if not integer:
+        args += ["1", "1"]  # imm-scale-a, imm-scale-b
+        if a_name in ("f16", "bf16"):
+            if not op.a_in_registers:
+                args.append("1" if op.trans_a is not None else "0")
+            args.append("1" if op.trans_b is not None else "0")
+    dtype = "s32" if integer else "f32"
+    f.emit(f"wgmma.mma_async.sync.aligned.m64n{n}k{k}.{dtype}.{a_name}.{b_name} {', '.join(args)};")
+    f.regs[op.result] = d_regs
+
+
 # -- control flow -----------------------------------------------------------------------------
 
 
@@ -1453,6 +1579,9 @@ def emit_ptx(module: ModuleOp, arch: str = "") -> str:
             body.append("")
         else:
             _emit_op(_Function(arch=arch), op)
+    if arch == "sm_90" and any("\twgmma." in text for text in body):
+        # wgmma is an sm_90a feature: the arch-specific target is required to assemble it
+        parts[1] = ".target sm_90a"
     if any("// llc.dynamic_shared_bytes" in text for text in body):
         parts.append(f".extern .shared .align 16 .b8 {DYNAMIC_SHARED}[];")
         parts.append("")
@@ -1490,6 +1619,10 @@ class PtxTarget(Target):
 
     name: ClassVar[str] = "ptx"
     arch: str = ""
+
+    def __post_init__(self) -> None:
+        if self.arch:
+            _checked_arch(self.arch)
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         output.write(emit_ptx(module, self.arch))

@@ -56,6 +56,7 @@ __all__ = [
     "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
+    "rematerialize_from_scalars",
     "remove_conversions",
     "stage_dot_operands",
 ]
@@ -327,6 +328,44 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
     return improved
 
 
+def rematerialize_from_scalars(
+    module: ModuleOp, max_slice: int = 64, log: list[str] | None = None
+) -> int:
+    """Recompute, instead of converting, every converted value whose producer slice starts
+    from scalars alone (ranges, splats, constants, index arithmetic) when that is cheaper: what
+    the layout solver priced (:func:`llc.passes.layout_solver.rematerialization`). Returns how
+    many conversions went."""
+    from llc.passes.layout_solver import rematerialization
+
+    memo: dict = {}
+    removed = 0
+    for op in list(walk_ops(module)):
+        if not isinstance(op, ConvertLayoutOp) or op.parent is None:
+            continue
+        enc = encoding_of(op.result.type)
+        if enc is None or enc == encoding_of(op.src.type):
+            continue
+        if rematerialization(op.src, enc, memo) == float("inf"):
+            continue
+        plan = backward_slice(op.src, enc, op, max_slice)
+        before = _conversion_cost_of(op)
+        if plan is None or not plan.order or not plan.better_than(before):
+            continue
+        if log is not None:
+            log.append(
+                f"remat {_label(op)}: {len(plan.order)} ops from scalars, cost {plan.cost:g} "
+                f"<= {before:g}"
+            )
+        new = apply_plan(plan, op.src)
+        op.result.replace_all_uses_with(new)
+        Rewriter.erase_op(op)
+        removed += 1
+    if removed:
+        fold_conversions(module)
+        erase_dead_ops(module)
+    return removed
+
+
 def _label(op: Operation) -> str:
     hint = op.results[0].name_hint or (op.operands[0].name_hint and f"{op.operands[0].name_hint}")
     return f"cvt %{hint}" if hint else "cvt"
@@ -438,7 +477,8 @@ def stage_dot_operands(module: ModuleOp) -> int:
     Triton's ReduceDataDuplication: ``cvt(x : #blocked -> #dot_op)`` becomes ``local_alloc`` +
     ``local_load`` (a swizzled shared layout), so the operand is read from shared memory once
     instead of being shuffled with duplication. Conversions from the dot's own mma parent (the
-    chained ``mma -> dot_op`` of attention) stay register conversions. Returns how many were
+    chained ``mma -> dot_op`` of attention), or from any mma v3 accumulator, stay register
+    conversions. Returns how many were
     staged.
     """
     staged = 0
@@ -451,6 +491,10 @@ def stage_dot_operands(module: ModuleOp) -> int:
             continue
         src_layout = getattr(encoding_of(op.src.type), "layout", None)
         if src_layout == layout.parent:  # type: ignore[union-attr]
+            continue
+        if getattr(src_layout, "kind", None) == "nvidia_mma" and src_layout.is_hopper:  # type: ignore[union-attr]
+            # A v3 accumulator feeding wgmma's register A (another v3 parent: attention with
+            # two tile widths) stays a register conversion, as in Triton's ReduceDataDuplication.
             continue
         t = op.src.type
         assert isinstance(t, TensorType)

@@ -155,13 +155,14 @@ class DocExamples:
         args: Sequence[str] = (),
         lanes: int | None = None,
         show_lanes: int | None = None,
+        warps: int = 1,
     ) -> None:
         """Parse, verify and run an IR snippet; print each value its body defines.
 
         ``text`` is a function (``func.func ...``, whose parameters ``args`` binds with
         ``llc-run``'s ``--args`` syntax) or the body of one that takes nothing. With ``lanes``,
-        the snippet is SIMT code run by one warp of ``lanes`` threads (``show_lanes``: print
-        only the first so many). Pointer parameters' buffers are printed after the run.
+        the snippet is SIMT code run by ``warps`` warps of ``lanes`` threads (``show_lanes``:
+        print only the first so many). Pointer parameters' buffers are printed after the run.
         """
         from llc.dialects import tl
         from llc.dialects.diagnostics import parse_module
@@ -172,7 +173,7 @@ class DocExamples:
             text = f"func.func @example() {{\n{text.strip()}\n  func.return\n}}"
         if lanes is not None and "llc.num_warps" not in text:
             # the attributes go between the signature (results included) and the body
-            cta = f"llc.num_warps = 1 : i32, llc.threads_per_warp = {lanes} : i32"
+            cta = f"llc.num_warps = {warps} : i32, llc.threads_per_warp = {lanes} : i32"
             text = re.sub(
                 r"^(\s*func\.func @.*?)\s*\{\s*$",
                 rf"\1 attributes {{{cta}}} {{",
@@ -199,7 +200,7 @@ class DocExamples:
             from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
 
             interpreter, _ = make_kernel_interpreter(
-                module, 1, lanes, GlobalMemory(), listeners=(recorder,)
+                module, warps, lanes, GlobalMemory(), listeners=(recorder,)
             )
         interpreter.call_op(func.sym_name.data, tuple(b.value for b in bound))
         for value, result in recorder.values:

@@ -7,11 +7,19 @@ them), and once layout-free (tensor types without encoding and no conversions, l
 TTIR). Both forms compute exactly the same values, so each is the other's oracle, and a layout
 pass must keep either one's results.
 
-A kernel is one ``func.func`` whose parameters are ``f32`` input buffers (``!tl.ptr<f32>``),
-``f32`` output buffers, a scalar ``%scale : f32`` and a scalar ``%flag : i32`` (the condition of
-its ``scf.if``). Every buffer holds at least :data:`BUFFER_ELEMENTS` elements: loads and stores
-address row-major tensors of at most :data:`MAX_ELEMENTS` elements from the start of a buffer
-(loops shift their loads by at most :data:`MAX_TRIP_COUNT` elements). The body draws from:
+Each seed draws a :class:`KernelConfig` (:func:`draw_config`, from a stream of its own): the
+element type ``T`` the kernel computes in (one of :data:`DTYPES`: f32 half the time, else f64,
+f16, bf16, i64, i16, i8 or i1), 1 to 8 warps, the target (:data:`TARGETS`; ``hip:gfx942`` has
+64-lane waves) and the grid (one program, or 2 or 2x2 in a quarter of the kernels).
+
+A kernel is one ``func.func`` whose parameters are input buffers (``!tl.ptr<T>``), output
+buffers, a scalar ``%scale : T`` and a scalar ``%flag : i32`` (the condition of its ``scf.if``).
+Every buffer holds at least :data:`BUFFER_ELEMENTS` elements per program: each program works on
+its own part (offset ``program * BUFFER_ELEMENTS``); loads and stores address row-major tensors of
+at most :data:`MAX_ELEMENTS` elements from the start of that part (loops shift their loads by at
+most :data:`MAX_TRIP_COUNT` elements). The body draws from (integer kernels use the integer
+ops: ``addi``/``subi``/``muli``/``maxsi``, ``math.absi``, ``cmpi``; ``i1`` ones
+``andi``/``ori``/``xori``; dots only in float kernels):
 
 * loads through pointer tensors built from ``make_range`` / ``expand_dims`` / ``broadcast`` /
   ``splat`` / ``addptr`` in nested slice layouts, and stores of results;
@@ -26,9 +34,9 @@ address row-major tensors of at most :data:`MAX_ELEMENTS` elements from the star
 * ``scf.for`` with loop-carried tensors (values and pointer tensors, loads inside the loop) and
   ``scf.if`` whose branches compute in different layouts.
 
-Layouts are drawn from random blocked layouts (any ``sizePerThread``, any split of the 32 lanes
-and 4 warps over the dims, any order), ``nvidia_mma`` v2, slices of those and ``dot_op``; every
-one is checked to build a linear layout for its shape.
+Layouts are drawn from random blocked layouts (any ``sizePerThread``, any split of the
+configuration's lanes and warps over the dims, any order), ``nvidia_mma`` v2 (NVIDIA targets),
+slices of those and ``dot_op``; every one is checked to build a linear layout for its shape.
 
 >>> k = generate_kernel(7)
 >>> k.laid_out.count("tl.convert_layout") > 0, "#tl." in k.layout_free
@@ -56,9 +64,13 @@ from llc.layouts import (
 
 __all__ = [
     "BUFFER_ELEMENTS",
+    "DTYPES",
     "MAX_ELEMENTS",
     "MAX_TRIP_COUNT",
+    "TARGETS",
     "GeneratedKernel",
+    "KernelConfig",
+    "draw_config",
     "generate_kernel",
     "generate_large_module",
 ]
@@ -72,12 +84,76 @@ MAX_TRIP_COUNT = 3
 BUFFER_ELEMENTS = MAX_ELEMENTS + MAX_TRIP_COUNT
 """Elements every buffer parameter of a generated kernel must hold."""
 
-_MODULE_ATTRS = (
-    f'"tl.num-warps" = {NUM_WARPS} : i32, "tl.threads-per-warp" = {THREADS_PER_WARP} : i32, '
-    '"tl.target" = "cuda:80"'
-)
 
 Shape = tuple[int, ...]
+
+DTYPES = ("f32", "f64", "f16", "bf16", "i64", "i16", "i8", "i1")
+"""The element types a generated kernel computes in (one per kernel)."""
+TARGETS = ("cuda:80", "cuda:90", "hip:gfx942")
+
+
+@dataclass(frozen=True)
+class KernelConfig:
+    """What a generated kernel runs on: its element type, CTA, target and grid.
+
+    The default is the original generator's: f32, 4 warps of 32 lanes, ``cuda:80``, one
+    program. :func:`draw_config` draws one per seed.
+
+    >>> KernelConfig().module_attrs()
+    '"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"'
+    >>> KernelConfig("i8", 8, 64, "hip:gfx942", (2,)).programs, KernelConfig().is_float
+    (2, True)
+    """
+
+    dtype: str = "f32"
+    num_warps: int = NUM_WARPS
+    threads_per_warp: int = THREADS_PER_WARP
+    target: str = "cuda:80"
+    grid: tuple[int, ...] = (1,)
+
+    @property
+    def programs(self) -> int:
+        """Programs in the grid."""
+        return prod(self.grid)
+
+    @property
+    def is_float(self) -> bool:
+        """Whether the kernel computes in a float type."""
+        return self.dtype.startswith(("f", "bf"))
+
+    @property
+    def has_mma(self) -> bool:
+        """Whether ``nvidia_mma`` layouts may be drawn (NVIDIA targets, warps of 32 lanes)."""
+        return self.target.startswith("cuda") and self.threads_per_warp == 32
+
+    def module_attrs(self) -> str:
+        """The module's ``tl.*`` attributes."""
+        return (
+            f'"tl.num-warps" = {self.num_warps} : i32, '
+            f'"tl.threads-per-warp" = {self.threads_per_warp} : i32, '
+            f'"tl.target" = "{self.target}"'
+        )
+
+
+def draw_config(seed: int) -> KernelConfig:
+    """The configuration of the kernel of ``seed``, drawn from its own stream: an element type
+    of :data:`DTYPES` (f32 half the time), 1 to 8 warps, the target (``hip:gfx942`` with
+    64-lane wavefronts), and a grid of one program, two, or 2x2 (one in four kernels has
+    several).
+
+    >>> draw_config(5) == draw_config(5)
+    True
+    >>> len({draw_config(s).dtype for s in range(200)}) == len(DTYPES)
+    True
+    """
+    rng = random.Random(f"config{seed}")
+    dtype = "f32" if rng.random() < 0.5 else rng.choice(DTYPES[1:])
+    target = rng.choice(TARGETS)
+    lanes = 64 if target.startswith("hip") else 32
+    warps = rng.choice((1, 2, 4, 4, 8))
+    roll = rng.random()
+    grid = (1,) if roll < 0.75 else (2,) if roll < 0.92 else (2, 2)
+    return KernelConfig(dtype, warps, lanes, target, grid)
 
 
 @dataclass(frozen=True)
@@ -93,6 +169,18 @@ class GeneratedKernel:
     num_ops: int
     """Operations in the laid-out function body (conversions and terminators included)."""
     num_conversions: int
+    config: KernelConfig = field(default_factory=lambda: KernelConfig())
+    """Element type, CTA, target and grid."""
+
+    @property
+    def grid(self) -> tuple[int, ...]:
+        """The programs to run (each works on its own :data:`BUFFER_ELEMENTS` of a buffer)."""
+        return self.config.grid
+
+    @property
+    def buffer_elements(self) -> int:
+        """Elements every buffer parameter must hold for the whole grid."""
+        return BUFFER_ELEMENTS * self.config.programs
 
 
 # --------------------------------------------------------------------------------------
@@ -108,37 +196,47 @@ def _split_pow2(rng: random.Random, total: int, rank: int) -> list[int]:
     return parts
 
 
-def _random_blocked(rng: random.Random, rank: int) -> BlockedLayout:
+def _random_blocked(
+    rng: random.Random, rank: int, warps: int = NUM_WARPS, lanes: int = THREADS_PER_WARP
+) -> BlockedLayout:
     order = list(range(rank))
     rng.shuffle(order)
     return BlockedLayout(
         size_per_thread=[rng.choice((1, 1, 2, 4)) for _ in range(rank)],
-        threads_per_warp=_split_pow2(rng, THREADS_PER_WARP, rank),
-        warps_per_cta=_split_pow2(rng, NUM_WARPS, rank),
+        threads_per_warp=_split_pow2(rng, lanes, rank),
+        warps_per_cta=_split_pow2(rng, warps, rank),
         order=order,
     )
 
 
-def _random_mma(rng: random.Random) -> NvidiaMmaLayout:
-    warps = rng.choice(([1, 4], [2, 2], [4, 1]))
+def _random_mma(rng: random.Random, warps: int = NUM_WARPS) -> NvidiaMmaLayout:
+    splits = [[1 << i, warps >> i] for i in range(warps.bit_length())]
     return NvidiaMmaLayout(
-        version_major=2, version_minor=0, warps_per_cta=warps, instr_shape=[16, 8]
+        version_major=2, version_minor=0, warps_per_cta=rng.choice(splits), instr_shape=[16, 8]
     )
 
 
-def _random_layout(rng: random.Random, shape: Shape) -> DistributedLayout:
-    """A random distributed layout for ``shape`` (blocked, mma, or a slice of one)."""
+def _random_layout(
+    rng: random.Random, shape: Shape, config: KernelConfig | None = None
+) -> DistributedLayout:
+    """A random distributed layout for ``shape`` in the CTA of ``config`` (blocked, mma where
+    the warps have 32 lanes, or a slice of one)."""
+    config = config or KernelConfig()
+    warps, lanes = config.num_warps, config.threads_per_warp
+    mma = config.has_mma
     rank = len(shape)
     while True:
         roll = rng.random()
-        if rank == 2 and roll < 0.25:
-            layout: DistributedLayout = _random_mma(rng)
+        if rank == 2 and roll < 0.25 and mma:
+            layout: DistributedLayout = _random_mma(rng, warps)
         elif rank < 3 and roll > 0.7:
             dim = rng.randrange(rank + 1)
-            parent = _random_mma(rng) if rank == 1 and rng.random() < 0.3 else None
-            layout = SliceLayout(dim=dim, parent=parent or _random_blocked(rng, rank + 1))
+            parent = _random_mma(rng, warps) if rank == 1 and rng.random() < 0.3 and mma else None
+            layout = SliceLayout(
+                dim=dim, parent=parent or _random_blocked(rng, rank + 1, warps, lanes)
+            )
         else:
-            layout = _random_blocked(rng, rank)
+            layout = _random_blocked(rng, rank, warps, lanes)
         if _fits(layout, shape):
             return layout
 
@@ -195,8 +293,8 @@ class _Builder:
     Every choice (layouts included) is drawn in both cases, so both forms are the same program.
     ``emit`` prints an op whose operands are never conversion results; ``op`` an op whose
     operands may be (the layout-free form names the converted value instead); ``convert`` prints
-    a ``tl.convert_layout`` in the laid-out form only. ``pool`` holds the live ``f32`` tensors
-    that later steps draw from (restored when a region closes).
+    a ``tl.convert_layout`` in the laid-out form only. ``pool`` holds the live tensors of the
+    element type that later steps draw from (restored when a region closes).
     """
 
     rng: random.Random
@@ -218,6 +316,34 @@ class _Builder:
     gather_rng: random.Random | None = None
     """Draws the optional ``tl.gather`` step (its own stream: the other steps of a seed's kernel
     stay what they were before gathers were added); ``None``: no gathers."""
+    config: KernelConfig = field(default_factory=lambda: KernelConfig())
+    program_offset: str | None = None
+    """The element offset of this program's part of every buffer (grids of several programs)."""
+
+    @property
+    def dt(self) -> str:
+        """The element type the kernel computes in."""
+        return self.config.dtype
+
+    @property
+    def ptr(self) -> str:
+        return f"!tl.ptr<{self.dt}>"
+
+    def ops(
+        self, floats: tuple[str, ...], ints: tuple[str, ...], bools: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """The op names of the kernel's element type: float, integer or ``i1``."""
+        if self.config.is_float:
+            return floats
+        return bools if self.dt == "i1" else ints
+
+    def constant_text(self, value: float) -> str:
+        """``value`` as a constant of the element type (integers rounded, ``i1`` its low bit)."""
+        if self.config.is_float:
+            return f"{value:e}"
+        if self.dt == "i1":
+            return str(int(value) & 1)
+        return str(int(value))
 
     # -- printing ---------------------------------------------------------------------
 
@@ -305,11 +431,14 @@ class _Builder:
 
     def maybe_convert(self, v: _Value, p: float = 0.5) -> _Value:
         if self.rng.random() < p:
-            return self.convert(v, _random_layout(self.rng, v.shape))
+            return self.convert(v, _random_layout(self.rng, v.shape, self.config))
         return v
 
     def new_layout(self, shape: Shape) -> DistributedLayout:
-        return _random_layout(self.rng, shape)
+        return _random_layout(self.rng, shape, self.config)
+
+    def blocked(self, rank: int) -> BlockedLayout:
+        return _random_blocked(self.rng, rank, self.config.num_warps, self.config.threads_per_warp)
 
     # -- pointers, loads and stores ----------------------------------------------------
 
@@ -401,21 +530,24 @@ class _Builder:
         return cur
 
     def pointers(self, base: str, shape: Shape, layout: DistributedLayout) -> _Value:
+        if self.program_offset is not None:  # this program's part of the buffer
+            shifted = self.fresh("pb")
+            off = self.program_offset
+            self.emit(lambda T: f"{shifted} = tl.addptr {base}, {off} : {self.ptr}, i32")
+            base = shifted
         offsets = self.offsets(shape, layout)
         splat = self.fresh("base")
         self.emit(
-            lambda T: (
-                f"{splat} = tl.splat {base} : !tl.ptr<f32> -> {T(shape, '!tl.ptr<f32>', layout)}"
-            )
+            lambda T: f"{splat} = tl.splat {base} : {self.ptr} -> {T(shape, self.ptr, layout)}"
         )
         name = self.fresh("ptrs")
         self.op(
             lambda T, N: (
                 f"{name} = tl.addptr {splat}, {N(offsets.name)} : "
-                f"{T(shape, '!tl.ptr<f32>', layout)}, {T(shape, 'i32', layout)}"
+                f"{T(shape, self.ptr, layout)}, {T(shape, 'i32', layout)}"
             )
         )
-        return _Value(name, shape, "!tl.ptr<f32>", layout)
+        return _Value(name, shape, self.ptr, layout)
 
     def load(self, ptrs: _Value) -> _Value:
         name = self.fresh("x")
@@ -424,7 +556,7 @@ class _Builder:
                 f"{name} = tl.load {N(ptrs.name)} : {T(ptrs.shape, ptrs.elem, ptrs.layout)}"
             )
         )
-        value = _Value(name, ptrs.shape, "f32", ptrs.layout)
+        value = _Value(name, ptrs.shape, self.dt, ptrs.layout)
         self.pool.append(value)
         return value
 
@@ -441,9 +573,7 @@ class _Builder:
         assert layout is not None
         ptrs = self.pointers(base, v.shape, layout)
         v = self.convert(v, layout)
-        self.op(
-            lambda T, N: f"tl.store {ptrs.name}, {N(v.name)} : {T(v.shape, '!tl.ptr<f32>', layout)}"
-        )
+        self.op(lambda T, N: f"tl.store {ptrs.name}, {N(v.name)} : {T(v.shape, self.ptr, layout)}")
 
     # -- shapes -----------------------------------------------------------------------
 
@@ -471,28 +601,55 @@ class _Builder:
         op = self.rng.choice(("arith.negf", "math.tanh", "math.absf", "math.exp"))
         v = self.maybe_convert(v, 0.3)
         name = self.fresh("u")
-        if op == "math.exp":  # keep values finite: exp of tanh
+        if not self.config.is_float:  # integers: absolute value, or x op x
+            op = {"math.absf": "math.absi", "math.tanh": "math.absi"}.get(op, op)
+            if self.dt == "i1":
+                op = "arith.xori"
+            elif op != "math.absi":
+                op = "arith.muli" if op == "math.exp" else "arith.subi"
+        if op in ("arith.xori", "arith.muli", "arith.subi"):
+            if op == "arith.xori":  # i1: not x
+                one = self.fresh("t")
+                self.emit(lambda T: f"{one} = tl.constant 1 : {T(v.shape, 'i1', v.layout)}")
+                rhs = one
+            else:
+                rhs = None
+            self.op(
+                lambda T, N: (
+                    f"{name} = {op} {N(v.name)}, {rhs or N(v.name)} : "
+                    f"{T(v.shape, self.dt, v.layout)}"
+                )
+            )
+        elif op == "math.exp":  # keep values finite: exp of tanh
             inner = self.fresh("u")
-            self.op(lambda T, N: f"{inner} = math.tanh {N(v.name)} : {T(v.shape, 'f32', v.layout)}")
-            self.emit(lambda T: f"{name} = math.exp {inner} : {T(v.shape, 'f32', v.layout)}")
+            self.op(
+                lambda T, N: f"{inner} = math.tanh {N(v.name)} : {T(v.shape, self.dt, v.layout)}"
+            )
+            self.emit(lambda T: f"{name} = math.exp {inner} : {T(v.shape, self.dt, v.layout)}")
         else:
-            self.op(lambda T, N: f"{name} = {op} {N(v.name)} : {T(v.shape, 'f32', v.layout)}")
-        out = _Value(name, v.shape, "f32", v.layout)
+            self.op(lambda T, N: f"{name} = {op} {N(v.name)} : {T(v.shape, self.dt, v.layout)}")
+        out = _Value(name, v.shape, self.dt, v.layout)
         self.pool.append(out)
         return out
 
     def binary(self, a: _Value, b: _Value, op: str | None = None) -> _Value:
         """``op(a, b)`` in one of the operands' layouts or a fresh one."""
-        op = op or self.rng.choice(("arith.addf", "arith.subf", "arith.mulf", "arith.maxnumf"))
+        op = op or self.rng.choice(
+            self.ops(
+                ("arith.addf", "arith.subf", "arith.mulf", "arith.maxnumf"),
+                ("arith.addi", "arith.subi", "arith.muli", "arith.maxsi"),
+                ("arith.ori", "arith.xori", "arith.andi", "arith.ori"),
+            )
+        )
         roll = self.rng.random()
         assert a.layout is not None and b.layout is not None
         layout = a.layout if roll < 0.4 else b.layout if roll < 0.8 else self.new_layout(a.shape)
         a, b = self.convert(a, layout), self.convert(b, layout)
         name = self.fresh("v")
         self.op(
-            lambda T, N: f"{name} = {op} {N(a.name)}, {N(b.name)} : {T(a.shape, 'f32', layout)}"
+            lambda T, N: f"{name} = {op} {N(a.name)}, {N(b.name)} : {T(a.shape, self.dt, layout)}"
         )
-        out = _Value(name, a.shape, "f32", layout)
+        out = _Value(name, a.shape, self.dt, layout)
         self.pool.append(out)
         return out
 
@@ -505,18 +662,22 @@ class _Builder:
         name = self.fresh("s")
         if roll < 0.35:
             value = self.rng.choice(("0.5", "2.000000e+00", "-1.250000e+00"))
-            self.emit(lambda T: f"{name} = tl.constant {value} : {T(v.shape, 'f32', layout)}")
+            if not self.config.is_float:
+                value = {"0.5": "1", "2.000000e+00": "2", "-1.250000e+00": "-3"}[value]
+                value = str(int(value) & 1) if self.dt == "i1" else value
+            self.emit(lambda T: f"{name} = tl.constant {value} : {T(v.shape, self.dt, layout)}")
         elif roll < 0.5:
+            dense = self.constant_text(0.75 if self.config.is_float else 3)
             self.emit(
-                lambda T: (
-                    f"{name} = arith.constant dense<7.500000e-01> : {T(v.shape, 'f32', layout)}"
-                )
+                lambda T: f"{name} = arith.constant dense<{dense}> : {T(v.shape, self.dt, layout)}"
             )
         elif roll < 0.75:
-            self.emit(lambda T: f"{name} = tl.splat %scale : f32 -> {T(v.shape, 'f32', layout)}")
+            self.emit(
+                lambda T: f"{name} = tl.splat %scale : {self.dt} -> {T(v.shape, self.dt, layout)}"
+            )
         else:
             return self.fresh_load(v.shape)
-        return _Value(name, v.shape, "f32", layout)
+        return _Value(name, v.shape, self.dt, layout)
 
     def select(self, a: _Value) -> _Value:
         b = self.same_shape_partner(a)
@@ -526,16 +687,17 @@ class _Builder:
         cond, name = self.fresh("m"), self.fresh("sel")
         self.op(
             lambda T, N: (
-                f"{cond} = tl.cmpf olt, {N(a.name)}, {N(b.name)} : {T(a.shape, 'f32', layout)}"
+                f"{cond} = tl.{'cmpf olt' if self.config.is_float else 'cmpi slt'}, "
+                f"{N(a.name)}, {N(b.name)} : {T(a.shape, self.dt, layout)}"
             )
         )
         self.op(
             lambda T, N: (
                 f"{name} = tl.select {cond}, {N(b.name)}, {N(a.name)} : "
-                f"{T(a.shape, 'i1', layout)}, {T(a.shape, 'f32', layout)}"
+                f"{T(a.shape, 'i1', layout)}, {T(a.shape, self.dt, layout)}"
             )
         )
-        out = _Value(name, a.shape, "f32", layout)
+        out = _Value(name, a.shape, self.dt, layout)
         self.pool.append(out)
         return out
 
@@ -546,21 +708,27 @@ class _Builder:
         assert v.layout is not None
         out_shape = v.shape[:axis] + v.shape[axis + 1 :]
         out_layout = SliceLayout(dim=axis, parent=v.layout)
-        combiner = self.rng.choice(("arith.addf", "arith.maxnumf"))
+        combiner = self.rng.choice(
+            self.ops(
+                ("arith.addf", "arith.maxnumf"),
+                ("arith.addi", "arith.maxsi"),
+                ("arith.ori", "arith.andi"),
+            )
+        )
         name, lhs, rhs, res = (self.fresh(h) for h in ("red", "l", "r", "c"))
         self.op(
             lambda T, N: (
                 f"{name} = tl.reduce {N(v.name)} {{axis = {axis} : i32}} : "
-                f"{T(v.shape, 'f32', v.layout)} -> {T(out_shape, 'f32', out_layout)} {{"
+                f"{T(v.shape, self.dt, v.layout)} -> {T(out_shape, self.dt, out_layout)} {{"
             )
         )
         self.depth += 1
-        self.emit_raw(f"^bb0({lhs}: f32, {rhs}: f32):")
-        self.emit(lambda T: f"{res} = {combiner} {lhs}, {rhs} : f32")
-        self.emit(lambda T: f"tl.reduce.return {res} : f32")
+        self.emit_raw(f"^bb0({lhs}: {self.dt}, {rhs}: {self.dt}):")
+        self.emit(lambda T: f"{res} = {combiner} {lhs}, {rhs} : {self.dt}")
+        self.emit(lambda T: f"tl.reduce.return {res} : {self.dt}")
         self.depth -= 1
         self.emit_raw("}")
-        reduced = _Value(name, out_shape, "f32", out_layout)
+        reduced = _Value(name, out_shape, self.dt, out_layout)
         self.pool.append(reduced)
         if not back:
             return reduced
@@ -571,24 +739,26 @@ class _Builder:
         self.op(
             lambda T, N: (
                 f"{exp} = tl.expand_dims {N(src.name)} {{axis = {axis} : i32}} : "
-                f"{T(out_shape, 'f32', src.layout)} -> {T(expanded_shape, 'f32', parent)}"
+                f"{T(out_shape, self.dt, src.layout)} -> {T(expanded_shape, self.dt, parent)}"
             )
         )
         self.emit(
             lambda T: (
-                f"{bro} = tl.broadcast {exp} : {T(expanded_shape, 'f32', parent)} -> "
-                f"{T(v.shape, 'f32', parent)}"
+                f"{bro} = tl.broadcast {exp} : {T(expanded_shape, self.dt, parent)} -> "
+                f"{T(v.shape, self.dt, parent)}"
             )
         )
-        back_value = _Value(bro, v.shape, "f32", parent)
+        back_value = _Value(bro, v.shape, self.dt, parent)
+        if not self.config.is_float:  # integers: combine with the difference (i1: xor)
+            return self.binary(v, back_value, "arith.xori" if self.dt == "i1" else "arith.subi")
         op = "arith.subf" if combiner == "arith.maxnumf" else "arith.divf"
         if op == "arith.divf":  # divide by a sum of squares + 1: never zero
             sq = self.binary(back_value, back_value, "arith.mulf")
             one = self.fresh("one")
             self.emit(
-                lambda T: f"{one} = tl.constant 1.000000e+00 : {T(v.shape, 'f32', sq.layout)}"
+                lambda T: f"{one} = tl.constant 1.000000e+00 : {T(v.shape, self.dt, sq.layout)}"
             )
-            back_value = self.binary(sq, _Value(one, v.shape, "f32", sq.layout), "arith.addf")
+            back_value = self.binary(sq, _Value(one, v.shape, self.dt, sq.layout), "arith.addf")
         return self.binary(v, back_value, op)
 
     def argmax(self, v: _Value) -> None:
@@ -607,33 +777,36 @@ class _Builder:
         self.op(
             lambda T, N: (
                 f"{top}, {arg} = tl.reduce {N(v.name)}, {index.name} "
-                f"{{axis = {axis} : i32}} : {T(v.shape, 'f32', v.layout)}, "
-                f"{T(v.shape, 'i32', v.layout)} -> {T(out_shape, 'f32', out_layout)}, "
+                f"{{axis = {axis} : i32}} : {T(v.shape, self.dt, v.layout)}, "
+                f"{T(v.shape, 'i32', v.layout)} -> {T(out_shape, self.dt, out_layout)}, "
                 f"{T(out_shape, 'i32', out_layout)} {{"
             )
         )
         self.depth += 1
-        self.emit_raw(f"^bb0({va}: f32, {ia}: i32, {vb}: f32, {ib}: i32):")
+        dt = self.dt
+        self.emit_raw(f"^bb0({va}: {dt}, {ia}: i32, {vb}: {dt}, {ib}: i32):")
         # Larger value wins, the smaller index on ties: a total order, so any tree gives the same.
-        self.emit(lambda T: f"{gt} = arith.cmpf ogt, {va}, {vb} : f32")
-        self.emit(lambda T: f"{eq} = arith.cmpf oeq, {va}, {vb} : f32")
+        gt_p, eq_p = ("cmpf ogt", "cmpf oeq") if self.config.is_float else ("cmpi sgt", "cmpi eq")
+        self.emit(lambda T: f"{gt} = arith.{gt_p}, {va}, {vb} : {dt}")
+        self.emit(lambda T: f"{eq} = arith.{eq_p}, {va}, {vb} : {dt}")
         self.emit(lambda T: f"{lt} = arith.cmpi slt, {ia}, {ib} : i32")
         self.emit(lambda T: f"{tie} = arith.andi {eq}, {lt} : i1")
         self.emit(lambda T: f"{keep} = arith.ori {gt}, {tie} : i1")
-        self.emit(lambda T: f"{vr} = arith.select {keep}, {va}, {vb} : f32")
+        self.emit(lambda T: f"{vr} = arith.select {keep}, {va}, {vb} : {dt}")
         self.emit(lambda T: f"{ir} = arith.select {keep}, {ia}, {ib} : i32")
-        self.emit(lambda T: f"tl.reduce.return {vr}, {ir} : f32, i32")
+        self.emit(lambda T: f"tl.reduce.return {vr}, {ir} : {dt}, i32")
         self.depth -= 1
         self.emit_raw("}")
         as_float = self.fresh("argf")
+        cast = "sitofp" if self.config.is_float else "extsi" if dt == "i64" else "trunci"
         self.emit(
             lambda T: (
-                f"{as_float} = tl.sitofp {arg} : {T(out_shape, 'i32', out_layout)} to "
-                f"{T(out_shape, 'f32', out_layout)}"
+                f"{as_float} = tl.{cast} {arg} : {T(out_shape, 'i32', out_layout)} to "
+                f"{T(out_shape, self.dt, out_layout)}"
             )
         )
-        self.pool.append(_Value(top, out_shape, "f32", out_layout))
-        self.pool.append(_Value(as_float, out_shape, "f32", out_layout))
+        self.pool.append(_Value(top, out_shape, self.dt, out_layout))
+        self.pool.append(_Value(as_float, out_shape, self.dt, out_layout))
 
     def gather(self) -> None:
         """``tl.gather`` of a pooled tensor along a random axis, with in-range indices computed
@@ -695,11 +868,11 @@ class _Builder:
             self.op(
                 lambda T, N: (
                     f"{name} = tl.gather {N(src.name)}[{idx}] {{axis = {axis} : i32}} : "
-                    f"({T(src.shape, 'f32', src.layout)}, {T(shape, 'i32', layout)}) -> "
-                    f"{T(shape, 'f32', layout)}"
+                    f"({T(src.shape, self.dt, src.layout)}, {T(shape, 'i32', layout)}) -> "
+                    f"{T(shape, self.dt, layout)}"
                 )
             )
-            self.pool.append(_Value(name, shape, "f32", layout))
+            self.pool.append(_Value(name, shape, self.dt, layout))
         finally:
             self.rng = main
 
@@ -709,7 +882,7 @@ class _Builder:
             self.rng.shuffle(perm)
         blocked = v.layout if isinstance(v.layout, BlockedLayout) else None
         if blocked is None or self.rng.random() < 0.3:
-            blocked = _random_blocked(self.rng, len(v.shape))
+            blocked = self.blocked(len(v.shape))
         v = self.convert(v, blocked)
         out_layout = _permuted_blocked(blocked, tuple(perm))
         out_shape = tuple(v.shape[p] for p in perm)
@@ -718,10 +891,10 @@ class _Builder:
         self.op(
             lambda T, N: (
                 f"{name} = tl.trans {N(v.name)} {{order = array<i32: {order}>}} : "
-                f"{T(v.shape, 'f32', blocked)} -> {T(out_shape, 'f32', out_layout)}"
+                f"{T(v.shape, self.dt, blocked)} -> {T(out_shape, self.dt, out_layout)}"
             )
         )
-        out = _Value(name, out_shape, "f32", out_layout)
+        out = _Value(name, out_shape, self.dt, out_layout)
         self.pool.append(out)
         return out
 
@@ -739,11 +912,11 @@ class _Builder:
         name = self.fresh("rs")
         self.op(
             lambda T, N: (
-                f"{name} = tl.reshape {N(v.name)} : {T(v.shape, 'f32', v.layout)} -> "
-                f"{T(shape, 'f32', layout)}"
+                f"{name} = tl.reshape {N(v.name)} : {T(v.shape, self.dt, v.layout)} -> "
+                f"{T(shape, self.dt, layout)}"
             )
         )
-        out = _Value(name, shape, "f32", layout)
+        out = _Value(name, shape, self.dt, layout)
         self.pool.append(out)
         return out
 
@@ -755,25 +928,38 @@ class _Builder:
         m, k = a.shape
         n = self.rng.choice((16, 32))
         b = self.pick(lambda v: v.shape == (k, n)) or self.fresh_load((k, n))
+        mma = self.rng.random() < 0.7 and self.config.has_mma
         parent: DistributedLayout = (
-            _random_mma(self.rng) if self.rng.random() < 0.7 else _random_blocked(self.rng, 2)
+            _random_mma(self.rng, self.config.num_warps) if mma else self.blocked(2)
         )
         k_width = 2 if isinstance(parent, NvidiaMmaLayout) else 0
+        # operands: 16-bit floats as they are, others rounded (integers converted) to f16
+        op_t = self.dt if self.dt in ("f16", "bf16") else "f16"
+        to_half = (
+            "arith.truncf"
+            if self.config.is_float
+            else "tl.uitofp"
+            if self.dt == "i1"
+            else "tl.sitofp"
+        )
         operands = []
         for idx, v in enumerate((a, b)):
-            name = self.fresh("h")
-            self.op(
-                lambda T, N, v=v, name=name: (
-                    f"{name} = arith.truncf {N(v.name)} : "
-                    f"{T(v.shape, 'f32', v.layout)} to {T(v.shape, 'f16', v.layout)}"
+            if op_t == self.dt:
+                half = v
+            else:
+                name = self.fresh("h")
+                self.op(
+                    lambda T, N, v=v, name=name: (
+                        f"{name} = {to_half} {N(v.name)} : "
+                        f"{T(v.shape, self.dt, v.layout)} to {T(v.shape, 'f16', v.layout)}"
+                    )
                 )
-            )
-            half = _Value(name, v.shape, "f16", v.layout)
+                half = _Value(name, v.shape, "f16", v.layout)
             operands.append(
                 self.convert(half, DotOperandLayout(op_idx=idx, parent=parent, k_width=k_width))
             )
         acc = self.pick(lambda v: v.shape == (m, n))
-        if acc is None or self.rng.random() < 0.4:
+        if acc is None or self.rng.random() < 0.4 or self.dt != "f32":
             name = self.fresh("z")
             self.emit(lambda T: f"{name} = tl.constant 0.000000e+00 : {T((m, n), 'f32', parent)}")
             acc = _Value(name, (m, n), "f32", parent)
@@ -783,11 +969,22 @@ class _Builder:
         self.op(
             lambda T, N: (
                 f"{name} = tl.dot {N(qa.name)}, {N(qb.name)}, {N(acc.name)} : "
-                f"{T(qa.shape, 'f16', qa.layout)} * {T(qb.shape, 'f16', qb.layout)} -> "
+                f"{T(qa.shape, op_t, qa.layout)} * {T(qb.shape, op_t, qb.layout)} -> "
                 f"{T((m, n), 'f32', parent)}"
             )
         )
-        out = _Value(name, (m, n), "f32", parent)
+        if self.dt != "f32":  # the f32 sums in the kernel's type
+            casts = {"f64": "arith.extf", "f16": "arith.truncf", "bf16": "arith.truncf"}
+            cast = casts.get(self.dt, "tl.fptosi")
+            back = self.fresh("dc")
+            self.emit(
+                lambda T: (
+                    f"{back} = {cast} {name} : {T((m, n), 'f32', parent)} to "
+                    f"{T((m, n), self.dt, parent)}"
+                )
+            )
+            name = back
+        out = _Value(name, (m, n), self.dt, parent)
         self.pool.append(out)
         return out
 
@@ -826,7 +1023,7 @@ class _Builder:
             inner = [
                 _Value(a, v.shape, v.elem, v.layout) for a, v in zip(args, carried, strict=True)
             ]
-            self.pool = [v for v in self.pool if v.elem == "f32"]
+            self.pool = [v for v in self.pool if v.elem == self.dt]
             if carry_ptr:
                 cur_ptrs = inner[-1]
             else:
@@ -842,12 +1039,12 @@ class _Builder:
                     )
                 )
             loaded = self.load(cur_ptrs)
-            self.pool.extend(v for v in inner if v.elem == "f32")
+            self.pool.extend(v for v in inner if v.elem == self.dt)
             value = self.binary(inner[0], loaded)
             for _ in range(self.rng.randint(0, 3)):
                 value = self.body_step(value)
             yields = [self.convert(value, carried[0].layout)]  # type: ignore[arg-type]
-            if len(carried) > 1 and carried[1].elem == "f32":
+            if len(carried) > 1 and carried[1].elem == self.dt:
                 second = self.binary(
                     inner[1],
                     self.maybe_convert(value, 0.5) if value.shape == inner[1].shape else inner[1],
@@ -872,7 +1069,7 @@ class _Builder:
             )
         self.emit_raw("}")
         for r, v in zip(results, carried, strict=True):
-            if v.elem == "f32":
+            if v.elem == self.dt:
                 self.pool.append(_Value(r, v.shape, v.elem, v.layout))
 
     def body_step(self, v: _Value) -> _Value:
@@ -894,7 +1091,7 @@ class _Builder:
         self.emit(lambda T: f"{cond} = arith.cmpi slt, %flag, {c0} : i32")
         out_layout = self.new_layout(v.shape)
         result = self.fresh("if")
-        self.emit(lambda T: f"{result} = scf.if {cond} -> ({T(v.shape, 'f32', out_layout)}) {{")
+        self.emit(lambda T: f"{result} = scf.if {cond} -> ({T(v.shape, self.dt, out_layout)}) {{")
         for i in range(2):
             if i == 1:
                 self.emit_raw("} else {")
@@ -903,9 +1100,11 @@ class _Builder:
                 for _ in range(self.rng.randint(1, 2)):
                     w = self.body_step(w)
                 w = self.convert(w, out_layout)
-                self.op(lambda T, N, w=w: f"scf.yield {N(w.name)} : {T(w.shape, 'f32', w.layout)}")
+                self.op(
+                    lambda T, N, w=w: f"scf.yield {N(w.name)} : {T(w.shape, self.dt, w.layout)}"
+                )
         self.emit_raw("}")
-        self.pool.append(_Value(result, v.shape, "f32", out_layout))
+        self.pool.append(_Value(result, v.shape, self.dt, out_layout))
 
     # -- the kernel -------------------------------------------------------------------
 
@@ -937,8 +1136,11 @@ class _Builder:
                 self.trans(v)
         elif kind == "reshape":
             self.reshape(self.operand())
-        elif kind == "dot":
+        elif kind == "dot" and self.config.is_float:
             self.dot()
+        elif kind == "dot":  # integer dots would overflow their type: a product instead
+            v = self.operand()
+            self.binary(v, self.same_shape_partner(v))
         elif kind == "loop":
             self.loop()
         elif kind == "branch":
@@ -956,6 +1158,21 @@ class _Builder:
         """Emit one kernel; return its (laid-out, layout-free) lines."""
         self.laid_out, self.layout_free = [], []
         self.pool, self.inputs, self.outputs, self.const_cache = [], [], [], {}
+        self.program_offset = None
+        if self.config.programs > 1:  # each program reads and writes its own part of a buffer
+            pid = self.fresh("pid")
+            self.emit(lambda T: f"{pid} = tl.get_program_id x : i32")
+            if len(self.config.grid) > 1:
+                pid_y, row, linear = self.fresh("pid"), self.fresh("pid"), self.fresh("pid")
+                width = self.scalar_const(self.config.grid[0])
+                self.emit(lambda T: f"{pid_y} = tl.get_program_id y : i32")
+                self.emit(lambda T: f"{row} = arith.muli {pid_y}, {width} : i32")
+                self.emit(lambda T: f"{linear} = arith.addi {pid}, {row} : i32")
+                pid = linear
+            offset = self.fresh("poff")
+            size = self.scalar_const(BUFFER_ELEMENTS)
+            self.emit(lambda T: f"{offset} = arith.muli {pid}, {size} : i32")
+            self.program_offset = offset
         self.fresh_load()
         for _ in range(steps):
             self.step()
@@ -969,37 +1186,47 @@ class _Builder:
         for v in stored.values():
             self.store(v)
         self.emit(lambda T: "func.return")
-        params = [f"{p}: !tl.ptr<f32>" for p in (*self.inputs, *self.outputs)]
-        params += ["%scale: f32", "%flag: i32"]
+        params = [f"{p}: {self.ptr}" for p in (*self.inputs, *self.outputs)]
+        params += [f"%scale: {self.dt}", "%flag: i32"]
         head = f"  func.func @{name}({', '.join(params)}) {{"
         return [head, *self.laid_out, "  }"], [head, *self.layout_free, "  }"]
 
 
-def _module(aliases: dict[DistributedLayout, str], body: list[str]) -> str:
+def _module(
+    aliases: dict[DistributedLayout, str], body: list[str], config: KernelConfig | None = None
+) -> str:
     lines = [f"{alias} = {_render(layout)}" for layout, alias in aliases.items()]
-    lines.append(f"module attributes {{{_MODULE_ATTRS}}} {{")
+    lines.append(f"module attributes {{{(config or KernelConfig()).module_attrs()}}} {{")
     lines.extend(body)
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def generate_kernel(seed: int, *, steps: int | None = None) -> GeneratedKernel:
-    """The random kernel of ``seed`` (``steps`` top-level steps, default 4 to 9), in both forms.
+def generate_kernel(
+    seed: int, *, steps: int | None = None, config: KernelConfig | None = None
+) -> GeneratedKernel:
+    """The random kernel of ``seed`` (``steps`` top-level steps, default 4 to 9), in both forms,
+    for ``config`` (default: :func:`draw_config` of the seed).
 
     >>> k = generate_kernel(3, steps=2)
     >>> k.entry, k.num_ops > 10
     ('kernel', True)
+    >>> k = generate_kernel(3, steps=2, config=KernelConfig("f64", 2, 32, "cuda:90", (2,)))
+    >>> "!tl.ptr<f64>" in k.layout_free, "tl.get_program_id" in k.layout_free, k.buffer_elements
+    (True, True, 2054)
     """
     rng = random.Random(seed)
-    builder = _Builder(rng, gather_rng=random.Random(f"gather{seed}"))
+    config = config or draw_config(seed)
+    builder = _Builder(rng, gather_rng=random.Random(f"gather{seed}"), config=config)
     laid, free = builder.function("kernel", steps if steps is not None else rng.randint(4, 9))
     return GeneratedKernel(
         seed=seed,
         entry="kernel",
-        laid_out=_module(builder.aliases, laid),
-        layout_free=_module({}, free),
+        laid_out=_module(builder.aliases, laid, config),
+        layout_free=_module({}, free, config),
         num_ops=builder.num_ops,
         num_conversions=builder.num_conversions,
+        config=config,
     )
 
 

@@ -26,10 +26,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 __all__ = [
+    "DEFAULT_MAX_ELEMENTS",
+    "DEFAULT_PICTURE_ELEMENTS",
+    "LAYOUT_CONFLICTS",
     "MAX_ELEMENTS_LIMIT",
     "OPT_TARGETS",
+    "PICTURE_ELEMENTS_LIMIT",
     "ArgumentParser",
     "layout_arg_parser",
+    "layout_conflict",
     "layout_main",
     "opt_arg_parser",
     "opt_main",
@@ -39,6 +44,13 @@ __all__ = [
 ]
 
 DEFAULT_MAX_ELEMENTS = 4096
+DEFAULT_PICTURE_ELEMENTS = 1024
+"""The largest tensor ``--svg``/``--html`` draw without ``--max-elements``: 32x32, 0.5 MB of SVG
+(3.6 MB with ``--to``'s four views). The SVG grows by 0.25 to 1 kB per element and view: a
+1024x1024 picture was 569 MB, written in 30 s."""
+PICTURE_ELEMENTS_LIMIT = 1 << 14
+"""The largest tensor ``--svg``/``--html`` draw at all, even with ``--max-elements``: 128x128
+(9 MB of SVG; 32 MB with ``--to``)."""
 MAX_ELEMENTS_LIMIT = 1 << 20
 """The largest ``--max-elements`` llc-layout accepts: a view of 2^20 entries is already a
 multi-megabyte text no terminal shows; beyond it the rendering would exhaust memory."""
@@ -131,9 +143,9 @@ def layout_arg_parser() -> ArgumentParser:
     parser.add_argument(
         "--max-elements",
         type=int,
-        default=DEFAULT_MAX_ELEMENTS,
         help=f"largest hardware/tensor view printed (default {DEFAULT_MAX_ELEMENTS} entries, "
-        f"at most {MAX_ELEMENTS_LIMIT})",
+        f"at most {MAX_ELEMENTS_LIMIT}), and largest tensor --svg/--html draw (default "
+        f"{DEFAULT_PICTURE_ELEMENTS} elements, at most {PICTURE_ELEMENTS_LIMIT})",
     )
     parser.add_argument("--json", action="store_true", help="print the bases as JSON")
     parser.add_argument(
@@ -206,10 +218,48 @@ def layout_arg_parser() -> ArgumentParser:
     return parser
 
 
+LAYOUT_CONFLICTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("--to", ("--gather", "--equals", "--vectorize")),
+    ("--gather", ("--equals", "--prove", "--vectorize", "--svg", "--html", "--json")),
+    ("--equals", ("--vectorize", "--svg", "--html", "--json")),
+    ("--prove", ("--vectorize", "--svg", "--html", "--json")),
+    ("--emit", ("--prove", "--svg", "--html", "--json")),
+    ("--vectorize", ("--svg", "--html")),
+    ("--svg", ("--json",)),
+    ("--html", ("--json",)),
+)
+"""Flag -> the flags llc-layout cannot honour beside it (each would be silently ignored: one
+report is printed per run, and ``--to``, ``--gather``, ``--equals`` and ``--vectorize`` each
+pick a different one)."""
+
+
+def layout_conflict(args: argparse.Namespace) -> str | None:
+    """The message for the first pair of flags given together that llc-layout cannot combine.
+
+    >>> parser = layout_arg_parser()
+    >>> layout_conflict(parser.parse_args(["L", "--to", "D", "--gather", "I"]))
+    '--to and --gather cannot be combined: each picks its own report'
+    >>> layout_conflict(parser.parse_args(["L", "--to", "D", "--prove"])) is None
+    True
+    """
+
+    def given(flag: str) -> bool:
+        value = getattr(args, flag[2:].replace("-", "_"))
+        return value not in (None, False)
+
+    for flag, others in LAYOUT_CONFLICTS:
+        for other in others:
+            if given(flag) and given(other):
+                return f"{flag} and {other} cannot be combined: each picks its own report"
+    return None
+
+
 def layout_main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``llc-layout`` console script."""
     args = layout_arg_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
-    if not 1 <= args.max_elements <= MAX_ELEMENTS_LIMIT:
+    if (conflict := layout_conflict(args)) is not None:
+        _usage_error("llc-layout", conflict)
+    if args.max_elements is not None and not 1 <= args.max_elements <= MAX_ELEMENTS_LIMIT:
         _usage_error(
             "llc-layout",
             f"--max-elements {args.max_elements} is out of range: it must be between 1 and "
@@ -299,6 +349,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _gpu_target(text: str) -> str:
+    """An argparse type: a target of :func:`llc.targets.check_target` (``cuda:90``, ...)."""
+    from llc.errors import LayoutError
+    from llc.targets import check_target
+
+    try:
+        return check_target(text)
+    except LayoutError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def opt_arg_parser() -> ArgumentParser:
     """The command line of ``llc-opt``: xdsl-opt's flags (xDSL 0.74), plus llc's.
 
@@ -337,6 +398,7 @@ def opt_arg_parser() -> ArgumentParser:
     )
     parser.add_argument(
         "--gpu-target",
+        type=_gpu_target,
         default="cuda:90",
         help="Triton input without ttg.target: the GPU target (default cuda:90)",
     )
@@ -414,6 +476,12 @@ def opt_arg_parser() -> ArgumentParser:
         "--shrink",
         action="store_true",
         help="Return success on exit if ShrinkException was raised.",
+    )
+    parser.add_argument(
+        "--layout-report",
+        action="store_true",
+        help="Before the IR, print per function the conversions left (cost, loop weight), the "
+        "global accesses (width, sectors) and their weighted total under llc's cost model",
     )
     parser.add_argument(
         "--no-aliases",

@@ -27,10 +27,13 @@ import. How to use both from a tool::
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import sys
-from collections.abc import Callable
-from typing import TypeVar
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import IO, Any, TypeVar
 
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
@@ -42,7 +45,7 @@ from llc.dialects.diagnostics import (
 )
 from llc.errors import LayoutError
 
-__all__ = ["STDIN_NAME", "read_input", "run_cli"]
+__all__ = ["STDIN_NAME", "atomic_write", "read_input", "run_cli"]
 
 _T = TypeVar("_T")
 
@@ -66,6 +69,58 @@ def read_input(path: str | None) -> tuple[str, str]:
         name = path
     register_source(name, text)
     return text, name
+
+
+@contextlib.contextmanager
+def atomic_write(path: str, binary: bool = False) -> Iterator[IO[Any]]:
+    """Write ``path`` all at once or not at all: the text goes to a temporary file beside it,
+    renamed over ``path`` only when the ``with`` block succeeds. A failing tool leaves an
+    existing file as it was and creates no empty one. The file keeps an existing file's
+    permissions; a device or pipe (``-o /dev/stdout``) is written directly.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.mlir")
+    >>> with atomic_write(path) as out:
+    ...     _ = out.write("kept")
+    >>> try:
+    ...     with atomic_write(path) as out:
+    ...         _ = out.write("half")
+    ...         raise ValueError("the pass failed")
+    ... except ValueError:
+    ...     pass
+    >>> open(path).read(), os.listdir(os.path.dirname(path))
+    ('kept', ['out.mlir'])
+    """
+    target = os.path.realpath(path)  # through a symlink, as open() would write
+    mode = "wb" if binary else "w"
+    encoding = None if binary else "utf-8"
+    try:
+        existing: os.stat_result | None = os.stat(target)
+    except OSError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(target, mode, encoding=encoding) as file:
+            yield file
+        return
+    directory = os.path.dirname(target)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", dir=directory)
+    except OSError as err:  # name the file asked for, not the temporary one
+        raise OSError(err.errno, err.strerror, path) from None
+    try:
+        with os.fdopen(fd, mode, encoding=encoding) as file:
+            yield file
+        if existing is not None:
+            os.chmod(temp, stat.S_IMODE(existing.st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 # ---------------------------------------------------------------------------------------------

@@ -56,6 +56,11 @@ from llc.dialects.xdsl_private import at_end_of_input, parse_alias_definition
 from llc.errors import LayoutError
 from llc.layouts.cute import CuteSwizzle
 from llc.linear_layout import LinearLayout
+from llc.tools.cli import (
+    DEFAULT_MAX_ELEMENTS,
+    DEFAULT_PICTURE_ELEMENTS,
+    PICTURE_ELEMENTS_LIMIT,
+)
 from llc.views import (
     coordinate_view,
     distributed_view,
@@ -1061,15 +1066,41 @@ def _bitwidth(built: BuiltLayout, dtype: str) -> int:
         raise LocatedError(f"--dtype {dtype}: {err}") from None
 
 
+def _check_picture_size(args: argparse.Namespace, shape: Sequence[int]) -> None:
+    """Refuse a picture of more elements than ``--max-elements`` (default
+    :data:`~llc.tools.cli.DEFAULT_PICTURE_ELEMENTS`, at most
+    :data:`~llc.tools.cli.PICTURE_ELEMENTS_LIMIT`): the SVG grows by up to 1 kB per element and
+    view."""
+    count = 1
+    for dim in shape:
+        count *= dim
+    flag = "--svg" if getattr(args, "svg", None) else "--html"
+    what = f"a {_fmt_shape(shape)} tensor has {count} elements"
+    if count > PICTURE_ELEMENTS_LIMIT:
+        raise LocatedError(
+            f"{flag}: {what}; pictures draw at most {PICTURE_ELEMENTS_LIMIT} (128x128; up to "
+            "1 kB of SVG per element and view); draw a smaller --shape"
+        )
+    limit = args.max_elements or DEFAULT_PICTURE_ELEMENTS
+    if count > limit:
+        given = f"--max-elements {limit}" if args.max_elements else f"the default {limit}"
+        raise LocatedError(
+            f"{flag}: {what}, more than {given} (up to 1 kB of SVG per element and view); "
+            f"pass --max-elements {count} to draw it"
+        )
+
+
 def _pictures(args: argparse.Namespace, built: BuiltLayout, dst: BuiltLayout | None) -> str:
     """Write --svg/--html of ``built`` (and the conversion to ``dst``); returns what to print."""
     from llc.pictures import layout_views, render_html, render_svg
+    from llc.tools.diagnostics import atomic_write
 
     if not (built.loaded.is_distributed or built.loaded.is_shared):
         raise LocatedError(
             "--svg/--html draw Triton layouts (distributed or shared); LAYOUT is "
             + built.loaded.kind
         )
+    _check_picture_size(args, built.padded)
     bitwidth = _bitwidth(dst if dst is not None and dst.loaded.is_shared else built, args.dtype)
     try:
         views = layout_views(built.ll, bitwidth, dst.ll if dst is not None else None)
@@ -1084,7 +1115,7 @@ def _pictures(args: argparse.Namespace, built: BuiltLayout, dst: BuiltLayout | N
         if text is None:
             text = render_html(views, title)
         try:
-            with open(path, "w", encoding="utf-8") as file:
+            with atomic_write(path) as file:
                 file.write(text)
         except OSError as err:
             raise LocatedError(f"cannot write '{path}': {err.strerror or err}") from None
@@ -1118,9 +1149,21 @@ def _prove_layout(args: argparse.Namespace, built: BuiltLayout) -> tuple[str, bo
 
 
 # ------------------------------------------------------------------------------ CLI
+def _check_dtype(dtype: str) -> None:
+    """Refuse a ``--dtype`` that is no element type (``f17``, ``i3``) before any work, as
+    every report prices or emits code for it."""
+    from llc.cost import dtype_bitwidth
+
+    try:
+        dtype_bitwidth(dtype)
+    except LayoutError as err:
+        raise LocatedError(f"--dtype {dtype}: {err}") from None
+
+
 def run(args: argparse.Namespace) -> None:
     """Run ``llc-layout`` on arguments parsed by :func:`llc.tools.cli.layout_arg_parser`."""
     _check_pow2_arg(args.threads_per_warp, "--threads-per-warp")
+    _check_dtype(args.dtype)
     if args.num_warps is not None and args.num_warps < 1:
         raise LocatedError(f"--num-warps {args.num_warps} must be positive")
     shape = parse_shape(args.shape) if args.shape is not None else None
@@ -1162,7 +1205,7 @@ def run(args: argparse.Namespace) -> None:
         sys.stdout.write(json.dumps(layout_json(built.ll)) + "\n")
         return
     notes = "".join(f"{note}\n" for note in built.notes)
-    sections = _views(built, args.view, args.max_elements)
+    sections = _views(built, args.view, args.max_elements or DEFAULT_MAX_ELEMENTS)
     if args.view == "all":
         sys.stdout.write(_describe(built) + notes + "\n" + "\n".join(sections))
     else:

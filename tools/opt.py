@@ -8,6 +8,7 @@
     llc-opt kernel.mlir --print-op-generic   # generic op form (aliases still printed)
     llc-opt kernel.mlir --no-aliases         # repeat every layout inline, as xdsl-opt does
     llc-opt bad.mlir --split-input-file --parsing-diagnostics --verify-diagnostics  # lit tests
+    llc-opt kernel.mlir -p llc-optimize-layouts --layout-report   # conversions, accesses, total
 
 All of xdsl-opt's flags are inherited. Every dialect xDSL knows is registered, plus ``tl`` and
 llc's passes and targets (:mod:`llc.dialects.universe`). Input is llc's MLIR text, or Triton's
@@ -49,7 +50,7 @@ from llc.dialects.printer import LLCPrinter
 from llc.dialects.tl import verify_module
 from llc.errors import LayoutError
 from llc.tools.cli import OPT_TARGETS, opt_arg_parser
-from llc.tools.diagnostics import read_input
+from llc.tools.diagnostics import atomic_write, read_input
 
 __all__ = [
     "LLCOptMain",
@@ -252,30 +253,37 @@ class LLCOptMain(xDSLOptMain):
             super().run()
             return
         text, name = read_input(self.args.input_file)
-        output: IO[str] = self.prepare_output()
-        try:
-            for i, (chunk, offset) in enumerate(split_input(text, self.args.split_input_file)):
-                if i > 0:
-                    output.write(SPLIT_MARKER + "\n")
-                module: ModuleOp | None = None
-                try:
-                    module = self._parse(chunk, name, offset)
-                    self.apply_passes(module)
-                    output.write(self.output_resulting_program(module))
-                    output.flush()
-                except ParseError as err:
-                    if not self.args.parsing_diagnostics:
-                        raise
-                    print(err)
-                except (DiagnosticException, LayoutError) as err:
-                    if not self.args.verify_diagnostics:
-                        raise locate_exception(err, module) from err
-                    print(err)
-                    for note in getattr(err, "__notes__", ()):
-                        print(note)
-        finally:
-            if output is not sys.stdout:
-                output.close()
+        if self.args.output_file is None:
+            self._process(text, name, sys.stdout)
+            return
+        # A failure leaves an existing output file as it was (no empty or half-written file).
+        with atomic_write(self.args.output_file) as output:
+            self._process(text, name, output)
+
+    def _process(self, text: str, name: str, output: IO[str]) -> None:
+        for i, (chunk, offset) in enumerate(split_input(text, self.args.split_input_file)):
+            if i > 0:
+                output.write(SPLIT_MARKER + "\n")
+            module: ModuleOp | None = None
+            try:
+                module = self._parse(chunk, name, offset)
+                self.apply_passes(module)
+                if getattr(self.args, "layout_report", False):
+                    from llc.passes.layout_report import format_report, layout_report
+
+                    output.write(format_report(layout_report(module)))
+                output.write(self.output_resulting_program(module))
+                output.flush()
+            except ParseError as err:
+                if not self.args.parsing_diagnostics:
+                    raise
+                print(err)
+            except (DiagnosticException, LayoutError) as err:
+                if not self.args.verify_diagnostics:
+                    raise locate_exception(err, module) from err
+                print(err)
+                for note in getattr(err, "__notes__", ()):
+                    print(note)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -7,7 +7,8 @@
 
 Each ``--args`` entry binds one function parameter, in order:
 
-* ``PATH.npy``: a numpy file (its dtype must match the parameter's element type);
+* ``PATH.npy``: a numpy file (its dtype must match the parameter's element type; a bf16 buffer
+  takes float32 values, rounded to nearest even, or ``uint16`` raw bf16 words);
 * a literal: ``1.5``, ``7``, ``-3``, ``true``, ``nan``, ``[[1, 2], [3, 4]]`` (converted to the
   parameter's type; a scalar fills a whole tensor);
 * ``dense<...> : tensor<...>``: an MLIR dense attribute;
@@ -38,7 +39,7 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import BFloat16Type, DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
@@ -64,7 +65,7 @@ from llc.dialects.tl_interpreter import (
     to_value,
 )
 from llc.errors import LayoutError
-from llc.tools.diagnostics import read_input
+from llc.tools.diagnostics import atomic_write, read_input
 
 __all__ = ["BoundArgument", "bind_argument", "main", "make_context", "parse_grid", "run"]
 
@@ -171,6 +172,32 @@ def _parse_zeros(spec: str, ctx: Context) -> np.ndarray:
     return np.zeros(typ.get_shape(), numpy_dtype(typ.element_type))
 
 
+def _zeros_element_type(spec: str, ctx: Context) -> Attribute:
+    typ = Parser(ctx, f"tensor<{spec}>").parse_type()  # _parse_zeros checked the syntax
+    assert isinstance(typ, TensorType)
+    return typ.element_type
+
+
+def _check_element_type(text: str, given: Attribute, param: Attribute) -> None:
+    """An argument that spells its element type (``zeros:5xi32``) must spell the parameter's:
+    converting i32 zeros for a ``!tl.ptr<f32>`` would hide a mistake in the command line.
+
+    >>> from xdsl.dialects.builtin import f32, i32
+    >>> _check_element_type("zeros:5xi32", i32, tl.PointerType(f32))
+    Traceback (most recent call last):
+    ...
+    ValueError: zeros:5xi32 holds i32 but the parameter is !tl.ptr<f32> (f32 elements)
+    """
+    if isinstance(param, tl.PointerType):
+        wanted = param.pointee
+    elif isinstance(param, TensorType):
+        wanted = param.element_type
+    else:
+        wanted = param
+    if given != wanted:
+        raise ValueError(f"{text} holds {given} but the parameter is {param} ({wanted} elements)")
+
+
 def bind_argument(text: str, typ: Attribute, name: str, ctx: Context) -> BoundArgument:
     """Turn one ``--args`` entry into the interpreter value for a parameter of type ``typ``.
 
@@ -195,11 +222,16 @@ def bind_argument(text: str, typ: Attribute, name: str, ctx: Context) -> BoundAr
         source, strict = text, True
     elif text.startswith("zeros:"):
         array = _parse_zeros(text[len("zeros:") :], ctx)
+        _check_element_type(text, _zeros_element_type(text[len("zeros:") :], ctx), typ)
     else:
         array, _ = _parse_literal(text, ctx)
 
     if isinstance(typ, tl.PointerType):
         dtype = numpy_dtype(typ.pointee)
+        if strict and array.dtype == np.uint16 and isinstance(typ.pointee, BFloat16Type):
+            from llc.dialects.simt_kernel_interpreter import bf16_values
+
+            array = bf16_values(array)  # numpy has no bf16: a uint16 file holds its raw words
         if strict and array.dtype != dtype:
             raise ValueError(
                 f"'{text}' holds {array.dtype} but the parameter is {typ} ({dtype}); "
@@ -270,7 +302,8 @@ def _buffers(bound: Sequence[BoundArgument]) -> list[tuple[BoundArgument, Buffer
 
 def _save(path: str, array: np.ndarray) -> None:
     try:
-        np.save(path, array)
+        with atomic_write(path, binary=True) as file:
+            np.save(file, array)
     except OSError as err:
         raise LocatedError(f"cannot write '{path}': {err.strerror or err}") from None
 
@@ -355,11 +388,14 @@ def run(args: argparse.Namespace) -> int:
     tracker = OpTracker()
     values = tuple(b.value for b in bound)
     gpu = getattr(args, "gpu", False)
-    if gpu and "llc.num_warps" not in func.attributes:
-        raise LocatedError(
-            f"--gpu runs lowered kernels: {symbol} is not lowered (run llc-opt -p llc-compile)",
-            op_location(func),
-        )
+    for flag, wanted in (("--gpu", gpu), ("--stats", getattr(args, "stats", False))):
+        if wanted and "llc.num_warps" not in func.attributes:
+            does = "runs" if flag == "--gpu" else "counts the instructions of"
+            raise LocatedError(
+                f"{flag} {does} lowered kernels: {symbol} is not lowered (run llc-opt -p "
+                "llc-compile)",
+                op_location(func),
+            )
     initial = [
         np.array(b.value.buffer.data) if isinstance(b.value, Pointer) else b.value for b in bound
     ]

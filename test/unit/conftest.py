@@ -51,3 +51,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         test._hypothesis_internal_use_settings = settings(
             current, max_examples=quick_examples(current.max_examples)
         )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The barrier-deletion test's totals (``test_barriers.py``), in every run that has it: the
+    tests record them as user properties, which pytest-xdist carries to this process too."""
+    totals = {"barriers_deleted": 0, "barriers_caught": 0}
+    seen = False
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for key, value in getattr(report, "user_properties", ()):
+                if key in totals and getattr(report, "when", "call") == "call":
+                    totals[key] += int(value)
+                    seen = True
+    if seen:
+        terminalreporter.write_line(
+            f"barrier deletion: {totals['barriers_deleted']} barriers deleted one at a time, "
+            f"{totals['barriers_caught']} caught (a race reported or the outputs changed)"
+        )

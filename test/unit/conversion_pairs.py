@@ -3,18 +3,21 @@
 :func:`random_pair` draws, from one integer seed, a conversion ``src -> dst`` with its element
 width: random bases (invertible matrices, broadcast lanes/warps/registers on either side, pairs
 that stay within a warp or within a thread), and pairs of the layout families (blocked <->
-blocked, transposes, mma v2/v3 <-> blocked, mma -> dot_op, slices, 1D to 3D), with 8/16/32/64-bit
-elements, 1 to 8 warps and 32 or 64 lanes.
+blocked, transposes, mma v2/v3 <-> blocked, mma <-> dot_op of either operand, slices, 1D to 3D),
+with 8/16/32/64-bit elements, 1 to 8 warps and 32 or 64 lanes. The ``mma_dot`` kind also draws
+AMD matrix layouts: ``amd_mfma`` (64-lane waves) and ``amd_wmma`` (32 lanes), to and from blocked
+layouts and their dot operands (``opIdx`` 0 and 1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from llc.errors import LayoutError
-from llc.layouts import BlockedLayout
+from llc.layouts import AmdMfmaLayout, AmdWmmaLayout, BlockedLayout
 from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
 from llc.layouts.slice import SliceLayout
 from llc.linear_layout import LinearLayout
@@ -138,7 +141,50 @@ def _shape(rng: np.random.Generator, rank: int, low: int, high: int) -> list[int
     return [1 << int(rng.integers(low, high)) for _ in range(rank)]
 
 
-def _family_pair(rng: np.random.Generator, kind: str) -> tuple[LinearLayout, LinearLayout]:
+def _amd_pair(rng: np.random.Generator, record: list[Any]) -> tuple[LinearLayout, LinearLayout]:
+    """An AMD matrix layout (mfma or wmma) or one of its dot operands, and a blocked layout or
+    the other side of the mma -> dot_op pair."""
+    warps = 1 << int(rng.integers(0, 3))
+    wpc = _pow2_split(rng, warps, 2)
+    transposed = bool(rng.integers(0, 2))
+    if rng.random() < 0.6:
+        m, n = (32, 32) if rng.random() < 0.5 else (16, 16)
+        parent: AmdMfmaLayout | AmdWmmaLayout = AmdMfmaLayout(
+            int(rng.choice([2, 3])), wpc, [m, n], transposed
+        )
+        lanes, k_width = 64, int(rng.choice([4, 8]))
+    else:
+        m = n = 16
+        parent = AmdWmmaLayout(int(rng.choice([1, 2])), transposed, wpc)
+        lanes, k_width = 32, int(rng.choice([8, 16]))
+    shape = [m * wpc[0] << int(rng.integers(0, 2)), n * wpc[1] << int(rng.integers(0, 2))]
+    op_idx = int(rng.integers(0, 2))
+    dot = DotOperandLayout(op_idx, parent, k_width)
+    roll = rng.random()
+    if roll < 0.4:
+        a, b = parent, dot
+    elif roll < 0.7:
+        a, b = parent, _random_blocked(rng, 2, lanes, warps)
+    else:
+        a, b = dot, _random_blocked(rng, 2, lanes, warps)
+    if rng.random() < 0.5:
+        a, b = b, a
+    record[:] = [a, b]
+    return a.to_linear_layout(shape), b.to_linear_layout(shape)
+
+
+def _family_pair(
+    rng: np.random.Generator,
+    kind: str,
+    extra: np.random.Generator | None = None,
+    record: list[Any] | None = None,
+) -> tuple[LinearLayout, LinearLayout]:
+    """A pair of ``kind``; ``extra`` (a stream of its own, so that the other kinds' seeds keep
+    their pairs) draws the ``mma_dot`` variants: AMD layouts and the dot operand's index."""
+    extra = extra or np.random.default_rng(0)
+    record = [] if record is None else record
+    if kind == "mma_dot" and extra.random() < 0.4:
+        return _amd_pair(extra, record)
     warps = 1 << int(rng.integers(0, 4))
     lanes = 32 if kind in ("mma", "mma_dot") or rng.random() < 0.8 else 64
     if kind == "blocked":
@@ -179,21 +225,30 @@ def _family_pair(rng: np.random.Generator, kind: str) -> tuple[LinearLayout, Lin
             a, b = mma, _random_blocked(rng, 2, lanes, warps)
         else:
             k_width = int(rng.choice([1, 2, 4]))
-            a, b = mma, DotOperandLayout(0, mma, k_width)
-            shape = [shape[0], max(shape[1], 32 * k_width)]
+            op_idx = int(extra.integers(0, 2))  # A (M x K) or B (K x N)
+            a, b = mma, DotOperandLayout(op_idx, mma, k_width)
+            if op_idx == 0:
+                shape = [shape[0], max(shape[1], 32 * k_width)]
+            else:
+                shape = [max(shape[0], 32 * k_width), shape[1]]
         if rng.random() < 0.5:
             a, b = b, a
+    record[:] = [a, b]
     return a.to_linear_layout(shape), b.to_linear_layout(shape)
 
 
-def random_pair(seed: int) -> tuple[LinearLayout, LinearLayout, int, str]:
-    """``(src, dst, bitwidth, kind)`` for ``seed`` (deterministic).
+def random_pair(
+    seed: int, families: list[Any] | None = None
+) -> tuple[LinearLayout, LinearLayout, int, str]:
+    """``(src, dst, bitwidth, kind)`` for ``seed`` (deterministic); a ``families`` list receives
+    the two layouts (``BlockedLayout``, ``DotOperandLayout``, ...) of a family pair.
 
     >>> src, dst, bits, kind = random_pair(3)
     >>> src.out_dims == dst.out_dims, bits in (8, 16, 32, 64)
     (True, True)
     """
     rng = np.random.default_rng(seed)
+    extra = np.random.default_rng([seed, 19])
     kind = KINDS[seed % len(KINDS)]
     bitwidth = int(rng.choice([8, 16, 32, 64]))
     for _ in range(50):
@@ -201,7 +256,7 @@ def random_pair(seed: int) -> tuple[LinearLayout, LinearLayout, int, str]:
             if kind.startswith("random"):
                 src, dst = _random_pair(rng, kind == "random_warp_local")
             else:
-                src, dst = _family_pair(rng, kind)
+                src, dst = _family_pair(rng, kind, extra, families)
         except (LayoutError, ValueError):
             continue
         if src.total_out_size <= 1 << 14:

@@ -42,6 +42,8 @@ def _modules_after(code: str) -> tuple[list[str], str]:
         ("run_main", []),  # usage error: input_file is required
         ("opt_main", ["x.mlir", "--bogus-flag"]),
         ("layout_main", ["Swizzle<3,4,3>", "--max-elements", "0"]),
+        ("layout_main", ["L", "--to", "D", "--gather", "I"]),  # conflicting flags
+        ("opt_main", ["x.mlir", "--gpu-target", "banana"]),  # a value outside the known set
     ],
 )
 def test_help_version_and_usage_errors_load_no_numpy_or_xdsl(entry: str, argv: list[str]) -> None:
@@ -95,3 +97,50 @@ def test_reference_interpreter_loads_only_the_xdsl_interpreters_it_uses() -> Non
     assert "xdsl.interpreters.func" in loaded and "xdsl.interpreters.scf" in loaded
     assert "xdsl.interpreters.riscv" not in loaded
     assert "xdsl.interpreters" not in loaded  # the package __init__ imports every interpreter
+
+
+def _conflicting_pairs() -> list[tuple[str, str]]:
+    from llc.tools.cli import LAYOUT_CONFLICTS
+
+    return [(flag, other) for flag, others in LAYOUT_CONFLICTS for other in others]
+
+
+def _flag_args(flag: str) -> list[str]:
+    switches = ("--vectorize", "--prove", "--json")
+    values = {"--emit": "ptx", "--svg": "x.svg", "--html": "x.html"}
+    return [flag] if flag in switches else [flag, values.get(flag, "#L")]
+
+
+def test_the_issues_conflicts_are_in_the_table() -> None:
+    """--to beside --gather, --equals or --vectorize used to ignore the second flag."""
+    pairs = set(_conflicting_pairs())
+    assert {("--to", "--gather"), ("--to", "--equals"), ("--to", "--vectorize")} <= pairs
+
+
+@pytest.mark.parametrize(("flag", "other"), _conflicting_pairs())
+def test_llc_layout_refuses_each_conflicting_pair(flag: str, other: str) -> None:
+    from llc.tools.cli import layout_arg_parser, layout_conflict
+
+    argv = ["#L", *_flag_args(flag), *_flag_args(other)]
+    if flag == "--emit":
+        argv += ["--to", "#D"]  # --emit needs --to, which goes with --emit's partners
+    message = layout_conflict(layout_arg_parser().parse_args(argv))
+    assert message == f"{flag} and {other} cannot be combined: each picks its own report"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--to", "#D", "--prove"],
+        ["--to", "#D", "--svg", "x.svg"],
+        ["--to", "#D", "--json"],
+        ["--to", "#D", "--emit", "ptx"],
+        ["--equals", "#B", "--prove"],
+        ["--vectorize", "--json"],
+        ["--svg", "x.svg", "--html", "x.html"],
+    ],
+)
+def test_llc_layout_allows_flags_that_work_together(argv: list[str]) -> None:
+    from llc.tools.cli import layout_arg_parser, layout_conflict
+
+    assert layout_conflict(layout_arg_parser().parse_args(["#L", *argv])) is None

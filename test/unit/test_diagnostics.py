@@ -13,7 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.dialects.func import Func, FuncOp
 from xdsl.dialects.test import Test
-from xdsl.utils.exceptions import PassFailedException, VerifyException
+from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
 
 from llc.dialects.diagnostics import (
     OpDiagnostic,
@@ -111,3 +111,24 @@ def test_no_error_is_patched_with_an_op() -> None:
         for path in _python_files("llc", "dialects", "passes", "tools")
         if patched.search(path.read_text())
     ] == []
+
+
+def test_a_truncated_file_says_so_at_its_last_code() -> None:
+    """Cut an example at every line end and inside tokens: every parse error has a message
+    (xDSL's own at the end of input was ' in block definition') and a caret on code, never past
+    the last comment; a cut at a line end is an unexpected end of input."""
+    text = (ROOT / "examples" / "softmax.mlir").read_text()
+    start = text.index("module attributes")
+    line_ends = [i + 1 for i in range(start, len(text) - 3) if text[i] == "\n"]
+    from llc.tools.run import make_context
+
+    ctx = make_context()
+    for cut in sorted({*line_ends, *range(start + 40, len(text) - 3, 97)}):
+        with pytest.raises(ParseError) as caught:
+            parse_module(ctx, text[:cut], "cut.mlir")
+        located = locate_exception(caught.value)
+        assert located.message.strip() and not located.message.startswith(" in "), cut
+        assert not (located.source_line or "").lstrip().startswith("//"), located.render()
+        if cut in line_ends:
+            assert located.message.startswith("unexpected end of input"), located.render()
+            assert "'{' not closed" in located.message

@@ -16,7 +16,15 @@ import pytest
 from xdsl.dialects.builtin import TensorType
 
 from llc.dialects import tl
-from llc.testing.kernel_gen import generate_kernel, generate_large_module
+from llc.testing.kernel_gen import (
+    BUFFER_ELEMENTS,
+    DTYPES,
+    TARGETS,
+    KernelConfig,
+    draw_config,
+    generate_kernel,
+    generate_large_module,
+)
 from llc.testing.semantics import (
     SemanticsMismatch,
     check_pipeline,
@@ -46,7 +54,13 @@ def test_random_kernel_same_in_both_forms(seed: int) -> None:
         encoding.to_linear_layout(typ.get_shape())  # raises for a layout that does not fit
     assert all(tl.encoding_of(t) is None for t in _tensor_types(layout_free))
     assert "tl.convert_layout" not in kernel.layout_free
-    report = check_same_semantics(laid_out, layout_free, entry=kernel.entry)
+    report = check_same_semantics(
+        laid_out,
+        layout_free,
+        entry=kernel.entry,
+        grid=kernel.grid,
+        buffer_elements=kernel.buffer_elements,
+    )
     assert report.exact, "every kernel stores at least one output"
 
 
@@ -75,6 +89,40 @@ def test_generator_is_seeded_and_varied() -> None:
         assert any(needle in t for t in texts), f"no kernel of 60 has {needle}"
 
 
+def test_generator_draws_every_dtype_cta_target_and_grid() -> None:
+    """Over 200 seeds the kernels compute in every element type, on 1 to 8 warps of 32 and 64
+    lanes, for every target, and some run on grids of several programs, each program on its own
+    part of the buffers."""
+    configs = [draw_config(s) for s in range(200)]
+    assert {c.dtype for c in configs} == set(DTYPES)
+    assert {c.num_warps for c in configs} == {1, 2, 4, 8}
+    assert {c.threads_per_warp for c in configs} == {32, 64}
+    assert {c.target for c in configs} == set(TARGETS)
+    assert {c.grid for c in configs} >= {(1,), (2,), (2, 2)}
+    for c in configs:  # AMD wavefronts have 64 lanes, NVIDIA warps 32
+        assert (c.threads_per_warp == 64) == c.target.startswith("hip")
+    seed = next(s for s, c in enumerate(configs) if c.programs > 1 and c.dtype == "i64")
+    kernel = generate_kernel(seed)
+    assert kernel.config == configs[seed]
+    assert "!tl.ptr<i64>" in kernel.layout_free and "tl.get_program_id x" in kernel.layout_free
+    assert kernel.buffer_elements > generate_kernel(seed, config=KernelConfig()).buffer_elements
+    attrs = f'"tl.num-warps" = {kernel.config.num_warps} : i32'
+    assert attrs in kernel.layout_free and kernel.config.target in kernel.layout_free
+    # the programs write disjoint parts: every element of a grid's output is written once
+    outputs = run_module(
+        kernel.layout_free,
+        entry=kernel.entry,
+        grid=kernel.grid,
+        buffer_elements=kernel.buffer_elements,
+    )
+    single = run_module(
+        kernel.layout_free, entry=kernel.entry, buffer_elements=kernel.buffer_elements
+    )
+    n = BUFFER_ELEMENTS  # program 0 writes what a single program writes, program 1 the next part
+    assert np.array_equal(outputs["%out0"][:n], single["%out0"][:n], equal_nan=True)
+    assert not np.array_equal(outputs["%out0"][n : 2 * n], single["%out0"][n : 2 * n])
+
+
 def test_loops_carry_tensors_and_load_inside() -> None:
     loops = [k for k in (generate_kernel(s) for s in range(60)) if "scf.for" in k.laid_out]
     assert loops
@@ -87,7 +135,7 @@ def test_harness_detects_a_changed_value() -> None:
     # A kernel whose first output no dot or reduce feeds: it must be bit-identical.
     kernel = next(
         k
-        for k in map(generate_kernel, range(50))
+        for k in (generate_kernel(s, config=KernelConfig()) for s in range(50))
         if "%out0" in check_same_semantics(k.layout_free, k.layout_free, entry=k.entry).exact
     )
     lines = kernel.layout_free.splitlines()

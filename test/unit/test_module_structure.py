@@ -46,6 +46,25 @@ def import_time_imports(path: Path) -> set[str]:
     return found
 
 
+def executed_imports(path: Path) -> set[str]:
+    """Modules an import of ``path`` really imports: like :func:`import_time_imports`, but not
+    looking inside function bodies, which run at call time."""
+    found: set[str] = set()
+    pending: list[ast.AST] = [
+        node for node in ast.parse(path.read_text()).body if not is_type_checking_block(node)
+    ]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -74,6 +93,19 @@ def test_core_has_no_import_cycle() -> None:
     assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph) or [])}"
     # The cycle issue 7 reported: views may name LinearLayout in types only.
     assert "llc.linear_layout" not in import_time_imports(modules["llc.views"])
+
+
+def test_core_never_imports_xdsl_or_triton_at_module_level() -> None:
+    """``llc/`` is the xDSL-free core: importing any of its modules loads neither xDSL nor
+    Triton. ``llc.triton`` (the Triton integration, placed in ``llc/`` so that ``import
+    llc.triton`` works with the package mapping as it is) needs both, and imports them inside
+    its functions only; its import-time check of ``LLC_TRITON`` must stay that cheap."""
+    offenders = []
+    for name, path in module_files("llc", PACKAGE_DIRS["llc"]).items():
+        for imported in executed_imports(path):
+            if imported.split(".")[0] in ("xdsl", "triton"):
+                offenders.append(f"{name}: {imported}")
+    assert not offenders, offenders
 
 
 def test_the_cycle_check_finds_cycles() -> None:

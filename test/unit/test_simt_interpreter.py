@@ -209,3 +209,101 @@ def test_ldmatrix_after_stmatrix_of_another_warp_needs_a_barrier() -> None:
     interp, _ = make_simt_interpreter(module, 2, 32)
     with pytest.raises(SimtRaceError, match="race: warp"):
         interp.call_op("f", (np.zeros((64, 8), dtype=np.uint16),))
+
+
+# ------------------------------------------------------------------ one buffer per alloc, as in PTX
+def _kernel(body: str, params: str = "%a0: vector<1xi32>"):
+    """A module with ``@f(params)`` (no results) and the kernel interpreter (scf, program ids)."""
+    from xdsl.dialects import scf
+
+    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+
+    ctx = Context()
+    for d in (builtin.Builtin, func.Func, arith.Arith, gpu.GPU, vector.Vector, scf.Scf, SIMT):
+        ctx.load_dialect(d)
+    text = f"func.func @f({params}) {{\n{body}\n  func.return\n}}"
+    module = parse_module(ctx, text, "<test>")
+    module.verify()
+    return make_kernel_interpreter(module, 1, 32, GlobalMemory())
+
+
+_EXCHANGE = """
+    %s = simt.shared_alloc : !simt.smem<128, align 16>
+    simt.shared_store %a0, %s[%mine] : vector<1xi32>, !simt.smem<128, align 16>
+    "gpu.barrier"() : () -> ()
+    %r = simt.shared_load %s[%other] : !simt.smem<128, align 16> -> vector<1xi32>
+    TRAILING"""
+
+_THREAD = """
+  %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %mine = arith.muli %t, %c4 : index
+  %other = arith.xori %mine, %c4 : index"""
+
+_BARRIER = '"gpu.barrier"() : () -> ()'
+
+
+def _for_loop(trailing: str) -> str:
+    return f"""{_THREAD}
+  scf.for %i = %c0 to %c2 step %c1 {{{_EXCHANGE.replace("TRAILING", trailing)}
+  }}"""
+
+
+def _while_loop(trailing: str) -> str:
+    return f"""{_THREAD}
+  %n = scf.while (%i = %c0) : (index) -> index {{
+    %go = arith.cmpi slt, %i, %c2 : index
+    scf.condition(%go) %i : index
+  }} do {{
+  ^bb0(%j: index):{_EXCHANGE.replace("TRAILING", trailing)}
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next : index
+  }}"""
+
+
+@pytest.mark.parametrize("loop", [_for_loop, _while_loop], ids=["scf.for", "scf.while"])
+def test_the_next_iteration_reuses_the_buffer_of_an_alloc_in_the_loop(loop) -> None:
+    """The alloc inside the loop is one static buffer (as the PTX makes it): the second
+    iteration's store overwrites what another thread read in the first one, a race unless a
+    barrier ends the iteration."""
+    interp, _ = _kernel(loop(_BARRIER))
+    interp.call_op("f", (_lanes(),))
+    interp, _ = _kernel(loop(""))
+    with pytest.raises(SimtRaceError, match="writes byte 0, which thread 1 read") as e:
+        interp.call_op("f", (_lanes(),))
+    assert e.value.op.name == "simt.shared_store"
+
+
+def test_a_store_in_an_scf_if_races_with_an_earlier_read() -> None:
+    body = f"""{_THREAD}{_EXCHANGE.replace("TRAILING", "")}
+  %yes = arith.constant true
+  scf.if %yes {{
+    simt.shared_store %a0, %s[%mine] : vector<1xi32>, !simt.smem<128, align 16>
+  }}"""
+    interp, _ = _kernel(body)
+    with pytest.raises(SimtRaceError, match="read since the last barrier"):
+        interp.call_op("f", (_lanes(),))
+    interp, _ = _kernel(body.replace("  %yes", f"  {_BARRIER}\n  %yes"))
+    interp.call_op("f", (_lanes(),))
+
+
+def test_shared_memory_persists_within_a_cta_and_starts_uninitialized_in_the_next() -> None:
+    """``%w`` says whether the program stores; the load of a byte stored by an earlier run of
+    the same CTA is fine (the buffer persists), the same load in a new CTA reads garbage."""
+    body = f"""{_THREAD}
+  %s = simt.shared_alloc : !simt.smem<128, align 16>
+  scf.if %w {{
+    simt.shared_store %a0, %s[%mine] : vector<1xi32>, !simt.smem<128, align 16>
+  }}
+  {_BARRIER}
+  %r = simt.shared_load %s[%other] : !simt.smem<128, align 16> -> vector<1xi32>"""
+    interp, kernel = _kernel(body, "%a0: vector<1xi32>, %w: i1")
+    interp.call_op("f", (_lanes(), np.True_))
+    interp.call_op("f", (_lanes(), np.False_))  # the same CTA: the bytes are still there
+    kernel.program_id = (1, 0, 0)  # another CTA
+    with pytest.raises(SimtRaceError, match="uninitialized read: thread 0 reads byte 4") as e:
+        interp.call_op("f", (_lanes(), np.False_))
+    assert e.value.op.name == "simt.shared_load"

@@ -58,3 +58,39 @@ func.func @f(%v: vector<4xf32>, %i: index) {
   func.return
 }
 // CHECK: simt.stmatrix.x2 moves vector<4x16-bit> per thread (two b16 elements of each 8x8 matrix), got vector<4xf32>
+
+// -----
+
+func.func @f(%d: i64, %c: vector<4xf32>) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 1024>
+  %r = simt.wgmma %d, %d, %c, %s n = 8 a = f8E4M3FN b = f8E4M3FN trans_b : i64, vector<4xf32>, !simt.smem<4096, align 1024>
+  func.return
+}
+// CHECK: simt.wgmma: only f16/bf16 operands can be M/N-major (trans), not e4m3
+
+// -----
+
+func.func @f(%d: i64, %c: vector<8xf32>) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 1024>
+  %r = simt.wgmma %d, %d, %c, %s n = 8 a = f16 b = f16 : i64, vector<8xf32>, !simt.smem<4096, align 1024>
+  func.return
+}
+// CHECK: simt.wgmma: the m64n8 accumulator is vector<4xf32>, got vector<8xf32>
+
+// -----
+
+func.func @f(%d: i64, %c: vector<4xf32>) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 1024>
+  %r = simt.wgmma %d, %d, %c, %s n = 8 a = f16 b = bf16 : i64, vector<4xf32>, !simt.smem<4096, align 1024>
+  func.return
+}
+// CHECK: simt.wgmma: A is f16 and B is bf16
+
+// -----
+
+func.func @f(%a: vector<4xf16>, %d: i64, %c: vector<4xf32>) {
+  %s = simt.shared_alloc : !simt.smem<4096, align 1024>
+  %r = simt.wgmma %a, %d, %c, %s n = 8 a = f16 b = f16 : vector<4xf16>, vector<4xf32>, !simt.smem<4096, align 1024>
+  func.return
+}
+// CHECK: simt.wgmma: A in registers is vector<8xf16>, got vector<4xf16>

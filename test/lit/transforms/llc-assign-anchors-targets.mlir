@@ -3,7 +3,10 @@
 // RUN: llc-opt %s -p 'llc-assign-anchors{target="hip:gfx942"}' | filecheck %s --check-prefix=MFMA
 // RUN: llc-opt %s -p 'llc-assign-anchors{mma-version=1}' | filecheck %s --check-prefix=FMA
 // RUN: llc-opt %s -p 'llc-assign-anchors{num-warps=8}' | filecheck %s --check-prefix=WARPS8
-// RUN: not llc-opt %s -p 'llc-assign-anchors{mma-version=3}' 2>&1 | filecheck %s --check-prefix=V3
+// RUN: not llc-opt %s -p 'llc-assign-anchors{mma-version=3 target="cuda:80"}' 2>&1 | filecheck %s --check-prefix=V3
+// RUN: llc-opt %s -p 'llc-assign-anchors' | filecheck %s --check-prefix=HOPPER
+// RUN: llc-opt %s -p 'llc-assign-anchors{mma-version=3}' | filecheck %s --check-prefix=HOPPER
+// RUN: llc-opt %s -p 'llc-assign-anchors{mma-version=2}' | filecheck %s --check-prefix=V2
 
 // FMA-NOT: nvidia_mma
 // FMA: #[[ACC:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
@@ -20,7 +23,16 @@
 // WARPS8: #tl.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 // WARPS8: "tl.num-warps" = 8 : i32
 
-// V3: error: 'tl.dot' op mma version 3 needs operand B in shared memory, which tl.dot cannot express; use mma-version=2
+// V3: error: 'tl.dot' op mma version 3 (wgmma) needs cuda:90 or newer, not 'cuda:80'
+
+// cuda:90 (the module's target) gets wgmma by default: an mma v3 accumulator, both operands
+// (function arguments, which Triton treats like loads) staged in nvmma_shared buffers.
+// HOPPER: #[[MMA:mma[0-9]*]] = #tl.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// HOPPER-LABEL: func.func @dot
+// HOPPER: tl.warp_group_dot {{.*}} : !tl.memdesc<64x32xf16, #shared{{[0-9]*}}> * !tl.memdesc<32x64xf16, #shared{{[0-9]*}}> -> tensor<64x64xf32, #[[MMA]]>
+// mma-version=2 asks for Ampere's mma.sync.
+// V2-NOT: warp_group_dot
+// V2: %d = tl.dot {{.*}} -> tensor<64x64xf32, #mma>
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
   func.func @dot(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) -> tensor<64x64xf32> {
     %zero = tl.constant 0.000000e+00 : tensor<64x64xf32>

@@ -21,9 +21,8 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 
 // -----
 
-// A dot gets an mma accumulator (v2: cuda:90's wgmma reads B from shared memory, which tl.dot
-// cannot express) and dot_op operands; every other tensor starts in the default blocked
-// layout, and conversions connect them.
+// On cuda:80 a dot gets an mma v2 accumulator and dot_op operands; every other tensor starts in
+// the default blocked layout, and conversions connect them. (cuda:90: the next case.)
 // CHECK: #[[MMA:mma[0-9]*]] = #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK: #[[DB:dot_op[0-9]*]] = #tl.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>
 // CHECK: #[[DA:dot_op[0-9]*]] = #tl.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>
@@ -31,7 +30,7 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 // CHECK-DAG: tl.convert_layout %b : tensor<32x64xf16, #{{.*}}> -> tensor<32x64xf16, #[[DB]]>
 // CHECK-DAG: tl.convert_layout %a : tensor<64x32xf16, #{{.*}}> -> tensor<64x32xf16, #[[DA]]>
 // CHECK: %d = tl.dot {{.*}} -> tensor<64x64xf32, #[[MMA]]>
-module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"} {
   func.func @dot(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) -> tensor<64x64xf32> {
     %zero = tl.constant 0.000000e+00 : tensor<64x64xf32>
     %d = tl.dot %a, %b, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>

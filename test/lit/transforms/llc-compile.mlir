@@ -2,6 +2,9 @@
 // lowering cannot lower, it picks mma v2 and says so; the dot becomes mma.sync m16n8k16.
 // RUN: llc-opt -p 'llc-compile{mma-version=3}' %s 2>%t.err | filecheck %s
 // RUN: filecheck %s --check-prefix=REMARK --input-file %t.err
+// cuda:90's default (wgmma, which llc-optimize-layouts alone would pick) falls back the same way.
+// RUN: llc-opt -p llc-compile %s 2>%t.err0 | filecheck %s
+// RUN: filecheck %s --check-prefix=REMARK --input-file %t.err0
 // REMARK: remark: llc-compile: mma v3 cannot be lowered to SIMT code; using mma v2 (mma.sync m16n8k16)
 // CHECK-LABEL: func.func @dot
 // CHECK: simt.mma_m16n8k16 {{.*}} : vector<8xf16>, vector<4xf16>, vector<4xf32>

@@ -1,7 +1,9 @@
 // RUN: llc-opt %s -p llc-optimize-layouts --split-input-file | filecheck %s
 // RUN: llc-opt %s -p 'llc-optimize-layouts{debug=true}' --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=STORY
 // The stripped (layout-free) examples: every tensor gets a layout, and no more conversions are
-// left than Triton leaves on the same kind of kernel (0 / 0 / 0 / 1 / 2).
+// left than Triton leaves on the same kind of kernel (0 / 0 / 0 / 1 / 2). On attention the
+// solver stores the output from #mma (layout report 870 -> 752): only the free mma -> dot_op
+// conversion of the probabilities is left.
 // RUN: llc-opt %S/../../../examples/vector_add.mlir -p llc-strip-layouts,llc-optimize-layouts | filecheck %s --check-prefix=NONE
 // RUN: llc-opt %S/../../../examples/softmax.mlir -p llc-strip-layouts,llc-optimize-layouts | filecheck %s --check-prefix=NONE
 // RUN: llc-opt %S/../../../examples/layernorm.mlir -p llc-strip-layouts,llc-optimize-layouts | filecheck %s --check-prefix=NONE
@@ -13,7 +15,7 @@
 // ONE-COUNT-1: tl.convert_layout
 // ONE-NOT: tl.convert_layout
 // TWO: func.func
-// TWO-COUNT-2: tl.convert_layout
+// TWO-COUNT-1: tl.convert_layout {{.*}} #mma> -> tensor<64x64xf16, #dot_op>
 // TWO-NOT: tl.convert_layout
 
 // The seeds' story (anchor / forward / backward / remat) on a small kernel: read a 64x64 tile
@@ -23,7 +25,10 @@
 // * backward: the pointer arithmetic of each access takes the layout of its access;
 // * remat: the index computations both accesses share (%i, %rows, %cols, %c64) are recomputed
 //   in the store's layout instead of being converted;
-// one conversion is left: the transpose itself.
+// one conversion is left: the transpose itself. The solver then weighs the whole function
+// (layout report, staged 846 -> 832 cycles per warp): the load in the default layout (32-bit
+// loads, the same 128 sectors: 288 instead of 264) makes the transpose cheaper (280 instead of
+// 318), so the conversion moves before math.exp, which runs in the store's layout.
 // STORY: after anchors
 // STORY: anchor %x: coalesced load
 // STORY: anchor tl.store @%dst_ptrs: coalesced store
@@ -31,16 +36,17 @@
 // STORY: %y: candidates #tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // STORY: after fill
 // STORY: %dst_ptrs: chosen #tl.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// STORY: after solve
+// STORY: @story: 18 nodes (18 with a choice), staged cost 848{{.*}}, optimum 834
 // STORY: remat cvt %rows
 // STORY: remat cvt %cols
-// STORY: keep cvt %y
 // CHECK: #[[COL:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
-// CHECK: #[[ROW:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #[[ROW:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 // CHECK-LABEL: func.func @story
 // CHECK: %x = tl.load %src_ptrs : tensor<64x64x!tl.ptr<f32>, #[[ROW]]>
-// CHECK-NEXT: %y = math.exp %x : tensor<64x64xf32, #[[ROW]]>
-// CHECK-NEXT: %[[T:.*]] = tl.convert_layout %y : tensor<64x64xf32, #[[ROW]]> -> tensor<64x64xf32, #[[COL]]>
-// CHECK: tl.store %dst_ptrs, %[[T]] : tensor<64x64x!tl.ptr<f32>, #[[COL]]>
+// CHECK-NEXT: %[[T:.*]] = tl.convert_layout %x : tensor<64x64xf32, #[[ROW]]> -> tensor<64x64xf32, #[[COL]]>
+// CHECK-NEXT: %y = math.exp %[[T]] : tensor<64x64xf32, #[[COL]]>
+// CHECK: tl.store %dst_ptrs, %y : tensor<64x64x!tl.ptr<f32>, #[[COL]]>
 // CHECK-NOT: tl.convert_layout
 module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
   func.func @story(%src: !tl.ptr<f32>, %dst: !tl.ptr<f32>) {
@@ -95,9 +101,12 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 
 // -----
 
-// A matmul epilogue: dot -> mma accumulator -> + bias -> relu -> store. The operands are
-// staged through shared memory into dot_op layouts; the bias (a cheap load) is read directly
-// in a slice of #mma; the epilogue runs in #mma and one conversion feeds the coalesced store.
+// A matmul epilogue on cuda:80: dot -> mma v2 accumulator -> + bias -> relu -> store. The
+// operands are staged through shared memory into dot_op layouts; the bias (a cheap load) is read
+// directly in a slice of #mma; the epilogue runs in #mma. The staged analysis converted %relu to
+// the coalesced store's layout (layout report 820); the solver stores from #mma (64-bit stores of
+// the same sectors: 604, no conversion left). (cuda:90's wgmma form:
+// llc-optimize-layouts-hopper.mlir.)
 // CHECK: #[[MMA:mma[0-9]*]] = #tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK: #[[BIAS:slice[0-9]*]] = #tl.slice<{dim = 0, parent = #[[MMA]]}>
 // CHECK-LABEL: func.func @epilogue
@@ -107,9 +116,9 @@ module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "
 // CHECK: %bias = tl.load %bias_ptrs : tensor<64x!tl.ptr<f32>, #[[BIAS]]>
 // CHECK: %sum = arith.addf %acc, %biasb : tensor<64x64xf32, #[[MMA]]>
 // CHECK: %relu = arith.maxnumf %sum, %{{.*}} : tensor<64x64xf32, #[[MMA]]>
-// CHECK-NEXT: %[[OUT:.*]] = tl.convert_layout %relu : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
-// CHECK: tl.store %c_ptrs, %[[OUT]]
-module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:90"} {
+// CHECK-NOT: tl.convert_layout
+// CHECK: tl.store %c_ptrs, %relu : tensor<64x64x!tl.ptr<f32>, #[[MMA]]>
+module attributes {"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32, "tl.target" = "cuda:80"} {
   func.func @epilogue(%a_ptr: !tl.ptr<f16>, %b_ptr: !tl.ptr<f16>, %bias_ptr: !tl.ptr<f32>, %c_ptr: !tl.ptr<f32>) {
     %i = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
     %i2 = tl.expand_dims %i {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>

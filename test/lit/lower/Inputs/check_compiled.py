@@ -18,7 +18,16 @@ import sys
 
 import numpy as np
 
-_TYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "i64": np.int64}
+_TYPES = {
+    "f64": np.float64,
+    "f32": np.float32,
+    "f16": np.float16,
+    "bf16": np.float32,  # llc-run's bf16 buffers hold float32 values (rounded to bf16 on use)
+    "i64": np.int64,
+    "i32": np.int32,
+    "i16": np.int16,
+    "i8": np.int8,
+}
 
 
 def _shape_type(spec: str) -> tuple[tuple[int, ...], type]:

@@ -1,0 +1,168 @@
+"""Barriers that order something: which ``gpu.barrier`` of lowered SIMT code separates a
+conflicting pair of shared-memory accesses, and removing the ones that separate none.
+
+The whole-kernel lowering (:mod:`llc.passes.lower_to_simt`) brackets every shared-memory use
+with barriers where it cannot see its neighbours: a ``local_store`` waits for earlier readers of
+its buffer and for its own stores, a cross-warp exchange or a conversion inside a loop waits
+before the next iteration rewrites its buffer. Many of those are redundant in context: a
+reduction's second exchange starts with a barrier that already keeps the first exchange's loads
+before the next iteration's stores, and a buffer written once, before anything reads it, needs
+no barrier ahead of the store. :func:`prune_barriers` removes them, as Triton's membar analysis
+inserts only the barriers it needs.
+
+The model is the PTX's: each ``simt.shared_alloc`` is one static buffer (whatever the loop
+iteration), two accesses conflict when they touch the same buffer and one of them writes
+(``simt.shared_store``, ``simt.stmatrix``), and a barrier is needed when some path of the
+structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
+loop that runs zero times) leads from an access through that barrier to a conflicting access
+without passing another barrier. Barriers are examined in program order and each one removed
+at once if unneeded, so two redundant barriers side by side never both go. An access whose buffer
+is not a ``simt.shared_alloc`` result, a call and any op with regions the analysis does not know
+conflict with everything (the barriers around them stay).
+
+>>> from xdsl.dialects import func, gpu
+>>> from xdsl.ir import Block, Region
+>>> from llc.dialects import simt
+>>> from xdsl.dialects.builtin import VectorType, f32, IndexType
+>>> from xdsl.dialects import arith
+>>> block = Block()
+>>> c0 = arith.ConstantOp.from_int_and_width(0, IndexType())
+>>> mem = simt.SharedAllocOp(64, 16)
+>>> load = simt.SharedLoadOp(mem.results[0], c0.results[0], VectorType(f32, [1]))
+>>> block.add_ops([c0, gpu.BarrierOp(), mem, load, gpu.BarrierOp(), func.ReturnOp()])
+>>> fn = func.FuncOp("f", ([], []), Region(block))
+>>> prune_barriers(fn)  # nothing is written: no barrier orders anything
+2
+>>> sum(isinstance(o, gpu.BarrierOp) for o in fn.walk())
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func, gpu, scf
+from xdsl.ir import Block, Operation, SSAValue
+
+from llc.dialects import simt
+
+__all__ = ["barrier_needed", "prune_barriers"]
+
+_WRITES = (simt.SharedStoreOp, simt.StMatrixOp)
+_READS = (simt.SharedLoadOp, simt.LdMatrixOp)
+_ANY = object()
+"""The buffer of an access the analysis cannot name: it conflicts with every access."""
+
+
+@dataclass(eq=False)
+class _Node:
+    """One point of the control-flow graph: an access, a barrier, or a join (``op`` None)."""
+
+    op: Operation | None = None
+    buffer: object = None
+    writes: bool = False
+    succ: list[_Node] = field(default_factory=list)
+    pred: list[_Node] = field(default_factory=list)
+
+
+def _buffer(value: SSAValue) -> object:
+    owner = value.owner
+    return owner if isinstance(owner, simt.SharedAllocOp) else _ANY
+
+
+class _Graph:
+    def __init__(self, fn: func.FuncOp) -> None:
+        self.nodes: list[_Node] = []
+        self.barriers: dict[Operation, _Node] = {}
+        self.exit = self._node(None)
+        if fn.body.blocks:
+            self._block(fn.body.block, [self.exit])
+        for n in self.nodes:
+            for s in n.succ:
+                s.pred.append(n)
+
+    def _node(self, op: Operation | None, succ: list[_Node] | None = None) -> _Node:
+        n = _Node(op, succ=list(succ or []))
+        self.nodes.append(n)
+        return n
+
+    def _block(self, block: Block | None, after: list[_Node]) -> list[_Node]:
+        """Build the nodes of ``block``'s ops; return the entry points (``after`` if none)."""
+        nxt = after
+        for op in reversed(list(block.ops) if block is not None else []):
+            nxt = self._op(op, nxt)
+        return nxt
+
+    def _op(self, op: Operation, nxt: list[_Node]) -> list[_Node]:
+        if isinstance(op, gpu.BarrierOp):
+            n = self._node(op, nxt)
+            self.barriers[op] = n
+            return [n]
+        if isinstance(op, (*_WRITES, *_READS)):
+            n = self._node(op, nxt)
+            mem = op.operands[1] if isinstance(op, _WRITES) else op.operands[0]
+            n.buffer, n.writes = _buffer(mem), isinstance(op, _WRITES)
+            return [n]
+        if isinstance(op, scf.ForOp):
+            head = self._node(None)  # each iteration starts here; it may also leave the loop
+            head.succ = [*self._block(op.body.block, [head]), *nxt]
+            return [head]
+        if isinstance(op, scf.WhileOp):
+            head = self._node(None)
+            body = self._block(op.after_region.block, [head])
+            head.succ = self._block(op.before_region.block, [*body, *nxt])
+            return [head]
+        if isinstance(op, scf.IfOp):
+            then = self._block(op.true_region.block, nxt)
+            other = self._block(op.false_region.block, nxt) if op.false_region.blocks else nxt
+            return [*then, *other]
+        if isinstance(op, func.CallOp) or op.regions:
+            n = self._node(op, nxt)  # unknown: reads and writes every buffer
+            n.buffer, n.writes = _ANY, True
+            return [n]
+        return nxt
+
+    @staticmethod
+    def reach(start: list[_Node], forward: bool) -> list[_Node]:
+        """Accesses reachable from ``start`` (forward or backward) before any barrier."""
+        seen: set[int] = set()
+        stack = list(start)
+        found = []
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if isinstance(n.op, gpu.BarrierOp):
+                continue
+            if n.op is not None:
+                found.append(n)
+            stack.extend(n.succ if forward else n.pred)
+        return found
+
+
+def _conflict(a: _Node, b: _Node) -> bool:
+    same = a.buffer is b.buffer or a.buffer is _ANY or b.buffer is _ANY
+    return same and (a.writes or b.writes)
+
+
+def barrier_needed(fn: func.FuncOp, barrier: gpu.BarrierOp) -> bool:
+    """Whether ``barrier`` (in ``fn``) is the only barrier on some path between two conflicting
+    shared-memory accesses (see the module docstring)."""
+    graph = _Graph(fn)
+    node = graph.barriers[barrier]
+    before = graph.reach(node.pred, forward=False)
+    after = graph.reach(node.succ, forward=True)
+    return any(_conflict(a, b) for a in before for b in after)
+
+
+def prune_barriers(fn: func.FuncOp) -> int:
+    """Remove, in program order, every barrier of ``fn`` that :func:`barrier_needed` says orders
+    nothing; return how many went (the module docstring has an example)."""
+    removed = 0
+    for op in [o for o in fn.walk() if isinstance(o, gpu.BarrierOp)]:
+        if not barrier_needed(fn, op):
+            op.detach()
+            op.erase()
+            removed += 1
+    return removed

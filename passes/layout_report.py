@@ -1,0 +1,208 @@
+"""The whole-kernel figure of a laid-out module (``llc-opt --layout-report``).
+
+Per function, under llc's cost model (issue cycles per warp, :mod:`llc.passes.layout_cost`):
+
+* every ``tl.convert_layout`` left that changes the layout: its cost (``conversion_cost`` for its
+  shape, element type and the module's compute capability) and its loop weight (the product of
+  the trip counts of the loops around it, :func:`llc.passes.layout_solver.block_weight`);
+* every global load and store of a tensor: its vector width, instructions and 32-byte sectors
+  (``access_cost`` in the layout of its pointer, with the pointer's axis info), and its weight;
+* the total: the sum of cost times weight, the figure the layout solver minimizes.
+
+>>> from xdsl.dialects.builtin import ModuleOp
+>>> format_report(layout_report(ModuleOp([])))
+''
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from llc.dialects.layout_rules import is_tensor
+from llc.dialects.tl import ConvertLayoutOp, encoding_of, shape_of
+from llc.passes.layout_assignment import element_bits, walk_ops
+from llc.passes.layout_cost import access_cost, capability_of, conversion_cost
+from llc.passes.layout_solver import block_weight
+
+__all__ = ["AccessLine", "ConversionLine", "FunctionReport", "format_report", "layout_report"]
+
+
+@dataclass(frozen=True)
+class ConversionLine:
+    """One conversion left in a function."""
+
+    value: str
+    type: str
+    src: str
+    dst: str
+    cost: float
+    weight: float
+
+
+@dataclass(frozen=True)
+class AccessLine:
+    """One global load or store."""
+
+    op: str
+    value: str
+    type: str
+    width_bits: int
+    instructions: int
+    sectors: int
+    cost: float
+    weight: float
+
+
+@dataclass
+class FunctionReport:
+    """The figure of one function: its conversions, its accesses and their weighted total."""
+
+    name: str
+    conversions: list[ConversionLine] = field(default_factory=list)
+    accesses: list[AccessLine] = field(default_factory=list)
+
+    @property
+    def conversion_total(self) -> float:
+        """Weighted cost of the conversions."""
+        return sum(c.cost * c.weight for c in self.conversions)
+
+    @property
+    def access_total(self) -> float:
+        """Weighted cost of the memory accesses."""
+        return sum(a.cost * a.weight for a in self.accesses)
+
+    @property
+    def total(self) -> float:
+        """The whole function's figure.
+
+        >>> FunctionReport("f", [ConversionLine("%x", "64xf32", "a", "b", 10.0, 8.0)]).total
+        80.0
+        """
+        return self.conversion_total + self.access_total
+
+
+def _label(v: SSAValue) -> str:
+    return f"%{v.name_hint}" if v.name_hint else f"<{getattr(v.owner, 'name', 'arg')} result>"
+
+
+def _kind(enc: Attribute | None) -> str:
+    layout = getattr(enc, "layout", None)
+    kind = getattr(layout, "kind", None)
+    if kind == "slice":
+        return f"slice<{layout.dim}, {_kind_of(layout.parent)}>"  # type: ignore[union-attr]
+    if kind == "dot_op":
+        return f"dot_op<{layout.op_idx}, {_kind_of(layout.parent)}>"  # type: ignore[union-attr]
+    return str(kind) if kind else str(enc)
+
+
+def _kind_of(layout: object) -> str:
+    kind = getattr(layout, "kind", "?")
+    if kind in ("blocked",):
+        spt = getattr(layout, "size_per_thread", ())
+        order = getattr(layout, "order", ())
+        return f"blocked spt={list(spt)} order={list(order)}"
+    return str(kind)
+
+
+def _describe(enc: Attribute | None) -> str:
+    layout = getattr(enc, "layout", None)
+    if getattr(layout, "kind", None) == "blocked":
+        return _kind_of(layout)
+    return _kind(enc)
+
+
+def _type(v: SSAValue) -> str:
+    shape = "x".join(str(s) for s in shape_of(v.type))
+    element = getattr(v.type, "element_type", "?")
+    return f"{shape}x{element}"
+
+
+def layout_report(module: ModuleOp) -> list[FunctionReport]:
+    """The figure of every function of a laid-out ``module``."""
+    from llc.passes.axis_info import AxisAnalysis
+
+    reports: list[FunctionReport] = []
+    axis = AxisAnalysis()
+    for func in module.ops:
+        if not isinstance(func, FuncOp) or not func.body.blocks:
+            continue
+        report = FunctionReport(func.sym_name.data)
+        capability = capability_of(func)
+        for op in walk_ops(func):
+            if isinstance(op, ConvertLayoutOp):
+                src, dst = encoding_of(op.src.type), encoding_of(op.result.type)
+                if src is None or dst is None or src == dst:
+                    continue
+                cost = conversion_cost(
+                    src, dst, shape_of(op.src.type), element_bits(op.src.type), capability
+                )
+                report.conversions.append(
+                    ConversionLine(
+                        _label(op.result),
+                        _type(op.src),
+                        _describe(src),
+                        _describe(dst),
+                        cost,
+                        block_weight(op.parent_block()),
+                    )
+                )
+            elif op.name in ("tl.load", "tl.store") and is_tensor(op.operands[0]):
+                report.accesses.append(_access(op, axis))
+        reports.append(report)
+    return reports
+
+
+def _access(op: Operation, axis: object) -> AccessLine:
+    ptr = op.operands[0]
+    data = op.results[0] if op.name == "tl.load" else op.operands[1]
+    enc = encoding_of(ptr.type)
+    info = axis.info(ptr)  # type: ignore[attr-defined]
+    shape = shape_of(ptr.type)
+    if enc is None:
+        from llc.dialects.tl import hardware_config
+        from llc.passes.layout_assignment import default_blocked
+
+        warps, lanes = hardware_config(op) or (4, 32)
+        enc = default_blocked(shape, warps, lanes)
+    cost = access_cost(enc, shape, element_bits(data.type), info.contiguity, info.divisibility)
+    return AccessLine(
+        op.name.removeprefix("tl."),
+        _label(data),
+        _type(data),
+        cost.width_bits,
+        cost.instructions,
+        cost.sectors,
+        cost.total,
+        block_weight(op.parent_block()),
+    )
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def format_report(reports: list[FunctionReport]) -> str:
+    """The report as ``//`` comment lines (the IR printed after it stays parseable)."""
+    lines: list[str] = []
+    for r in reports:
+        lines.append(f"// layout report @{r.name}")
+        for c in r.conversions:
+            lines.append(
+                f"//   convert {c.value} {c.type}: {c.src} -> {c.dst}: cost {_num(c.cost)} "
+                f"x weight {_num(c.weight)} = {_num(c.cost * c.weight)}"
+            )
+        for a in r.accesses:
+            lines.append(
+                f"//   {a.op} {a.value} {a.type}: {a.width_bits} bits x {a.instructions}, "
+                f"{a.sectors} sectors: cost {_num(a.cost)} x weight {_num(a.weight)} = "
+                f"{_num(a.cost * a.weight)}"
+            )
+        lines.append(
+            f"//   total {_num(r.total)}: {len(r.conversions)} conversions "
+            f"{_num(r.conversion_total)}, {len(r.accesses)} accesses {_num(r.access_total)}"
+        )
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,1289 @@
+"""Layout assignment as one exact optimization per function (the ``solve`` stage).
+
+The staged analysis of :mod:`llc.passes.layout_assignment` decides class by class. This module
+states the whole function's choice as one model and solves it exactly with an integer program
+(HiGHS, :mod:`highspy`); the staged result is its warm start and upper bound.
+
+**Nodes.** Tensor values that must share one layout form a node: the block argument and the
+result of an ``scf.for`` iteration (and of an ``scf.while`` after-region), and the tensor
+results of one op (a reduction with several results). A ``tl.store`` is a node too: the layout
+it accesses memory in. Values that control flow only *connects* (a loop's init and yielded
+values, the values an ``scf.if`` yields) are separate nodes joined by a conversion where they
+disagree, as :func:`llc.passes.layout_assignment.materialize` joins them.
+
+**Candidates** of a node (at most :data:`MAX_SOLVER_CANDIDATES`, first come first kept): the
+staged layout, its anchors (coalesced access, the dot's mma layout, gather's warp-local layout),
+layouts the user wrote, the staged propagation's candidates, then what reaches it by forward and
+backward transfer through each op's rule (:func:`llc.dialects.layout_rules.rule_for`) from its
+neighbours' candidates (two rounds), then the default blocked layout. A
+candidate must build a linear layout for the node's shape; ``dot_op`` layouts come only from
+the staged result or the user. Dot results, layouts of ops without a rule, function arguments
+that carry a layout and, in partially laid-out input, the user's layouts are pinned.
+
+**Cost** (issue cycles per warp, :mod:`llc.passes.layout_cost`), each term times the weight of
+the block it runs in (:func:`block_weight`: the product of the enclosing loops' trip counts,
+from constant bounds, else :data:`DEFAULT_TRIP_COUNT`):
+
+* every load and store pays :func:`llc.passes.layout_cost.access_cost` in its layout (vector
+  width, 32-byte sectors);
+* every op's rule says, for each choice of its result layout, which layout each operand must
+  have (``backward``); a value pays one conversion per distinct layout its users demand, as the
+  rewrite shares a conversion between uses, priced by ``conversion_cost`` (shape, element type,
+  compute capability), or, when cheaper, the recomputation of its producer slice in that layout
+  (:func:`rematerialization`: constants, ranges, splats, index arithmetic and elementwise chains
+  with no tensor input from a load) at ``remat_cost`` per op;
+* a result layout the op cannot produce (kept only when the staged analysis chose it) costs, as
+  the rewrite does it, a conversion of the result from the layout the op derives.
+
+**ILP.** Binary ``x[n, i]`` (node ``n`` takes candidate ``i``), ``sum_i x[n, i] = 1``. A term on
+two nodes gets ``y[a, i, b, j] >= 0`` with the local-polytope constraints ``sum_j y = x[a, i]``,
+``sum_i y = x[b, j]`` (exact for binary ``x``: ``y`` is then the product). A value's shared
+conversion to ``L`` is ``w[v, i, L] >= sum of the y of each demand of L`` (one ``w`` per value,
+source choice and target), so several users demanding the same layout pay once. The objective
+of the optimum equals the model's cost of its assignment (:meth:`LayoutModel.evaluate`), which
+:func:`brute_force_minimum` checks by enumeration on small functions.
+
+**Budget.** Past ``budget`` seconds (building plus solving) the function keeps the staged
+assignment and the pass prints a ``remark:`` saying so.
+
+>>> MAX_SOLVER_CANDIDATES, DEFAULT_TRIP_COUNT
+(4, 8)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from llc.dialects.layout_rules import ANY, is_tensor, rule_for, tensor_operands, tensor_results
+from llc.dialects.tl import encoding_of, shape_of
+from llc.errors import LayoutError
+from llc.layouts.common import padded_shape
+from llc.passes.layout_assignment import LayoutAnalysis, default_blocked, element_bits, walk_ops
+from llc.passes.layout_cost import (
+    access_cost,
+    conversion_cost,
+    conversion_lower_bound,
+    remat_cost,
+)
+
+__all__ = [
+    "DEFAULT_BUDGET_S",
+    "DEFAULT_TRIP_COUNT",
+    "ENUMERATION_CAP",
+    "MAX_SOLVER_CANDIDATES",
+    "LayoutModel",
+    "SolveResult",
+    "block_weight",
+    "brute_force_minimum",
+    "build_model",
+    "exact_minimum",
+    "solve_function",
+    "trip_count",
+]
+
+MAX_SOLVER_CANDIDATES = 4
+"""Candidates per node (bounds the model: at most 16 pair variables per pair of nodes)."""
+DEFAULT_TRIP_COUNT = 8
+"""Iterations assumed for a loop whose bounds are not constants (``scf.while``, dynamic
+``scf.for``)."""
+DEFAULT_BUDGET_S = 2.0
+"""Seconds per function for building and solving the model before the staged fallback."""
+ENUMERATION_CAP = 1 << 16
+"""The most assignments :func:`brute_force_minimum` enumerates per independent component."""
+MAX_REMAT_OPS = 16
+"""The largest producer slice :func:`rematerialization` prices."""
+
+CONVERSION_OP_COST = 1e-3
+"""Added to every conversion's price: one the cost model prices 0 (a register renaming) still
+adds an op, so of two assignments of equal cost the one with fewer conversions wins."""
+CHANGE_COST = 1e-6
+"""Added per node that leaves its staged layout: among equal optima the staged one is kept."""
+
+_INF = float("inf")
+
+_KNOWN_CONVERSIONS: dict[tuple, float] = {}
+"""Conversions already priced exactly (by any function): a model takes their price at once
+instead of a lower bound, which saves the ILP rounds that would price them again."""
+
+
+# ---------------------------------------------------------------------------------- weights
+def _constant_int(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "arith.constant":
+        attr = owner.properties.get("value")  # an IntegerAttr of 0 is falsy: no `or`
+        if attr is None:
+            attr = owner.attributes.get("value")
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
+def trip_count(loop: Operation) -> int:
+    """Iterations of an ``scf.for`` with constant bounds (at least 1), else
+    :data:`DEFAULT_TRIP_COUNT` (``scf.while`` included).
+
+    >>> from xdsl.dialects.builtin import ModuleOp
+    >>> trip_count(ModuleOp([]))
+    8
+    """
+    if loop.name == "scf.for" and len(loop.operands) >= 3:
+        lb, ub, step = (_constant_int(v) for v in loop.operands[:3])
+        if lb is not None and ub is not None and step is not None and step > 0:
+            return max(1, -(-(ub - lb) // step))
+    return DEFAULT_TRIP_COUNT
+
+
+def block_weight(block: Block | None) -> float:
+    """How often ``block`` runs per kernel launch: the product of the trip counts of the loops
+    around it (an ``scf.if`` branch counts as running).
+
+    >>> block_weight(None)
+    1.0
+    """
+    weight = 1.0
+    op = block.parent_op() if block is not None else None
+    while op is not None:
+        if op.name in ("scf.for", "scf.while"):
+            weight *= trip_count(op)
+        op = op.parent_op()
+    return weight
+
+
+def value_weight(v: SSAValue) -> float:
+    """The weight of the block where a conversion of ``v`` goes (right after its definition)."""
+    owner = v.owner
+    if isinstance(owner, Block):
+        return block_weight(owner)
+    return block_weight(owner.parent_block())  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------------------------- model
+@dataclass
+class Demand:
+    """``value`` must be available in ``targets[j]`` when node ``key`` takes its candidate
+    ``j`` (``key`` ``None``: always ``targets[0]``); a ``None`` target demands nothing."""
+
+    value: SSAValue
+    key: int | None
+    targets: list[Attribute | None]
+    target_ids: list[int] = field(default_factory=list)
+    """``targets`` as :attr:`LayoutModel.layouts` indices (-1: none)."""
+
+
+@dataclass
+class LayoutModel:
+    """The assignment problem of one function (see the module docstring).
+
+    ``candidates[n]``: the layouts node ``n`` may take (index 0: the staged choice);
+    ``unary[n][i]``: the access cost of node ``n`` in candidate ``i``; ``pairs[(a, b)]``: a
+    cost table over two nodes' choices (``a < b``); ``demands[v]``: the layouts ``v``'s users
+    need; ``constant``: cost no choice changes.
+    """
+
+    capability: int
+    candidates: list[list[Attribute]] = field(default_factory=list)
+    node_values: list[list[SSAValue]] = field(default_factory=list)
+    node_of: dict[SSAValue, int] = field(default_factory=dict)
+    store_node: dict[Operation, int] = field(default_factory=dict)
+    pinned: list[bool] = field(default_factory=list)
+    unary: list[list[float]] = field(default_factory=list)
+    pairs: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    demands: dict[SSAValue, list[Demand]] = field(default_factory=dict)
+    weight: dict[SSAValue, float] = field(default_factory=dict)
+    constant: float = 0.0
+    layouts: list[Attribute] = field(default_factory=list)
+    """Every layout of the model once (candidates and demanded layouts, by equality)."""
+    layout_id: dict[Attribute, int] = field(default_factory=dict)
+    cand_ids: list[list[int]] = field(default_factory=list)
+    values: list[SSAValue] = field(default_factory=list)
+    value_id: dict[SSAValue, int] = field(default_factory=dict)
+    _price: dict[tuple[int, int, int], float] = field(default_factory=dict)
+    _lower: dict[tuple[int, int, int], float] = field(default_factory=dict)
+    _remat: dict[tuple[SSAValue, Attribute], float] = field(default_factory=dict)
+
+    def intern(self, enc: Attribute) -> int:
+        """The index of ``enc`` in :attr:`layouts` (added if new)."""
+        index = self.layout_id.get(enc)
+        if index is None:
+            index = len(self.layouts)
+            self.layouts.append(enc)
+            self.layout_id[enc] = index
+        return index
+
+    def finalize(self) -> None:
+        """Index layouts and values (the costs are looked up by index, not by hashing IR)."""
+        self.cand_ids = [[self.intern(e) for e in c] for c in self.candidates]
+        for v, demands in self.demands.items():
+            self.value_id[v] = len(self.values)
+            self.values.append(v)
+            for d in demands:
+                d.target_ids = [-1 if t is None else self.intern(t) for t in d.targets]
+
+    # -------------------------------------------------------------- costs
+    def provision(self, v: SSAValue, have: Attribute, want: Attribute, exact: bool = True) -> float:
+        """Unweighted cost of making ``v`` (in ``have``) available in ``want``: a conversion, or
+        the recomputation of its producer slice when cheaper (see :meth:`price`)."""
+        if have == want:
+            return 0.0
+        if v not in self.value_id:
+            self.value_id[v] = len(self.values)
+            self.values.append(v)
+        return self.price(self.value_id[v], self.intern(have), self.intern(want), exact)
+
+    def price(self, vi: int, hi: int, wi: int, exact: bool = True) -> float:
+        """:meth:`provision` by indices. With ``exact`` false, a conversion not priced yet
+        counts at its :func:`~llc.passes.layout_cost.conversion_lower_bound`."""
+        if hi == wi:
+            return 0.0
+        key = (vi, hi, wi)
+        cached = self._price.get(key)
+        if cached is not None:
+            return cached
+        if not exact:
+            bound = self._lower.get(key)
+            if bound is not None:
+                return bound
+        v, have, want = self.values[vi], self.layouts[hi], self.layouts[wi]
+        remat = rematerialization(v, want, self._remat)
+        if remat == 0:  # a free recomputation needs no conversion priced
+            self._price[key] = 0.0
+            return 0.0
+        shape, bits = shape_of(v.type), element_bits(v.type)
+        known_key = (have, want, shape, bits, self.capability)
+        convert = _KNOWN_CONVERSIONS.get(known_key)
+        if convert is None:
+            if not exact:
+                bound = conversion_lower_bound(have, want, shape, bits) + CONVERSION_OP_COST
+                self._lower[key] = min(remat, bound)
+                return self._lower[key]
+            convert = conversion_cost(have, want, shape, bits, self.capability)
+            convert += CONVERSION_OP_COST
+            if len(_KNOWN_CONVERSIONS) >= 1 << 16:
+                _KNOWN_CONVERSIONS.clear()
+            _KNOWN_CONVERSIONS[known_key] = convert
+        cached = min(remat, convert)
+        self._price[key] = cached
+        return cached
+
+    def is_priced(self, vi: int, hi: int, wi: int) -> bool:
+        """Whether :meth:`price` knows the exact figure."""
+        return hi == wi or (vi, hi, wi) in self._price
+
+    def targets(self, v: SSAValue, hi: int, choice: Sequence[int]) -> set[int]:
+        """The layouts (indices) other than ``hi`` that ``v``'s users demand under ``choice``."""
+        wanted: set[int] = set()
+        for d in self.demands.get(v, []):
+            t = d.target_ids[0] if d.key is None else d.target_ids[choice[d.key]]
+            if t >= 0 and t != hi:
+                wanted.add(t)
+        return wanted
+
+    def value_cost(self, v: SSAValue, choice: Sequence[int], exact: bool = True) -> float:
+        """Weighted cost of the distinct layouts ``v``'s users demand under ``choice``."""
+        node = self.node_of[v]
+        hi = self.cand_ids[node][choice[node]]
+        vi = self.value_id[v]
+        wanted = self.targets(v, hi, choice)
+        return self.weight[v] * sum(self.price(vi, hi, t, exact) for t in wanted)
+
+    def evaluate(self, choice: Sequence[int]) -> float:
+        """The model's cost of an assignment (candidate index per node).
+
+        >>> LayoutModel(80, candidates=[[None]], unary=[[3.0]], constant=1.0).evaluate([0])
+        4.0
+        """
+        total = self.constant
+        for n, costs in enumerate(self.unary):
+            total += costs[choice[n]]
+        for (a, b), table in self.pairs.items():
+            total += float(table[choice[a], choice[b]])
+        for v in self.demands:
+            total += self.value_cost(v, choice)
+        return total
+
+    def add_pair(self, a: int, b: int, i: int, j: int, cost: float) -> None:
+        """Add ``cost`` when node ``a`` takes ``i`` and node ``b`` takes ``j``."""
+        if cost == 0:
+            return
+        if a == b:
+            if i == j:
+                self.unary[a][i] += cost
+            return
+        if a > b:
+            a, b, i, j = b, a, j, i
+        table = self.pairs.get((a, b))
+        if table is None:
+            table = np.zeros((len(self.candidates[a]), len(self.candidates[b])))
+            self.pairs[(a, b)] = table
+        table[i, j] += cost
+
+    def lower_bound(self) -> float:
+        """A bound no assignment goes below: each node's cheapest access, each pair term's
+        cheapest entry, no conversion.
+
+        >>> LayoutModel(80, candidates=[[1, 2]], unary=[[3.0, 2.0]]).lower_bound()
+        2.0
+        """
+        total = self.constant + sum(min(costs) for costs in self.unary)
+        return total + sum(float(table.min()) for table in self.pairs.values())
+
+    def staged_choice(self) -> list[int]:
+        """The staged analysis' assignment (every node's candidate 0)."""
+        return [0] * len(self.candidates)
+
+
+def rematerialization(
+    v: SSAValue, want: Attribute, memo: dict[tuple[SSAValue, Attribute], float]
+) -> float:
+    """Unweighted cost of recomputing ``v`` in ``want`` from scalars alone: the slice of its
+    producers is made of rematerializable ops with a rule (constants, ranges, splats, index
+    arithmetic, elementwise chains) and reaches no tensor it cannot recompute (a load, a block
+    argument). ``inf`` otherwise, or past :data:`MAX_REMAT_OPS` ops."""
+    key = (v, want)
+    if key in memo:
+        return memo[key]
+    memo[key] = _INF  # cycles and re-entry
+    result = _remat(v, want, memo, [0])
+    memo[key] = result
+    return result
+
+
+def _remat(
+    v: SSAValue, want: Attribute, memo: dict[tuple[SSAValue, Attribute], float], count: list[int]
+) -> float:
+    owner = v.owner
+    if not isinstance(owner, Operation):
+        return _INF
+    rule = rule_for(owner)
+    if (
+        rule is None
+        or not rule.rematerializable
+        or rule.kind not in ("free", "transparent", "structural")
+        or owner.regions
+        or len(tensor_results(owner)) != 1
+    ):
+        return _INF
+    count[0] += 1
+    if count[0] > MAX_REMAT_OPS:
+        return _INF
+    required = rule.backward(owner, [want])
+    if required is None:
+        return _INF
+    total = remat_cost(owner.name, shape_of(v.type), element_bits(v.type))
+    for i, enc in zip(tensor_operands(owner), required, strict=False):
+        if enc is ANY:
+            continue
+        operand = owner.operands[i]
+        key = (operand, enc)
+        if key not in memo:
+            memo[key] = _INF
+            memo[key] = _remat(operand, enc, memo, count)
+        total += memo[key]
+        if total == _INF:
+            return _INF
+    return total
+
+
+# ---------------------------------------------------------------------------------- building
+class _Ties:
+    def __init__(self) -> None:
+        self.parent: dict[SSAValue, SSAValue] = {}
+
+    def find(self, v: SSAValue) -> SSAValue:
+        self.parent.setdefault(v, v)
+        while self.parent[v] is not v:
+            self.parent[v] = self.parent[self.parent[v]]
+            v = self.parent[v]
+        return v
+
+    def union(self, a: SSAValue, b: SSAValue) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra is not rb:
+            self.parent[rb] = ra
+
+
+def _function_values(func: FuncOp, ops: list[Operation]) -> Iterator[SSAValue]:
+    if func.body.blocks:
+        yield from func.body.block.args
+    for op in ops:
+        yield from op.results
+        for region in op.regions:
+            for block in region.blocks:
+                yield from block.args
+
+
+def _linear(enc: Attribute, shape: tuple[int, ...], cache: dict) -> object | None:
+    """``enc``'s linear layout for ``shape`` (``None``: it has none)."""
+    key = (enc, shape)
+    if key not in cache:
+        try:
+            cache[key] = enc.to_linear_layout(padded_shape(shape))  # type: ignore[attr-defined]
+        except (LayoutError, ValueError, AttributeError, TypeError):
+            cache[key] = None
+    return cache[key]
+
+
+def _redundant(enc: Attribute, kept: list[Attribute], shape: tuple[int, ...], cache: dict) -> bool:
+    """Whether ``enc`` is invalid for ``shape`` or maps the same elements as a kept candidate of
+    its own kind (the rules treat the two alike, and converting between them is free)."""
+    ll = _linear(enc, shape, cache)
+    if ll is None:
+        return True
+    return any(type(k) is type(enc) and _linear(k, shape, cache) == ll for k in kept)
+
+
+def _is_dot_operand(enc: Attribute) -> bool:
+    return getattr(getattr(enc, "layout", None), "kind", None) == "dot_op"
+
+
+def _connections(op: Operation) -> list[tuple[SSAValue, SSAValue]]:
+    """(value, carrier) pairs that control flow connects by a conversion: the value is
+    converted to the carrier's layout (the rewrite's ``_tied_requirements``)."""
+    out: list[tuple[SSAValue, SSAValue]] = []
+    if op.name == "scf.for":
+        body = op.regions[0].block
+        yielded = body.last_op.operands if body.last_op is not None else []
+        for i, result in enumerate(op.results):
+            out.append((op.operands[3 + i], result))
+            if i < len(yielded):
+                out.append((yielded[i], result))
+    elif op.name == "scf.if":
+        for i, result in enumerate(op.results):
+            for region in op.regions:
+                if region.blocks and region.block.last_op is not None:
+                    out.append((region.block.last_op.operands[i], result))
+    elif op.name == "scf.while":
+        before, after = op.regions[0].block, op.regions[1].block
+        after_yield = after.last_op.operands if after.last_op is not None else []
+        for i, init in enumerate(op.operands):
+            out.append((init, before.args[i]))
+            if i < len(after_yield):
+                out.append((after_yield[i], before.args[i]))
+        condition = before.last_op
+        cond_args = condition.operands[1:] if condition is not None else []
+        for i, result in enumerate(op.results):
+            if i < len(cond_args):
+                out.append((cond_args[i], result))
+    return [(v, c) for v, c in out if is_tensor(v) and is_tensor(c)]
+
+
+def build_model(
+    analysis: LayoutAnalysis,
+    func: FuncOp,
+    staged: dict[SSAValue, Attribute],
+    staged_sinks: dict[Operation, Attribute],
+) -> LayoutModel:
+    """The model of ``func`` after the staged analysis (``staged``: every tensor value's
+    layout; ``staged_sinks``: every store's)."""
+    from llc.passes.axis_info import AxisAnalysis
+    from llc.passes.coalesce import coalesced_layout
+
+    model = LayoutModel(analysis.capability)
+    ops = list(walk_ops(func))
+    ties = _Ties()
+    for v in _function_values(func, ops):
+        if is_tensor(v):
+            ties.find(v)
+    for op in ops:
+        if op.name == "scf.for":
+            body = op.regions[0].block
+            for i, result in enumerate(op.results):
+                if is_tensor(result):
+                    ties.union(result, body.args[i + 1])
+        elif op.name == "scf.while":
+            after = op.regions[1].block
+            for i, result in enumerate(op.results):
+                if is_tensor(result) and i < len(after.args):
+                    ties.union(result, after.args[i])
+        elif rule_for(op) is not None:
+            results = [op.results[i] for i in tensor_results(op)]
+            for r in results[1:]:
+                ties.union(results[0], r)
+    roots: dict[SSAValue, int] = {}
+    for v in ties.parent:
+        root = ties.find(v)
+        if root not in roots:
+            roots[root] = len(model.node_values)
+            model.node_values.append([])
+        n = roots[root]
+        model.node_values[n].append(v)
+        model.node_of[v] = n
+    num_values = len(model.node_values)
+    stores = [
+        op for op in ops if op.name == "tl.store" and op.operands and is_tensor(op.operands[0])
+    ]
+    for op in stores:
+        model.store_node[op] = len(model.node_values)
+        model.node_values.append([])
+
+    # ---- seeds
+    valid_cache: dict = {}
+    cands: list[list[Attribute]] = []
+    pinned: list[bool] = []
+    shapes: list[tuple[int, ...]] = []
+    hw = analysis.hw
+    axis = AxisAnalysis()
+    for n in range(num_values):
+        values = model.node_values[n]
+        v0 = values[0]
+        shape = shape_of(v0.type)
+        shapes.append(shape)
+        first = staged[v0]
+        seeds: list[Attribute] = [first]
+        pin = False
+        for v in values:
+            owner = v.owner
+            existing = encoding_of(v.type)
+            if isinstance(owner, Operation):
+                if (
+                    owner.name == "tl.dot"
+                    or (owner.name == "tl.gather" and owner in analysis.sink_layouts)
+                    or (
+                        rule_for(owner) is None
+                        and owner.name not in ("scf.for", "scf.if", "scf.while")
+                    )
+                ):
+                    pin = True
+            elif (
+                isinstance(v, BlockArgument)
+                and func.body.blocks
+                and v.owner is func.body.block
+                and existing is not None
+                and analysis.keep_existing
+            ):
+                pin = True  # a function argument's layout is its caller's
+            if existing is not None and analysis.keep_existing and analysis.partial:
+                pin = True
+            root = analysis.cls(v)
+            if root in analysis.fixed:
+                seeds.append(analysis.fixed[root])
+            seeds += [enc for _, enc in analysis.anchor_options.get(root, [])]
+            if existing is not None:
+                seeds.append(existing)
+            seeds += analysis.candidates.get(root, [])
+            if isinstance(owner, Operation) and owner.name == "tl.load":
+                seeds.append(coalesced_layout(owner, axis, hw))
+        keep: list[Attribute] = []
+        for enc in seeds:
+            if enc in keep or len(keep) >= MAX_SOLVER_CANDIDATES:
+                continue
+            if keep and (_is_dot_operand(enc) or _redundant(enc, keep, shape, valid_cache)):
+                continue
+            keep.append(enc)
+        cands.append(keep[:1] if pin else keep)
+        pinned.append(pin)
+    for op in stores:
+        shape = shape_of(op.operands[0].type)
+        shapes.append(shape)
+        seeds = [staged_sinks[op], coalesced_layout(op, axis, hw)]
+        cands.append(list(dict.fromkeys(seeds)))
+        pinned.append(False)
+
+    # ---- transfer: forward and backward through the rules, two rounds
+    def offer(n: int, enc: Attribute | None) -> None:
+        if (
+            enc is None
+            or enc is ANY
+            or pinned[n]
+            or enc in cands[n]
+            or len(cands[n]) >= MAX_SOLVER_CANDIDATES
+            or _is_dot_operand(enc)
+            or _redundant(enc, cands[n], shapes[n], valid_cache)
+        ):
+            return
+        cands[n].append(enc)
+
+    for _ in range(2):
+        for op in ops:
+            for v, carrier in _connections(op):
+                a, b = model.node_of[v], model.node_of[carrier]
+                for enc in list(cands[a]):
+                    offer(b, enc)
+                for enc in list(cands[b]):
+                    offer(a, enc)
+            if op in model.store_node:
+                s = model.store_node[op]
+                for i in tensor_operands(op):
+                    for enc in list(cands[model.node_of[op.operands[i]]]):
+                        offer(s, enc)
+                continue
+            rule = rule_for(op)
+            results = tensor_results(op)
+            if rule is None or not results or rule.kind in ("sink", "source"):
+                continue
+            r = model.node_of[op.results[results[0]]]
+            for i in tensor_operands(op):
+                if op.name == "tl.dot" and i != 2:
+                    continue
+                for enc in list(cands[model.node_of[op.operands[i]]]):
+                    out = _forward(rule, op, i, enc)
+                    if out:
+                        offer(r, out[0])
+        for op in reversed(ops):
+            if op in model.store_node:
+                s = model.store_node[op]
+                for i in tensor_operands(op):
+                    for enc in cands[s]:
+                        offer(model.node_of[op.operands[i]], enc)
+                continue
+            rule = rule_for(op)
+            results = tensor_results(op)
+            if rule is None or not results:
+                continue
+            r = model.node_of[op.results[results[0]]]
+            for enc in list(cands[r]):
+                required = _backward(rule, op, [enc] * len(results))
+                if required is None:
+                    continue
+                for i, req in zip(tensor_operands(op), required, strict=False):
+                    offer(model.node_of[op.operands[i]], req)
+
+    for n in range(num_values):  # the default last, where the bound leaves room
+        offer(n, default_blocked(shapes[n], hw.num_warps, hw.threads_per_warp))
+
+    # ---- prune what the producer cannot produce (the staged choice stays)
+    for op in ops:
+        rule = rule_for(op)
+        results = tensor_results(op)
+        if rule is None or not results or not tensor_operands(op):
+            continue
+        r = model.node_of[op.results[results[0]]]
+        cands[r] = [cands[r][0]] + [
+            e for e in cands[r][1:] if _backward(rule, op, [e] * len(results)) is not None
+        ]
+    model.candidates = cands
+    model.pinned = pinned
+    model.unary = [[0.0] + [CHANGE_COST] * (len(c) - 1) for c in cands]
+    for v in ties.parent:
+        model.weight[v] = value_weight(v)
+
+    # ---- costs
+    def demand(v: SSAValue, key: int | None, targets: list[Attribute | None]) -> None:
+        if all(t is None or t is ANY for t in targets):
+            return
+        clean = [None if t is ANY else t for t in targets]
+        model.demands.setdefault(v, []).append(Demand(v, key, clean))
+
+    for op in ops:
+        for v, carrier in _connections(op):
+            c = model.node_of[carrier]
+            demand(v, c, list(cands[c]))
+        if op.name in ("tl.load", "tl.store") and is_tensor(op.operands[0]):
+            ptr = op.operands[0]
+            info = axis.info(ptr)
+            data = op.operands[1] if op.name == "tl.store" else op.results[0]
+            bits = element_bits(data.type)
+            n = model.store_node[op] if op.name == "tl.store" else model.node_of[op.results[0]]
+            w = block_weight(op.parent_block())
+            for i, enc in enumerate(cands[n]):
+                model.unary[n][i] += (
+                    w
+                    * access_cost(
+                        enc, shape_of(ptr.type), bits, info.contiguity, info.divisibility
+                    ).total
+                )
+        if op in model.store_node:
+            s = model.store_node[op]
+            for i in tensor_operands(op):
+                demand(op.operands[i], s, list(cands[s]))
+            continue
+        if op.name == "tl.gather" and op in analysis.sink_layouts:
+            for i in tensor_operands(op):
+                demand(op.operands[i], None, [analysis.sink_layouts[op]])
+            continue
+        rule = rule_for(op)
+        results = tensor_results(op)
+        operands = tensor_operands(op)
+        if rule is None or not results or not operands:
+            continue
+        r = model.node_of[op.results[results[0]]]
+        per_operand: list[list[Attribute | None]] = [[] for _ in operands]
+        for j, lr in enumerate(cands[r]):
+            required = _backward(rule, op, [lr] * len(results))
+            if required is None:
+                required = _fallback(op, rule, j, lr, model, cands, staged, hw)
+            for k in range(len(operands)):
+                per_operand[k].append(required[k] if required and k < len(required) else None)
+        for k, i in enumerate(operands):
+            demand(op.operands[i], r, per_operand[k])
+    model.finalize()
+    return model
+
+
+_RULE_ERRORS = (LayoutError, ValueError, AttributeError, TypeError, IndexError)
+
+
+def _forward(rule: object, op: Operation, index: int, enc: Attribute) -> list[Attribute] | None:
+    """``rule.forward``, ``None`` where the layout algebra rejects the layout."""
+    try:
+        return rule.forward(op, index, enc)  # type: ignore[attr-defined]
+    except _RULE_ERRORS:
+        return None
+
+
+def _backward(rule: object, op: Operation, encs: list[Attribute]) -> list[Attribute] | None:
+    """``rule.backward``, ``None`` where the layout algebra rejects the layout."""
+    try:
+        return rule.backward(op, encs)  # type: ignore[attr-defined]
+    except _RULE_ERRORS:
+        return None
+
+
+def _fallback(
+    op: Operation,
+    rule: object,
+    j: int,
+    lr: Attribute,
+    model: LayoutModel,
+    cands: list[list[Attribute]],
+    staged: dict[SSAValue, Attribute],
+    hw: object,
+) -> list[Attribute] | None:
+    """A result layout ``op`` cannot produce: it runs in the layout its first operand derives
+    and its result is converted (the rewrite's ``_legalize``). Adds that conversion as a pair
+    term with the first operand's node; returns the operand layouts the derived layout needs
+    (from the first operand's staged layout)."""
+    first_idx = tensor_operands(op)[0]
+    first = op.operands[first_idx]
+    f = model.node_of[first]
+    r = model.node_of[op.results[tensor_results(op)[0]]]
+    result = op.results[tensor_results(op)[0]]
+    w = model.weight.get(result) or value_weight(result)
+    shape, bits = shape_of(result.type), element_bits(result.type)
+
+    def derive(enc: Attribute) -> tuple[Attribute | None, float]:
+        out = _forward(rule, op, first_idx, enc)
+        if out:
+            return out[0], 0.0
+        default = default_blocked(shape_of(first.type), hw.num_warps, hw.threads_per_warp)  # type: ignore[attr-defined]
+        out = _forward(rule, op, first_idx, default)
+        extra = conversion_cost(
+            enc, default, shape_of(first.type), element_bits(first.type), model.capability
+        )
+        return (out[0] if out else None), extra
+
+    for i, lf in enumerate(cands[f]):
+        derived, extra = derive(lf)
+        cost = extra
+        if derived is not None:
+            cost += conversion_cost(derived, lr, shape, bits, model.capability)
+        model.add_pair(f, r, i, j, w * cost)
+    derived, _ = derive(staged[first])
+    if derived is None:
+        return None
+    return _backward(rule, op, [derived] * len(tensor_results(op)))
+
+
+# ---------------------------------------------------------------------------------- the ILP
+@dataclass
+class SolveResult:
+    """The optimum of a model (``choice``: candidate index per node) or why there is none."""
+
+    choice: list[int] | None
+    objective: float
+    status: str
+    seconds: float
+    rounds: int = 0
+    """ILP solves until every conversion of the optimum was priced exactly."""
+
+
+class _Ilp:
+    def __init__(self, model: LayoutModel) -> None:
+        self.model = model
+        self.costs: list[float] = []
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+        self.integer: list[bool] = []
+        self.rows: list[tuple[list[int], list[float], float, float]] = []
+        self.constant = model.constant
+        self.priced: list[tuple[int, int, int, float, tuple[float, list[int]]]] = []
+        self.base_costs: list[float] = []
+        self.base_constant = 0.0
+        self._h = None
+        self._integer = False
+        self._entries: tuple | None = None
+        self.x: list[list[int] | None] = []
+        self.y: dict[tuple[int, int], np.ndarray] = {}
+        for cands in model.candidates:
+            if len(cands) == 1:
+                self.x.append(None)
+                continue
+            cols = [self.col(0.0, True) for _ in cands]
+            self.x.append(cols)
+            self.rows.append((cols, [1.0] * len(cols), 1.0, 1.0))
+
+    def col(self, cost: float, integer: bool = False) -> int:
+        self.costs.append(cost)
+        self.lower.append(0.0)
+        self.upper.append(1.0)
+        self.integer.append(integer)
+        return len(self.costs) - 1
+
+    def indicator(self, a: int, i: int, b: int | None, j: int) -> tuple[float, list[int]]:
+        """A linear expression equal to ``[node a takes i and node b takes j]``: (constant,
+        columns)."""
+        xa = self.x[a]
+        if b is None or b == a:
+            if b == a and i != j:
+                return 0.0, []
+            return (1.0, []) if xa is None else (0.0, [xa[i]])
+        xb = self.x[b]
+        if xa is None and xb is None:
+            return 1.0, []
+        if xa is None:
+            return 0.0, [xb[j]]  # type: ignore[index]
+        if xb is None:
+            return 0.0, [xa[i]]
+        key, (p, q) = ((a, b), (i, j)) if a < b else ((b, a), (j, i))
+        table = self.y.get(key)
+        if table is None:
+            lo, hi = key
+            na, nb = len(self.model.candidates[lo]), len(self.model.candidates[hi])
+            table = np.array([[self.col(0.0) for _ in range(nb)] for _ in range(na)], dtype=int)
+            self.y[key] = table
+            xl, xh = self.x[lo], self.x[hi]
+            for r in range(na):
+                self.rows.append(([*table[r].tolist(), xl[r]], [1.0] * nb + [-1.0], 0.0, 0.0))  # type: ignore[index]
+            for c in range(nb):
+                self.rows.append(([*table[:, c].tolist(), xh[c]], [1.0] * na + [-1.0], 0.0, 0.0))  # type: ignore[index]
+        return 0.0, [int(table[p, q])]
+
+    def add_cost(self, expr: tuple[float, list[int]], cost: float) -> None:
+        const, cols = expr
+        self.constant += const * cost
+        for c in cols:
+            self.costs[c] += cost
+
+    def build(self) -> None:
+        m = self.model
+        for n, costs in enumerate(m.unary):
+            for i, c in enumerate(costs):
+                if c:
+                    self.add_cost(self.indicator(n, i, None, 0), c)
+        for (a, b), table in m.pairs.items():
+            for i, j in zip(*np.nonzero(table), strict=True):
+                self.add_cost(self.indicator(a, int(i), b, int(j)), float(table[i, j]))
+        for v, demands in m.demands.items():
+            s = m.node_of[v]
+            vi = m.value_id[v]
+            weight = m.weight[v]
+            for i, hi in enumerate(m.cand_ids[s]):
+                # target -> one indicator expression per demand that can ask for it
+                by_target: dict[int, list[tuple[float, list[int]]]] = {}
+                for d in demands:
+                    if d.key is None:
+                        t = d.target_ids[0]
+                        if t >= 0 and t != hi:
+                            by_target.setdefault(t, []).append(self.indicator(s, i, None, 0))
+                        continue
+                    grouped: dict[int, tuple[float, list[int]]] = {}
+                    for j, t in enumerate(d.target_ids):
+                        if t < 0 or t == hi:
+                            continue
+                        const, cols = self.indicator(s, i, d.key, j)
+                        old = grouped.get(t, (0.0, []))
+                        grouped[t] = (old[0] + const, old[1] + cols)
+                    for t, expr in grouped.items():
+                        by_target.setdefault(t, []).append(expr)
+                for t, exprs in by_target.items():
+                    if m.is_priced(vi, hi, t) and m.price(vi, hi, t) == 0:
+                        continue
+                    if any(const >= 1 for const, _ in exprs):
+                        self.priced.append((vi, hi, t, weight, self.indicator(s, i, None, 0)))
+                        continue
+                    if len(exprs) == 1:
+                        self.priced.append((vi, hi, t, weight, exprs[0]))
+                        continue
+                    w = self.col(0.0)
+                    for _, cols in exprs:
+                        self.rows.append(([w, *cols], [1.0] + [-1.0] * len(cols), 0.0, _INF))
+                    self.priced.append((vi, hi, t, weight, (0.0, [w])))
+        self.base_costs = list(self.costs)
+        self.base_constant = self.constant
+
+    def reprice(self) -> None:
+        """The objective with the current prices (exact where known, else lower bounds)."""
+        m = self.model
+        if self._entries is None:
+            keys: dict[tuple[int, int, int], int] = {}
+            key_idx, col_idx, coef = [], [], []
+            const_key, const_coef = [], []
+            for vi, hi, t, weight, (const, cols) in self.priced:
+                k = keys.setdefault((vi, hi, t), len(keys))
+                if const:
+                    const_key.append(k)
+                    const_coef.append(const * weight)
+                for c in cols:
+                    key_idx.append(k)
+                    col_idx.append(c)
+                    coef.append(weight)
+            self._entries = (
+                list(keys),
+                np.array(key_idx, dtype=np.int64),
+                np.array(col_idx, dtype=np.int64),
+                np.array(coef, dtype=float),
+                np.array(const_key, dtype=np.int64),
+                np.array(const_coef, dtype=float),
+            )
+        keys_list, key_idx, col_idx, coef, const_key, const_coef = self._entries
+        prices = np.array([m.price(vi, hi, t, exact=False) for vi, hi, t in keys_list])
+        costs = np.array(self.base_costs, dtype=float)
+        if len(col_idx):
+            np.add.at(costs, col_idx, coef * prices[key_idx])
+        self.costs = costs.tolist()
+        self.constant = self.base_constant + float(np.dot(const_coef, prices[const_key]))
+
+    def _highs(self, time_limit: float):  # type: ignore[no-untyped-def]
+        """A HiGHS instance holding the LP relaxation (built on the first solve)."""
+        import highspy
+
+        # The core object: highspy.Highs() prints a banner on stdout and sets up callbacks.
+        core = getattr(highspy, "_core", None)
+        h = core._Highs() if core is not None and hasattr(core, "_Highs") else highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 1e-7)
+        h.setOptionValue("threads", 1)
+        h.setOptionValue("presolve", "off")
+        starts, index, value = [0], [], []
+        for cols, coefs, _, _ in self.rows:
+            index += cols
+            value += coefs
+            starts.append(len(index))
+        lp = highspy.HighsLp()
+        ncol = len(self.costs)
+        lp.num_col_ = ncol
+        lp.num_row_ = len(self.rows)
+        lp.col_cost_ = np.array(self.costs)
+        lp.col_lower_ = np.array(self.lower)
+        lp.col_upper_ = np.array(self.upper)
+        lp.row_lower_ = np.array([r[2] for r in self.rows])
+        lp.row_upper_ = np.array([r[3] if r[3] != _INF else highspy.kHighsInf for r in self.rows])
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+        lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+        lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+        lp.a_matrix_.value_ = np.array(value, dtype=float)
+        lp.a_matrix_.num_col_ = ncol
+        lp.a_matrix_.num_row_ = len(self.rows)
+        h.passModel(lp)
+        return h
+
+    def solve(self, time_limit: float) -> SolveResult:
+        import highspy
+
+        start = time.perf_counter()
+        m = self.model
+        if not self.costs:
+            return SolveResult([0] * len(m.candidates), self.constant, "optimal", 0.0)
+        ncol = len(self.costs)
+        if self._h is None:
+            self._h = self._highs(time_limit)
+        else:  # a later round: new prices, the simplex restarts from the last basis
+            self._h.changeColsCost(
+                ncol, np.arange(ncol, dtype=np.int32), np.array(self.costs, dtype=float)
+            )
+        h = self._h
+        h.setOptionValue("time_limit", max(1e-6, time_limit))
+        # The LP relaxation first: on tree-like functions the local polytope is integral and
+        # the simplex answers in a few milliseconds; the MIP (presolve, cuts, branching) only
+        # runs when some x is fractional.
+        h.run()
+        status = h.getModelStatus()
+        values = h.getSolution().col_value if status == highspy.HighsModelStatus.kOptimal else []
+        if not self._integer and (
+            not values
+            or any(1e-6 < values[c] < 1 - 1e-6 for cols in self.x if cols is not None for c in cols)
+        ):
+            self._integer = True
+            integer = [c for c in range(ncol) if self.integer[c]]
+            h.changeColsIntegrality(
+                len(integer),
+                np.array(integer, dtype=np.int32),
+                np.array([highspy.HighsVarType.kInteger] * len(integer)),
+            )
+            h.setOptionValue("time_limit", max(1e-6, time_limit - (time.perf_counter() - start)))
+            h.setOptionValue("presolve", "on")
+            h.run()
+            status = h.getModelStatus()
+            values = h.getSolution().col_value
+        if status != highspy.HighsModelStatus.kOptimal:
+            seconds = time.perf_counter() - start
+            return SolveResult(None, _INF, h.modelStatusToString(status), seconds)
+        choice = []
+        for cols in self.x:
+            if cols is None:
+                choice.append(0)
+            else:
+                choice.append(max(range(len(cols)), key=lambda i, c=cols: values[c[i]]))
+        objective = h.getInfo().objective_function_value + self.constant
+        return SolveResult(choice, objective, "optimal", time.perf_counter() - start)
+
+
+def solve_model(model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S) -> SolveResult:
+    """The exact optimum of ``model`` (``choice`` ``None`` when HiGHS does not prove it within
+    ``time_limit`` seconds).
+
+    Conversions are priced lazily: the ILP first counts each one not priced yet at its lower
+    bound; the conversions its optimum uses are then priced exactly and the ILP is solved again,
+    until its optimum uses only exact prices. That optimum is the model's: every other
+    assignment costs at least its lower-bound objective, which is not below it.
+    """
+    start = time.perf_counter()
+    model.evaluate(model.staged_choice())  # the warm start is priced exactly
+    rounds = 0
+    ilp = _Ilp(model)
+    ilp.build()
+    while True:
+        rounds += 1
+        ilp.reprice()
+        left = time_limit - (time.perf_counter() - start)
+        if left <= 0:
+            return SolveResult(None, _INF, "time limit reached", time.perf_counter() - start)
+        result = ilp.solve(left)
+        if result.choice is None:
+            result.seconds = time.perf_counter() - start
+            return result
+        exact = model.evaluate(result.choice)
+        if exact <= result.objective + 1e-6 * max(1.0, abs(exact)):
+            result.objective = exact
+            result.rounds = rounds
+            result.seconds = time.perf_counter() - start
+            return result
+
+
+def solve_function(
+    analysis: LayoutAnalysis,
+    func: FuncOp,
+    staged: dict[SSAValue, Attribute],
+    staged_sinks: dict[Operation, Attribute],
+    budget: float = DEFAULT_BUDGET_S,
+) -> tuple[LayoutModel | None, SolveResult]:
+    """Build and solve ``func``'s model within ``budget`` seconds."""
+    start = time.perf_counter()
+    model = build_model(analysis, func, staged, staged_sinks)
+    left = budget - (time.perf_counter() - start)
+    if left <= 0:
+        return model, SolveResult(None, _INF, "time limit reached", time.perf_counter() - start)
+    staged = model.staged_choice()
+    staged_cost = model.evaluate(staged)
+    if staged_cost <= model.lower_bound() + 1e-9 * max(1.0, staged_cost):
+        # Nothing can beat it (no conversion, every access at its cheapest): no ILP needed.
+        return model, SolveResult(staged, staged_cost, "optimal", time.perf_counter() - start)
+    result = solve_model(model, left)
+    result.seconds = time.perf_counter() - start
+    return model, result
+
+
+# ---------------------------------------------------------------------------------- oracle
+def brute_force_minimum(model: LayoutModel, cap: int = ENUMERATION_CAP) -> float | None:
+    """The true minimum of ``model`` by enumerating every assignment of each independent
+    component (nodes linked by a cost term), or ``None`` when a component has more than
+    ``cap`` assignments.
+
+    Prices are lazy as in :func:`solve_model`, but checked independently: a component's
+    enumeration is repeated, pricing exactly the conversions of its best assignment, until that
+    assignment's exact cost is its enumerated cost.
+
+    >>> m = LayoutModel(80, candidates=[[1, 2], [3]], unary=[[5.0, 2.0], [0.0]])
+    >>> m.finalize()
+    >>> brute_force_minimum(m)
+    2.0
+    """
+    n = len(model.candidates)
+    free = [i for i in range(n) if len(model.candidates[i]) > 1]
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    def link(nodes: Sequence[int]) -> None:
+        multi = [x for x in nodes if len(model.candidates[x]) > 1]
+        for other in multi[1:]:
+            parent[find(other)] = find(multi[0])
+
+    terms: list[tuple[list[int], object]] = []
+    for (a, b), table in model.pairs.items():
+        link((a, b))
+        terms.append(([a, b], ("pair", (a, b, table))))
+    for v, demands in model.demands.items():
+        nodes = [model.node_of[v]] + [d.key for d in demands if d.key is not None]
+        link(nodes)
+        terms.append((list(dict.fromkeys(nodes)), ("value", v)))
+    components: dict[int, list[int]] = {}
+    for i in free:
+        components.setdefault(find(i), []).append(i)
+    for members in components.values():
+        if math.prod(len(model.candidates[i]) for i in members) > cap:
+            return None
+    total = model.constant
+    base = [0] * n
+    for i in range(n):
+        if len(model.candidates[i]) == 1:
+            total += model.unary[i][0]
+    by_component: dict[int | None, list[object]] = {}
+    for nodes, term in terms:
+        multi = [x for x in nodes if len(model.candidates[x]) > 1]
+        by_component.setdefault(find(multi[0]) if multi else None, []).append(term)
+    for term in by_component.get(None, []):
+        total += _term_value(model, term, base, True)
+    for root, members in components.items():
+        comp_terms = by_component.get(root, [])
+        while True:
+            best, best_combo = _INF, None
+            choice = list(base)
+            for combo in itertools.product(*(range(len(model.candidates[i])) for i in members)):
+                for i, c in zip(members, combo, strict=True):
+                    choice[i] = c
+                cost = sum(model.unary[i][choice[i]] for i in members)
+                for term in comp_terms:
+                    cost += _term_value(model, term, choice, False)
+                    if cost >= best:
+                        break
+                if cost < best:
+                    best, best_combo = cost, combo
+            assert best_combo is not None
+            for i, c in zip(members, best_combo, strict=True):
+                choice[i] = c
+            exact = sum(model.unary[i][choice[i]] for i in members) + sum(
+                _term_value(model, term, choice, True) for term in comp_terms
+            )
+            if exact <= best + 1e-6 * max(1.0, abs(exact)):
+                total += exact
+                break
+    return total
+
+
+def exact_minimum(model: LayoutModel, cap: int = ENUMERATION_CAP) -> float | None:
+    """The true minimum of ``model`` by exhaustive enumeration organised as variable
+    elimination (bucket elimination): nodes are eliminated one at a time, each by enumerating
+    every combination of its candidates with those of its neighbours and keeping the cheapest
+    per neighbour combination. ``None`` when a combination table would exceed ``cap`` entries.
+
+    Independent of the ILP (no linearization, no solver); prices are lazy as in
+    :func:`brute_force_minimum`.
+
+    >>> m = LayoutModel(80, candidates=[[1, 2], [3, 4]], unary=[[5.0, 2.0], [0.0, 1.0]])
+    >>> m.pairs[(0, 1)] = np.array([[0.0, 0.0], [4.0, 0.0]])
+    >>> m.finalize()
+    >>> exact_minimum(m)
+    3.0
+    """
+    n = len(model.candidates)
+    size = [len(c) for c in model.candidates]
+    while True:
+        factors: list[tuple[tuple[int, ...], np.ndarray]] = []
+        constant = model.constant
+        base = [0] * n
+        for i in range(n):
+            if size[i] > 1:
+                factors.append(((i,), np.array(model.unary[i], dtype=float)))
+            else:
+                constant += model.unary[i][0]
+        for (a, b), table in model.pairs.items():
+            if size[a] > 1 and size[b] > 1:
+                factors.append(((a, b), np.asarray(table, dtype=float)))
+            elif size[a] > 1:
+                factors.append(((a,), np.asarray(table[:, 0], dtype=float)))
+            elif size[b] > 1:
+                factors.append(((b,), np.asarray(table[0, :], dtype=float)))
+            else:
+                constant += float(table[0, 0])
+        for v, demands in model.demands.items():
+            nodes = [model.node_of[v]] + [d.key for d in demands if d.key is not None]
+            axes = tuple(dict.fromkeys(x for x in nodes if size[x] > 1))
+            if math.prod(size[x] for x in axes) > cap:
+                return None
+            table = np.zeros([size[x] for x in axes])
+            choice = list(base)
+            for combo in itertools.product(*(range(size[x]) for x in axes)):
+                for x, c in zip(axes, combo, strict=True):
+                    choice[x] = c
+                table[combo] = model.value_cost(v, choice, exact=False)
+            if axes:
+                factors.append((axes, table))
+            else:
+                constant += float(table)
+        best, choice = _eliminate(factors, size, cap)
+        if best is None:
+            return None
+        exact = model.evaluate(choice)
+        if exact <= best + constant + 1e-6 * max(1.0, abs(exact)):
+            return exact
+
+
+def _scope(factors: list[tuple[tuple[int, ...], np.ndarray]], x: int) -> set[int]:
+    return {y for axes, _ in factors if x in axes for y in axes}
+
+
+def _eliminate(
+    factors: list[tuple[tuple[int, ...], np.ndarray]], size: list[int], cap: int
+) -> tuple[float | None, list[int]]:
+    """Minimize a sum of table factors by variable elimination; the minimum and an argmin."""
+    remaining = {x for axes, _ in factors for x in axes}
+    eliminated: list[tuple[int, tuple[int, ...], np.ndarray]] = []
+    constant = 0.0
+    while remaining:
+        scopes = {x: _scope(factors, x) for x in remaining}
+        var = min(remaining, key=lambda x: math.prod(size[y] for y in scopes[x]))
+        union = tuple(sorted(scopes[var]))
+        if math.prod(size[y] for y in union) > cap:
+            return None, []
+        combined = np.zeros([size[y] for y in union])
+        keep = []
+        for axes, table in factors:
+            if var not in axes:
+                keep.append((axes, table))
+                continue
+            order = sorted(range(len(axes)), key=lambda k: union.index(axes[k]))
+            t = np.transpose(table, order)
+            shape = [size[y] if y in axes else 1 for y in union]
+            combined = combined + t.reshape(shape)
+        pos = union.index(var)
+        rest = tuple(y for y in union if y != var)
+        eliminated.append((var, rest, np.argmin(combined, axis=pos)))
+        reduced = np.min(combined, axis=pos)
+        if rest:
+            keep.append((rest, reduced))
+        else:
+            constant += float(reduced)
+        factors = keep
+        remaining.discard(var)
+    choice = [0] * len(size)
+    for var, rest, argmin in reversed(eliminated):
+        choice[var] = int(argmin[tuple(choice[y] for y in rest)]) if rest else int(argmin)
+    return constant, choice
+
+
+def _term_value(model: LayoutModel, term: object, choice: Sequence[int], exact: bool) -> float:
+    kind, payload = term  # type: ignore[misc]
+    if kind == "pair":
+        a, b, table = payload
+        return float(table[choice[a], choice[b]])
+    return model.value_cost(payload, choice, exact)
+
+
+def assignment_of(model: LayoutModel, choice: Sequence[int]) -> tuple[dict, dict]:
+    """(value -> layout, store -> layout) of a choice."""
+    layouts: dict[SSAValue, Attribute] = {}
+    for n, values in enumerate(model.node_values):
+        for v in values:
+            layouts[v] = model.candidates[n][choice[n]]
+    sinks = {op: model.candidates[n][choice[n]] for op, n in model.store_node.items()}
+    return layouts, sinks
+
+
+def staged_cost(model: LayoutModel) -> float:
+    """The model's cost of the staged analysis' assignment."""
+    return model.evaluate(model.staged_choice())

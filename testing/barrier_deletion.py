@@ -1,0 +1,107 @@
+"""Every barrier earns its place: delete each ``gpu.barrier`` of a lowered kernel, one at a time,
+and see whether the SIMT interpreter notices.
+
+A deletion is *caught* when the interpreter reports a race (or another :class:`SimtError`, e.g. an
+uninitialized read) or when some output differs from the run with every barrier. A barrier
+whose deletion nobody catches ordered nothing the run could see: the lowering should not have
+emitted it (:mod:`llc.passes.barriers` removes such barriers statically).
+
+The lowered generated kernels are cached per process (:func:`lowered_generated_kernel`), so the
+tests that lower them share one compilation.
+
+>>> from llc.testing.kernel_gen import generate_kernel
+>>> kernel = generate_kernel(0)
+>>> module = lowered_generated_kernel(0)
+>>> all(d.caught for d in delete_each_barrier(module, run_generated(kernel.entry)))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import gpu
+from xdsl.dialects.builtin import ModuleOp
+
+from llc.dialects.simt_interpreter import SimtError
+
+__all__ = [
+    "Deletion",
+    "delete_each_barrier",
+    "lowered_generated_kernel",
+    "run_generated",
+]
+
+Runner = Callable[[ModuleOp], dict[str, np.ndarray]]
+"""Runs a lowered module on fixed inputs; returns its outputs by name."""
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """The fate of one deleted barrier: ``index`` among the module's barriers in program order,
+    ``after``: the op before it (where it sits), and ``caught``: the interpreter's message,
+    ``"outputs changed: NAME"``, or ``""`` when the deletion went unnoticed."""
+
+    index: int
+    after: str
+    caught: str
+
+
+@functools.cache
+def lowered_generated_kernel(seed: int) -> ModuleOp:
+    """The ``llc-compile`` output of :func:`llc.testing.kernel_gen.generate_kernel`'s layout-free
+    kernel ``seed`` (cached: one compilation per process; clone it before changing it)."""
+    from llc.testing.kernel_gen import generate_kernel
+    from llc.testing.semantics import apply_pipeline, parse
+
+    module = parse(generate_kernel(seed).layout_free)
+    apply_pipeline(module, "llc-compile")
+    module.verify()
+    return module
+
+
+def run_generated(entry: str) -> Runner:
+    """A runner for a generated kernel: :func:`llc.testing.semantics.run_module` on seed 0.
+
+    >>> callable(run_generated("kernel"))
+    True
+    """
+    from llc.testing.semantics import run_module
+
+    return lambda module: run_module(module, entry=entry, seed=0)
+
+
+def _barriers(module: ModuleOp) -> list[gpu.BarrierOp]:
+    return [op for op in module.walk() if isinstance(op, gpu.BarrierOp)]
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def delete_each_barrier(module: ModuleOp, run: Runner) -> list[Deletion]:
+    """For each barrier of the lowered ``module`` (left as it was): delete it alone, run, and
+    record whether the run raised a :class:`SimtError` or changed an output (see
+    :class:`Deletion`)."""
+    reference = run(module)
+    out = []
+    for index, barrier in enumerate(_barriers(module)):
+        before = barrier.prev_op
+        after = before.name if before is not None else "the start of its block"
+        block, successor = barrier.parent_block(), barrier.next_op
+        assert block is not None and successor is not None  # a barrier never ends a block
+        barrier.detach()  # and back in its place afterwards: cheaper than a copy of the module
+        try:
+            outputs = run(module)
+        except SimtError as err:
+            out.append(Deletion(index, after, f"{type(err).__name__} at {err.op.name}: {err}"))
+            continue
+        finally:
+            block.insert_op_before(barrier, successor)
+        changed = [k for k in reference if k not in outputs or not _same(reference[k], outputs[k])]
+        out.append(Deletion(index, after, f"outputs changed: {changed[0]}" if changed else ""))
+    return out
