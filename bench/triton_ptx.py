@@ -77,6 +77,26 @@ def moved_bytes(counts: dict[str, int]) -> dict[str, int]:
     return {"shared": shared, "shuffle": shuffle}
 
 
+def shared_wavefronts(counts: dict[str, int]) -> int:
+    """Shared-memory wavefronts per warp of a kernel with ``counts`` (:func:`ptx_counts`),
+    estimated from the access widths alone: a ``w``-bit ``ld``/``st.shared`` takes
+    ``max(1, w / 32)`` wavefronts (32 lanes of ``w`` bits are ``w / 32`` rows of 128 bytes, one
+    per phase), an ``ldmatrix``/``stmatrix`` ``.xN`` (``32 N`` bits per lane) takes ``N`` (one
+    128-byte 8x8 b16 matrix each). That is the count without bank conflicts and without credit
+    for broadcast lanes: the rule llc's planner applies to its own accesses when they are
+    conflict-free, so equal programs get equal figures; a kernel with conflicts costs more.
+
+    >>> shared_wavefronts({"st.shared.16": 1, "ld.shared.128": 8, "ldmatrix.128": 2})
+    41
+    """
+    total = 0
+    for key, n in counts.items():
+        kind, _, bits = key.rpartition(".")
+        if bits.isdigit() and kind in ("ld.shared", "st.shared", "ldmatrix", "stmatrix"):
+            total += n * max(1, int(bits) // 32)
+    return total
+
+
 def main() -> None:
     warnings.simplefilter("ignore")
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -90,16 +110,36 @@ def main() -> None:
             path = os.path.join(tmp, f"k{i}.ttgir")
             with open(path, "w") as f:
                 f.write(job["ttgir"])
-            entry: dict[str, object] = {"name": job["name"]}
-            try:
-                kernel = triton.compile(path, target=GPUTarget("cuda", 90, 32))
-                ptx = kernel.asm["ptx"]
-                entry["shared"] = int(kernel.metadata.shared)
-                entry.update(ptx_counts(ptx))
-            except Exception as err:
-                entry["error"] = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
-            results.append(entry)
+            results.append(_compile_isolated(job["name"], path, triton, GPUTarget))
     json.dump(results, sys.stdout)
+
+
+def _compile_isolated(name: str, path: str, triton, target) -> dict[str, object]:
+    """Compile one kernel in a forked child: Triton asserts (aborts the process) on some layouts
+    it does not support, and one such kernel must not take the others' figures with it."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compile, report, exit without cleanup
+        os.close(read)
+        entry: dict[str, object] = {"name": name}
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 2)
+            kernel = triton.compile(path, target=target("cuda", 90, 32))
+            entry["shared"] = int(kernel.metadata.shared)
+            entry.update(ptx_counts(kernel.asm["ptx"]))
+        except Exception as err:
+            entry["error"] = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
+        with os.fdopen(write, "w") as out:
+            json.dump(entry, out)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        text = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if not text:
+        return {"name": name, "error": f"Triton crashed (wait status {status})"}
+    return json.loads(text)
 
 
 if __name__ == "__main__":

@@ -35,10 +35,14 @@ barriers. The reason is that scratch is the scarce resource: it competes with th
 buffers of the kernel and with occupancy, while a barrier in a straight-line conversion costs a
 few tens of cycles. ``scratch_limit`` is a hard bound: a conversion whose buffer cannot fit it
 even in the most rounds is a :class:`LayoutError`, never a larger buffer. Round trips of one
-conversion (plain, ``ldmatrix``, ``stmatrix``, ``.trans``) are ranked by bank conflicts (extra
-wavefronts), then shared-memory instructions, then scratch bytes, then the cycle cost (which
-counts the barriers): the smaller buffer wins among equally wide accesses, never by turning wide
-accesses into narrow ones. The winner is then compared with shuffles by cycle cost.
+conversion (plain, ``ldmatrix``, ``stmatrix``, ``.trans``) are ranked by wavefronts, then bank
+conflicts (extra wavefronts), then shared-memory instructions, then scratch bytes, then the cycle
+cost (which counts the barriers): the smaller buffer wins among equally wide accesses, never by
+turning wide accesses into narrow ones. Wavefronts come first, not conflicts: a trip that reads
+a broadcast (sliced) destination once per distinct register has more data to move, without a
+conflict, than one that loads each distinct element once. The winner is then compared with
+shuffles by cycle cost; between programs of equal cost, the one that moves less data (shared
+wavefronts plus shuffles) wins.
 
 >>> from llc.layouts import BlockedLayout
 >>> src = BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]).to_linear_layout([32, 32])
@@ -565,17 +569,24 @@ def _plan(
             raise too_large
         if trips:
             candidates.append(min(trips, key=_trip_rank))
-    chosen = min(candidates, key=lambda p: p.cost)
+    chosen = min(candidates, key=_plan_rank)
     assert chosen.shared_bytes <= scratch_limit, "the scratch limit is a hard bound"
     return chosen
 
 
-def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, float]:
-    """How shared-memory round trips of one conversion compare: fewest bank conflicts (extra
-    wavefronts), then fewest shared-memory instructions, then the smallest scratch buffer,
-    then the cycle cost (see the module docstring, "Scratch and rounds")."""
+def _plan_rank(plan: LoweringPlan) -> tuple[float, int]:
+    """How programs of one conversion compare: the cycle cost, then the data they move (shared
+    wavefronts per warp plus shuffles per thread) between programs of equal cost."""
+    return plan.cost, plan.wavefronts + plan.instructions.get("shfl", 0)
+
+
+def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, int, float]:
+    """How shared-memory round trips of one conversion compare: fewest wavefronts, then fewest
+    bank conflicts (extra wavefronts), then fewest shared-memory instructions, then the smallest
+    scratch buffer, then the cycle cost (see the module docstring, "Scratch and rounds")."""
     accesses = sum(plan.instructions.get(k, 0) for k in _SHARED_KINDS)
-    return plan.wavefronts - plan.ideal_wavefronts, accesses, plan.shared_bytes, plan.cost
+    conflicts = plan.wavefronts - plan.ideal_wavefronts
+    return plan.wavefronts, conflicts, accesses, plan.shared_bytes, plan.cost
 
 
 _SHARED_KINDS = ("st.shared", "ld.shared", "ldmatrix", "stmatrix")
@@ -662,6 +673,52 @@ def _warp_map(src: LinearLayout, dst: LinearLayout) -> _WarpMap | None:
     return _WarpMap(nr, len(k), len(src_lanes), S, H, g, k)
 
 
+def _prefer_own_lane(
+    src_regs: Sequence[int],
+    src_lanes: Sequence[int],
+    S: list[int],
+    H: list[int],
+    g: list[int],
+    k: list[int],
+) -> None:
+    """Where the source holds an element in several lanes (a broadcast: source (register, lane)
+    combinations that reach no tensor direction), take it from the receiving thread's own lane.
+
+    The solution of each map column is unique only up to that kernel: a destination thread bit
+    ``b`` may read source lane ``S[b]`` or ``S[b] ^ x`` for any lane part ``x`` of a kernel
+    vector, with the register changed by the vector's register part. Choosing the thread's own
+    lane (``S[b] = 1 << b`` for a lane bit, ``0`` for a warp bit) and no lane offset for a
+    destination register (``g[r] = 0``) turns shuffles into register moves: a 128x1 tensor whose
+    lanes along dim1 all hold the same rows needs no shuffle at all. In place.
+    """
+    nr = len(src_regs)
+    reg_mask = (1 << nr) - 1
+    combined = [*src_regs, *src_lanes]
+    kernel = _kernel(combined)
+    lane_parts = [v >> nr for v in kernel]
+    solver = EchelonBasis(lane_parts)
+    if not solver.rank:
+        return
+
+    def move(lane_delta: int) -> int | None:
+        """The register part that goes with changing the source lane by ``lane_delta``."""
+        combination = solver.solve(lane_delta)
+        if combination is None:
+            return None
+        return matrix_vector_product([v & reg_mask for v in kernel], combination)
+
+    n_lanes = len(src_lanes)
+    for b in range(len(S)):
+        target = (1 << b) if b < n_lanes else 0
+        reg = move(S[b] ^ target)
+        if reg is not None:
+            S[b], H[b] = target, H[b] ^ reg
+    for r in range(len(g)):
+        reg = move(g[r])
+        if reg is not None:
+            g[r], k[r] = 0, k[r] ^ reg
+
+
 def _generalized_inverse(S: Sequence[int], n_lanes: int) -> list[int]:
     """P with S P S = S: lane unit vector -> thread vector (a preimage on the image of S)."""
     basis = EchelonBasis(S)
@@ -724,12 +781,66 @@ def _warp_local_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Low
     wm = _warp_map(src, dst)
     if wm is None:
         return None
+    # The map is unique only up to the source's copies (a broadcast source holds an element in
+    # several lanes): the solved map, the one that reads the own lane, and the one that spreads
+    # receivers over copies are all tried, the cheapest program wins.
+    own = _WarpMap(wm.n_src_regs, wm.n_dst_regs, wm.n_lanes, *map(list, (wm.S, wm.H, wm.g, wm.k)))
+    _prefer_own_lane(_dims(src, "register"), _dims(src, "lane"), own.S, own.H, own.g, own.k)
+    variants = [wm]
+    for variant in (own, _spread_over_copies(src, wm)):
+        if variant is not None and variant not in variants:
+            variants.append(variant)
     best: LoweringPlan | None = None
-    for q in _q_candidates(wm):
-        plan = _shuffle_program(src, dst, bitwidth, wm, q)
-        if best is None or plan.cost < best.cost:
-            best = plan
+    for variant in variants:
+        for q in _q_candidates(variant):
+            plan = _shuffle_program(src, dst, bitwidth, variant, q)
+            if best is None or _plan_rank(plan) < _plan_rank(best):
+                best = plan
     return best
+
+
+def _spread_over_copies(src: LinearLayout, wm: _WarpMap) -> _WarpMap | None:
+    """The map with receivers that share a sender but need different registers of it moved to
+    other copies of that sender (source lanes that hold the same elements), or None where there
+    is nothing to move.
+
+    Two receivers reading one sender lane but different registers cost a shuffle each and a
+    select (``Δ`` in the module docstring). Where the source is broadcast over a lane bit, the
+    receivers can read different copies instead: the receiver bit then selects the copy, and
+    each copy pre-permutes its registers by that lane bit, so one shuffle serves both (Triton
+    gets the same from its choice of senders). A 1x128 f32 Hopper accumulator to an Ampere
+    operand goes from 64 shuffles and 64 selects to 32 shuffles.
+    """
+    src_regs, src_lanes = _dims(src, "register"), _dims(src, "lane")
+    nr = len(src_regs)
+    kernel = [v for v in _kernel([*src_regs, *src_lanes]) if v >> nr]
+    if not kernel:
+        return None
+    lane_parts = [v >> nr for v in kernel]
+    reg_parts = [v & ((1 << nr) - 1) for v in kernel]
+    copies_basis = EchelonBasis(lane_parts)
+    # First every receiver bit reads the copy with the fewest lane bits (copies are equal), so
+    # receivers that may share a sender do; then each receiver bit that must not share (it
+    # needs another register) gets a copy direction of its own.
+    S, H = list(wm.S), list(wm.H)
+    for b, lane in enumerate(S):
+        residual, combination = copies_basis.reduce(lane)
+        S[b] = residual
+        H[b] ^= matrix_vector_product(reg_parts, combination)
+    changed = S != wm.S
+    for _ in range(len(S)):
+        used = EchelonBasis([v for v in S if v])
+        clash = next((kv for kv in _kernel(S) if matrix_vector_product(H, kv)), None)
+        if clash is None:
+            break
+        free = next((i for i, c in enumerate(lane_parts) if not used.contains(c)), None)
+        if free is None:
+            break
+        b = clash.bit_length() - 1  # a receiver bit whose sender the lower bits already give
+        S[b] ^= lane_parts[free]
+        H[b] ^= reg_parts[free]
+        changed = True
+    return _WarpMap(wm.n_src_regs, wm.n_dst_regs, wm.n_lanes, S, H, wm.g, wm.k) if changed else None
 
 
 def _shuffle_program(
@@ -757,10 +868,6 @@ def _shuffle_program(
     R_src = 1 << wm.n_src_regs
     R_dst = 1 << wm.n_dst_regs
     p = SimtProgram(R_src, bitwidth)
-    Y = 0
-    for j in range(wm.n_lanes):
-        if M[j]:
-            Y = p.permute_by_thread(Y, j, M[j])
     base = None if xor_mode else p.linear(S2)
     conds = [p.thread_bit(col.index(1)) if sum(col) == 1 else p.cmpne(p.linear(col)) for col in phi]
     c_operand = lane_mask  # clamp = last lane, no segments: the whole warp
@@ -779,18 +886,32 @@ def _shuffle_program(
             regs = by_offset.setdefault(lane_offset, [])
             if reg not in regs:
                 regs.append(reg)
+    # Senders pre-permute only the registers they send (and those the permutation moves into
+    # them): a select per register and lane bit, not per source register.
+    sent = {reg for regs in by_offset.values() for reg in regs}
+    for m in M:
+        if m:
+            sent |= {reg ^ m for reg in sent}
+    order = sorted(sent)
+    at = {reg: i for i, reg in enumerate(order)}
+    Y = 0 if len(order) == R_src else p.vperm(0, 0, order)
+    for j in range(wm.n_lanes):
+        if M[j]:
+            cond = p.thread_bit(j)
+            swapped = p.vperm(Y, Y, [at[reg ^ M[j]] for reg in order])
+            Y = p.select(cond, swapped, Y)
     per_word = max(1, 32 // bitwidth)
     fetched: dict[tuple[int, int], int] = {}
     mode = "bfly" if xor_mode else "idx"
     for lane_offset, regs in by_offset.items():
         if xor_mode and lane_offset == 0:
             for reg in regs:
-                fetched[(0, reg)] = p.vperm(Y, Y, [reg])
+                fetched[(0, reg)] = p.vperm(Y, Y, [at[reg]])
             continue
         b = p.const(lane_offset) if xor_mode else p.xor_const(base, lane_offset)
         for start in range(0, len(regs), per_word):
             group = regs[start : start + per_word]
-            value = p.shuffle(mode, p.vperm(Y, Y, group), b, c_operand)
+            value = p.shuffle(mode, p.vperm(Y, Y, [at[reg] for reg in group]), b, c_operand)
             for position, reg in enumerate(group):
                 fetched[(lane_offset, reg)] = (
                     value if len(group) == 1 else p.vperm(value, value, [position])

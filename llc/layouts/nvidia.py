@@ -88,7 +88,9 @@ class NvidiaMmaLayout(DistributedLayout):
     """Triton's ``NvidiaMmaEncodingAttr``: version 2 (Ampere/Turing) or 3 (Hopper).
 
     ``instr_shape`` is ``[16, 8]`` (``[1, 16, 8]`` with a batch dim) for version 2 and
-    ``[16, N, K]`` for version 3 (rank 2 only).
+    ``[16, N, K]`` or ``[16, N]`` for version 3 (rank 2 only: Triton 3.9 rejects a Hopper
+    ``warpsPerCTA`` of rank 3 on a 2-D tensor and aborts on a 3-D one, and so does llc, with a
+    message).
 
     >>> m = NvidiaMmaLayout(3, 0, [4, 1], [16, 64, 16])
     >>> m.is_hopper, m.num_warps, m.threads_per_warp_total
@@ -138,13 +140,20 @@ class NvidiaMmaLayout(DistributedLayout):
                 raise LayoutError(
                     f"{fam}: warpsPerCTA {format_list(warps)} must have rank 2 for Hopper"
                 )
-            if len(instr) != 3 or instr[0] != 16 or instr[1] % 8 or not 8 <= instr[1] <= 256:
+            # Triton 3.9 reads only M and N of a Hopper instrShape (the register tile), so it
+            # accepts [16, N] as well as [16, N, K]; so does llc, keeping the spelling.
+            if (
+                len(instr) not in (2, 3)
+                or instr[0] != 16
+                or instr[1] % 8
+                or not 8 <= instr[1] <= 256
+            ):
                 raise LayoutError(
                     f"{fam}: instrShape {format_list(instr)} is unsupported for versionMajor "
                     "3; expected "
-                    "[16, N, K] with N a multiple of 8 in [8, 256]"
+                    "[16, N, K] or [16, N] with N a multiple of 8 in [8, 256]"
                 )
-            if not is_pow2(instr[1]) or not is_pow2(instr[2]):
+            if not all(is_pow2(v) for v in instr[1:]):
                 raise LayoutError(
                     f"{fam}: instrShape {format_list(instr)} must have power-of-two N and K "
                     "for a linear "

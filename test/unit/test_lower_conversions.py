@@ -283,7 +283,9 @@ def test_matrix_round_trips_respect_a_small_scratch_limit() -> None:
 # validation covers the matrix paths on random layouts. (The seeds changed when the one
 # wavefront model, llc.swizzle.warp_wavefronts, replaced the planner's: plain trips whose load
 # lanes pair up lost their apparent conflicts and now win some pairs.)
-_RANDOM_LDMATRIX = [54, 111, 266, 286, 303, 328, 439, 459, 569, 630, 752, 754, 837, 944, 959]
+# (Seed 569, warp-local, left: its shuffles cost 84 cycles once senders pre-permute only the
+# registers they send, cheaper than any round trip.)
+_RANDOM_LDMATRIX = [54, 111, 266, 286, 303, 328, 439, 459, 630, 752, 754, 837, 944, 959]
 _RANDOM_LDMATRIX += [75, 187, 643, 652, 664, 819, 920, 1056, 1120, 1151]
 _RANDOM_STMATRIX = [24, 227, 336, 337, 386, 474, 707, 907, 1032, 1040, 1055, 1123, 1138, 1144]
 _RANDOM_STMATRIX += [232, 276, 308, 442, 444, 674, 746, 768, 771, 820]
