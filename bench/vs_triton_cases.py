@@ -276,8 +276,8 @@ def access_layouts(text: str) -> Counter[tuple[str, tuple[int, ...], str]]:
 
 
 def access_cost(text: str) -> float:
-    """The loop-weighted access cost of a TTGIR module's global loads and stores (the accesses
-    of :func:`llc.passes.layout_report.layout_report`).
+    """The loop-weighted cost of a TTGIR module's global loads and stores and of its reductions
+    (the accesses and reductions of :func:`llc.passes.layout_report.layout_report`).
 
     >>> access_cost('module { tt.func @f() { tt.return } }')
     0.0
@@ -286,7 +286,8 @@ def access_cost(text: str) -> float:
     from llc.passes.layout_report import layout_report
 
     module = parse_triton_module(text, "cost.ttgir")
-    return round(float(sum(r.access_total for r in layout_report(module))), 1)
+    reports = layout_report(module)
+    return round(float(sum(r.access_total + r.reduction_total for r in reports)), 1)
 
 
 def module_cost(text: str) -> tuple[int, float, float]:

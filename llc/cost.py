@@ -78,6 +78,7 @@ __all__ = [
     "clear_caches",
     "conversion_cost",
     "dtype_bitwidth",
+    "reduction_cost",
     "rematerialization_cost",
 ]
 
@@ -620,3 +621,51 @@ def _remat(op_kind: str, elements: int, bitwidth: int) -> RematerializationCost:
         return RematerializationCost(op_kind, math.inf, math.inf)
     instructions = elements * max(bitwidth, 16) / 32
     return RematerializationCost(op_kind, instructions, instructions * per_element)
+
+
+def reduction_cost(layout: LayoutLike, shape: Sequence[int], axis: int, dtype: str | int) -> float:
+    """Issue cycles per warp of reducing a tensor held in ``layout`` along ``axis``, as
+    ``llc-lower-to-simt`` lowers ``tl.reduce``: the axis' register bits combine registers (ALU),
+    each lane bit is a butterfly shuffle of every register left (two 32-bit shuffles for 64-bit
+    elements; 8/16-bit values pack into words), and warp bits exchange the partial results
+    through shared memory (a store, a barrier, one load per warp bit, a barrier). Broadcast
+    bits (zero bases) are never combined. The layout solver adds this to a reduction's operand,
+    so a layout whose warps split the reduced axis pays for the trip through shared memory.
+
+    >>> from llc.layouts import BlockedLayout
+    >>> rows = BlockedLayout([1, 4], [1, 32], [4, 1], [1, 0])   # a warp per row: shuffles
+    >>> cols = BlockedLayout([1, 1], [1, 32], [1, 4], [1, 0])   # warps split the row
+    >>> reduction_cost(rows, (8, 128), 1, "f32") < reduction_cost(cols, (8, 128), 1, "f32")
+    True
+    >>> reduction_cost(rows, (8, 128), 1, "f32")
+    36.0
+    """
+    bits = dtype_bitwidth(dtype)
+    return _reduction_cost(_as_linear(layout, tuple(shape), "reduced"), axis, bits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reduction_cost(ll: LinearLayout, axis: int, bits: int) -> float:
+    names = ll.get_out_dim_names()
+    if not 0 <= axis < len(names):
+        raise LayoutError(f"reduction_cost: axis {axis} is not a dim of {names}")
+    low = sum(size.bit_length() - 1 for _, size in ll.out_dims[:axis])
+    mask = (ll.out_dims[axis][1] - 1) << low
+
+    def along(dim: str) -> tuple[int, int]:
+        columns = in_dim_columns(ll, dim) if ll.has_in_dim(dim) else []
+        return sum(1 for c in columns if c & mask), len(columns)
+
+    reg_axis, reg_bits = along("register")
+    lane_axis, _ = along("lane")
+    warp_axis, _ = along("warp")
+    registers = 1 << reg_bits
+    left = registers >> reg_axis
+    cycles = (registers - left) * ALU_CYCLES
+    words = _words(left, bits) if bits < 32 else left * max(1, bits // 32)
+    cycles += lane_axis * (words * SHUFFLE_CYCLES + left * ALU_CYCLES)
+    if warp_axis:
+        per_access = SHARED_ISSUE_CYCLES + WAVEFRONT_CYCLES
+        cycles += 2 * BARRIER_CYCLES + words * per_access * (1 + warp_axis)
+        cycles += warp_axis * left * ALU_CYCLES
+    return float(cycles)

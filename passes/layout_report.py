@@ -7,6 +7,8 @@ Per function, under llc's cost model (issue cycles per warp, :mod:`llc.passes.la
   the trip counts of the loops around it, :func:`llc.passes.layout_solver.block_weight`);
 * every global load and store of a tensor: its vector width, instructions and 32-byte sectors
   (``access_cost`` in the layout of its pointer, with the pointer's axis info), and its weight;
+* every ``tl.reduce``: its cost in its operand's layout (:func:`llc.cost.reduction_cost`:
+  shuffles per lane bit of the axis, a shared-memory exchange when warps split it) and weight;
 * the total: the sum of cost times weight, the figure the layout solver minimizes.
 
 >>> from xdsl.dialects.builtin import ModuleOp
@@ -28,7 +30,14 @@ from llc.passes.layout_assignment import element_bits, walk_ops
 from llc.passes.layout_cost import access_cost, capability_of, conversion_cost
 from llc.passes.layout_solver import block_weight
 
-__all__ = ["AccessLine", "ConversionLine", "FunctionReport", "format_report", "layout_report"]
+__all__ = [
+    "AccessLine",
+    "ConversionLine",
+    "FunctionReport",
+    "ReductionLine",
+    "format_report",
+    "layout_report",
+]
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,18 @@ class AccessLine:
     weight: float
 
 
+@dataclass(frozen=True)
+class ReductionLine:
+    """One ``tl.reduce``: its operand, the layout it runs in and its cost per execution."""
+
+    value: str
+    type: str
+    layout: str
+    axis: int
+    cost: float
+    weight: float
+
+
 @dataclass
 class FunctionReport:
     """The figure of one function: its conversions, its accesses and their weighted total."""
@@ -64,6 +85,7 @@ class FunctionReport:
     name: str
     conversions: list[ConversionLine] = field(default_factory=list)
     accesses: list[AccessLine] = field(default_factory=list)
+    reductions: list[ReductionLine] = field(default_factory=list)
 
     @property
     def conversion_total(self) -> float:
@@ -76,13 +98,18 @@ class FunctionReport:
         return sum(a.cost * a.weight for a in self.accesses)
 
     @property
+    def reduction_total(self) -> float:
+        """Weighted cost of the reductions."""
+        return sum(r.cost * r.weight for r in self.reductions)
+
+    @property
     def total(self) -> float:
         """The whole function's figure.
 
         >>> FunctionReport("f", [ConversionLine("%x", "64xf32", "a", "b", 10.0, 8.0)]).total
         80.0
         """
-        return self.conversion_total + self.access_total
+        return self.conversion_total + self.access_total + self.reduction_total
 
 
 def _label(v: SSAValue) -> str:
@@ -152,6 +179,8 @@ def layout_report(module: ModuleOp) -> list[FunctionReport]:
                 )
             elif op.name in ("tl.load", "tl.store") and is_tensor(op.operands[0]):
                 report.accesses.append(_access(op, axis))
+            elif op.name == "tl.reduce" and (line := _reduction(op)) is not None:
+                report.reductions.append(line)
         reports.append(report)
     return reports
 
@@ -181,6 +210,33 @@ def _access(op: Operation, axis: object) -> AccessLine:
     )
 
 
+def _reduction(op: Operation) -> ReductionLine | None:
+    from llc.cost import reduction_cost
+    from llc.errors import LayoutError
+
+    axis = op.axis.value.data  # type: ignore[attr-defined]
+    cost = 0.0
+    operands = [v for v in op.operands if is_tensor(v)]
+    if not operands or encoding_of(operands[0].type) is None:
+        return None
+    for v in operands:
+        try:
+            cost += reduction_cost(
+                encoding_of(v.type), shape_of(v.type), axis, element_bits(v.type)
+            )
+        except LayoutError:
+            return None
+    first = operands[0]
+    return ReductionLine(
+        _label(first),
+        _type(first),
+        _describe(encoding_of(first.type)),
+        axis,
+        cost,
+        block_weight(op.parent_block()),
+    )
+
+
 def _num(x: float) -> str:
     return f"{x:g}"
 
@@ -201,8 +257,16 @@ def format_report(reports: list[FunctionReport]) -> str:
                 f"{a.sectors} sectors: cost {_num(a.cost)} x weight {_num(a.weight)} = "
                 f"{_num(a.cost * a.weight)}"
             )
-        lines.append(
+        for d in r.reductions:
+            lines.append(
+                f"//   reduce {d.value} {d.type} axis {d.axis}: {d.layout}: cost {_num(d.cost)} "
+                f"x weight {_num(d.weight)} = {_num(d.cost * d.weight)}"
+            )
+        total = (
             f"//   total {_num(r.total)}: {len(r.conversions)} conversions "
             f"{_num(r.conversion_total)}, {len(r.accesses)} accesses {_num(r.access_total)}"
         )
+        if r.reductions:
+            total += f", {len(r.reductions)} reductions {_num(r.reduction_total)}"
+        lines.append(total)
     return "\n".join(lines) + ("\n" if lines else "")

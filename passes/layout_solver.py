@@ -52,6 +52,7 @@ assignment and the pass prints a ``remark:`` saying so.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import time
@@ -691,6 +692,8 @@ def build_model(
                         enc, shape_of(ptr.type), bits, info.contiguity, info.divisibility
                     ).total
                 )
+        if op.name == "tl.reduce":
+            _price_reduction(op, model, cands, block_weight(op.parent_block()))
         if op in model.store_node:
             s = model.store_node[op]
             for i in tensor_operands(op):
@@ -728,6 +731,41 @@ def _forward(rule: object, op: Operation, index: int, enc: Attribute) -> list[At
         return rule.forward(op, index, enc)  # type: ignore[attr-defined]
     except _RULE_ERRORS:
         return None
+
+
+def _price_reduction(
+    op: Operation, model: LayoutModel, cands: list[list[Attribute]], weight: float
+) -> None:
+    """Add a ``tl.reduce``'s own cost (:func:`llc.cost.reduction_cost`: shuffles per lane bit
+    and a shared-memory exchange when warps split the axis) to the node whose layout it runs
+    in: the layout its result's candidate requires of the operands, or, for a reduction to a
+    scalar, its operand's."""
+    from llc.cost import reduction_cost
+
+    axis = op.axis.value.data  # type: ignore[attr-defined]
+    operands = [op.operands[i] for i in tensor_operands(op)]
+    results = tensor_results(op)
+    rule = rule_for(op)
+
+    def cost(layouts: Sequence[Attribute | None]) -> float:
+        total = 0.0
+        for v, enc in zip(operands, layouts, strict=False):
+            if enc is None or enc is ANY:
+                continue
+            with contextlib.suppress(LayoutError, AttributeError):
+                total += reduction_cost(enc, shape_of(v.type), axis, element_bits(v.type))
+        return weight * total
+
+    if results and rule is not None and op.results[results[0]] in model.node_of:
+        r = model.node_of[op.results[results[0]]]
+        for j, lr in enumerate(cands[r]):
+            required = _backward(rule, op, [lr] * len(results))
+            if required is not None:
+                model.unary[r][j] += cost(required)
+    elif operands and operands[0] in model.node_of:
+        n = model.node_of[operands[0]]
+        for j, enc in enumerate(cands[n]):
+            model.unary[n][j] += cost([enc] * len(operands))
 
 
 def _backward(rule: object, op: Operation, encs: list[Attribute]) -> list[Attribute] | None:
