@@ -327,20 +327,24 @@ def _dot_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
     if kind == "nvidia_mma" and layout.is_hopper:  # type: ignore[union-attr]
         return [*_hopper_operands(op, layout), result]
     current = [encoding_of(a), encoding_of(b)]
-    operands: list[Encoding] = []
-    for idx in (0, 1):
-        enc = current[idx]
-        # Keep an existing dot_op of this parent (its kWidth was chosen with the element type).
-        if enc is not None and getattr(enc.layout, "parent", None) == layout:  # type: ignore[attr-defined]
-            operands.append(enc)
-            continue
-        # One kWidth for both operands, from the narrower element type (Triton's rule): a
-        # single mma reads both in the same K order only if their kWidths agree (see
-        # llc.passes.lower_to_simt.mma_k_order), and the narrow operand then loads kWidth
-        # elements of K per 32-bit register.
-        bits = min(_origin_bits(v) for v in op.operands[:2])
-        k_width = 0 if kind == "blocked" else max(1, 32 // bits) if kind == "nvidia_mma" else 4
-        operands.append(DotOperandEncodingAttr(DotOperandLayout(idx, layout, k_width)))
+    kept = [
+        enc if enc is not None and getattr(enc.layout, "parent", None) == layout else None  # type: ignore[attr-defined]
+        for enc in current
+    ]
+    # One kWidth for both operands, from the narrower element type (Triton's rule): a single
+    # mma reads both in the same K order only if their kWidths agree (see
+    # llc.passes.lower_to_simt.mma_k_order), and the narrow operand then loads kWidth elements
+    # of K per 32-bit register. An operand that keeps its existing dot_op of this parent (its
+    # kWidth was chosen with the element type) sets the kWidth of the other.
+    bits = min(_origin_bits(v) for v in op.operands[:2])
+    k_width = 0 if kind == "blocked" else max(1, 32 // bits) if kind == "nvidia_mma" else 4
+    for enc in kept:
+        if enc is not None:
+            k_width = enc.layout.k_width  # type: ignore[attr-defined]
+    operands: list[Encoding] = [
+        kept[idx] or DotOperandEncodingAttr(DotOperandLayout(idx, layout, k_width))
+        for idx in (0, 1)
+    ]
     return [*operands, result]
 
 

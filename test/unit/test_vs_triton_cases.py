@@ -53,14 +53,9 @@ except ImportError:
 XFAIL: dict[str, str] = {}
 """Cases llc cannot yet handle, with the reason (none left: the 26 recorded before the
 whole-function solver, the Triton 3.9 import and the Hopper dots landed all pass now)."""
-TRITON_REJECTS: dict[str, str] = {
-    "split_forward": "tt.split's results get the stores' layout, not the one split infers from "
-    "its operand (no transfer rule check for split)",
-    "split_backward": "tt.split's operand gets a layout with 1 element per thread along the split "
-    "dim, which Triton's split rejects",
-    "join_backward": "tt.join's result gets a layout Triton's join cannot infer from its operands",
-    "join_split_roundtrip": "join/split retyped to layouts Triton's verifier rejects",
-}
+TRITON_REJECTS: dict[str, str] = {}
+"""Cases whose llc output Triton 3.9's verifier rejects, with the reason (checked only with
+Triton installed; none left: join/split follow Triton's layout inference now)."""
 REQUIRED_CATEGORIES = {
     "print-assert", "while", "remat-if", "remat-loop", "loop-args", "reduce-multi", "reshape",
     "join-split", "gather", "local-load", "wgmma-wait", "conflict", "basic-elementwise",
@@ -97,6 +92,20 @@ def test_llc_at_or_below_triton(case: object) -> None:
     assert llc[2] <= triton[2] + 1e-6, f"llc {llc} > Triton {triton}"
     if HAVE_TRITON:
         assert bench.triton_verifies(text) is None
+
+
+@pytest.mark.parametrize("case", [_param(case) for case in CASES if "dot" in case.text])
+def test_mma_dot_operands_agree_on_kwidth(case: object) -> None:
+    """Both operands of an mma v2 dot carry one kWidth (Triton's verifier rejects a mismatch:
+    one mma reads both in the same K order), also when one operand's layout was given."""
+    from llc.dialects.tl import encoding_of
+
+    module = parse_triton_module(bench.run_llc(case), "k.ttgir")
+    for op in module.walk():
+        if op.name != "tl.dot":
+            continue
+        widths = {getattr(encoding_of(v.type).layout, "k_width", None) for v in op.operands[:2]}
+        assert len(widths) == 1, f"{case.name}: kWidths {widths}"  # type: ignore[attr-defined]
 
 
 _TWO_LAYOUTS = """
