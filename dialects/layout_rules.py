@@ -75,6 +75,7 @@ __all__ = [
     "LayoutRule",
     "RuleKind",
     "expand_dims_operand_encoding",
+    "gather_backward",
     "is_tensor",
     "join_encoding",
     "reduce_result_encoding",
@@ -462,7 +463,17 @@ def _gather_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] 
 
 
 def _gather_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
-    if not encs or _efficient(op) or not _gather_stays_in_warps(op, encs[0]):
+    return gather_backward(op, encs)
+
+
+def gather_backward(
+    op: Operation, encs: list[Encoding], operands: Sequence[Encoding] | None = None
+) -> list[Encoding] | None:
+    """The gather's backward rule. ``operands``: the layouts of its source and indices the move
+    starts from, where they are not yet in the IR (the layout solver prices a gather the
+    anchors laid out, whose operands the rewrite converts to that layout); by default their
+    types' (what the rewrite sees)."""
+    if not encs or _efficient(op) or not _gather_stays_in_warps(op, encs[0], operands):
         return None
     return [ANY, encs[0]]
 
@@ -480,12 +491,16 @@ def _gather_strategy(src: Encoding | None, idx: Encoding | None, op: Operation) 
         return None
 
 
-def _gather_stays_in_warps(op: Operation, idx_enc: Encoding) -> bool:
+def _gather_stays_in_warps(
+    op: Operation, idx_enc: Encoding, operands: Sequence[Encoding] | None = None
+) -> bool:
     """A gather whose layouts keep its axis inside each warp (shuffles, no shared memory: what
     llc's assignment and Triton's OptimizeGatherLayouts choose) only moves to indices' layouts
-    that keep it so."""
-    src = encoding_of(op.operands[0].type)
-    if _gather_strategy(src, encoding_of(op.operands[1].type), op) != "shuffle":
+    that keep it so. ``operands``: see :func:`gather_backward`."""
+    if operands is None:
+        operands = [encoding_of(op.operands[0].type), encoding_of(op.operands[1].type)]  # type: ignore[list-item]
+    src = operands[0]
+    if _gather_strategy(src, operands[1], op) != "shuffle":
         return True
     return _gather_strategy(src, idx_enc, op) == "shuffle"
 

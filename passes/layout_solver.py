@@ -31,7 +31,9 @@ from constant bounds, else :data:`DEFAULT_TRIP_COUNT`):
   rewrite shares a conversion between uses, priced by ``conversion_cost`` (shape, element type,
   compute capability), or, when cheaper, the recomputation of its producer slice in that layout
   (:func:`rematerialization`: constants, ranges, splats, index arithmetic and elementwise chains
-  with no tensor input from a load) at ``remat_cost`` per op;
+  with no tensor input from a load) at ``remat_cost`` per op; a gather the anchors laid out is
+  priced with its operands in that layout, as the rewrite converts them (its rule depends on
+  them);
 * a result layout the op cannot produce (kept only when the staged analysis chose it) costs, as
   the rewrite does it, a conversion of the result from the layout the op derives.
 
@@ -56,7 +58,7 @@ import contextlib
 import itertools
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,7 +66,14 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from llc.dialects.layout_rules import ANY, is_tensor, rule_for, tensor_operands, tensor_results
+from llc.dialects.layout_rules import (
+    ANY,
+    gather_backward,
+    is_tensor,
+    rule_for,
+    tensor_operands,
+    tensor_results,
+)
 from llc.dialects.tl import encoding_of, shape_of
 from llc.errors import LayoutError
 from llc.layouts.common import padded_shape
@@ -210,6 +219,10 @@ class LayoutModel:
     _price: dict[tuple[int, int, int], float] = field(default_factory=dict)
     _lower: dict[tuple[int, int, int], float] = field(default_factory=dict)
     _remat: dict[tuple[SSAValue, Attribute], float] = field(default_factory=dict)
+    gather_operands: dict[Operation, Attribute] = field(default_factory=dict)
+    """The gathers the anchors laid out (warp-local), with the layout the rewrite converts both
+    their operands to: what their rule sees when the rewrite recomputes one in another layout
+    (:func:`rematerialization`), which the IR the model is built on does not carry yet."""
 
     def intern(self, enc: Attribute) -> int:
         """The index of ``enc`` in :attr:`layouts` (added if new)."""
@@ -254,7 +267,7 @@ class LayoutModel:
             if bound is not None:
                 return bound
         v, have, want = self.values[vi], self.layouts[hi], self.layouts[wi]
-        remat = rematerialization(v, want, self._remat)
+        remat = rematerialization(v, want, self._remat, self.gather_operands)
         if remat == 0:  # a free recomputation needs no conversion priced
             self._price[key] = 0.0
             return 0.0
@@ -343,23 +356,35 @@ class LayoutModel:
 
 
 def rematerialization(
-    v: SSAValue, want: Attribute, memo: dict[tuple[SSAValue, Attribute], float]
+    v: SSAValue,
+    want: Attribute,
+    memo: dict[tuple[SSAValue, Attribute], float],
+    gather_operands: Mapping[Operation, Attribute] | None = None,
 ) -> float:
     """Unweighted cost of recomputing ``v`` in ``want`` from scalars alone: the slice of its
     producers is made of rematerializable ops with a rule (constants, ranges, splats, index
     arithmetic, elementwise chains) and reaches no tensor it cannot recompute (a load, a block
-    argument). ``inf`` otherwise, or past :data:`MAX_REMAT_OPS` ops."""
+    argument). ``inf`` otherwise, or past :data:`MAX_REMAT_OPS` ops.
+
+    The rules see the layouts of the IR, as the rewrite does after retyping; the model, built
+    before the rewrite, passes ``gather_operands`` (:attr:`LayoutModel.gather_operands`): the
+    layout a gather's operands will have, on which its rule depends (a gather that stays
+    inside warps only moves to indices' layouts that keep it there)."""
     key = (v, want)
     if key in memo:
         return memo[key]
     memo[key] = _INF  # cycles and re-entry
-    result = _remat(v, want, memo, [0])
+    result = _remat(v, want, memo, [0], gather_operands or {})
     memo[key] = result
     return result
 
 
 def _remat(
-    v: SSAValue, want: Attribute, memo: dict[tuple[SSAValue, Attribute], float], count: list[int]
+    v: SSAValue,
+    want: Attribute,
+    memo: dict[tuple[SSAValue, Attribute], float],
+    count: list[int],
+    gather_operands: Mapping[Operation, Attribute],
 ) -> float:
     owner = v.owner
     if not isinstance(owner, Operation):
@@ -376,7 +401,10 @@ def _remat(
     count[0] += 1
     if count[0] > MAX_REMAT_OPS:
         return _INF
-    required = rule.backward(owner, [want])
+    if owner in gather_operands:
+        required = gather_backward(owner, [want], [gather_operands[owner]] * 2)
+    else:
+        required = rule.backward(owner, [want])
     if required is None:
         return _INF
     total = remat_cost(owner.name, shape_of(v.type), element_bits(v.type))
@@ -387,7 +415,7 @@ def _remat(
         key = (operand, enc)
         if key not in memo:
             memo[key] = _INF
-            memo[key] = _remat(operand, enc, memo, count)
+            memo[key] = _remat(operand, enc, memo, count, gather_operands)
         total += memo[key]
         if total == _INF:
             return _INF
@@ -490,6 +518,9 @@ def build_model(
 
     model = LayoutModel(analysis.capability)
     ops = list(walk_ops(func))
+    model.gather_operands = {
+        op: enc for op, enc in analysis.sink_layouts.items() if op.name == "tl.gather"
+    }
     ties = _Ties()
     for v in _function_values(func, ops):
         if is_tensor(v):
