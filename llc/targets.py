@@ -49,9 +49,10 @@ HIP_ARCHS: tuple[str, ...] = (
 )
 """AMD architectures Triton 3.9's AMD backend compiles for (CDNA 1-4, RDNA 3-4)."""
 
-PTX_ARCHS: tuple[str, ...] = ("sm_80", "sm_90", "sm_90a")
+PTX_ARCHS: tuple[str, ...] = ("sm_80", "sm_89", "sm_90", "sm_90a")
 """The ``.target`` values llc's PTX emitter writes (:mod:`llc.passes.ptx`: sm_80 code runs on
-every later GPU; sm_90 adds ``stmatrix``)."""
+every later GPU; sm_89 keeps f8 conversions in software, as PTX ISA 8.0 has no f8 ``cvt`` there;
+sm_90 adds ``stmatrix`` and the f8 ``cvt``; sm_90a wgmma)."""
 
 MMA_VERSIONS: dict[int, str] = {
     0: "from the target",
@@ -99,7 +100,7 @@ def check_ptx_arch(arch: str) -> str:
     >>> check_ptx_arch("sm_42")
     Traceback (most recent call last):
     ...
-    llc.errors.LayoutError: unknown PTX arch 'sm_42': llc emits sm_80, sm_90, sm_90a
+    llc.errors.LayoutError: unknown PTX arch 'sm_42': llc emits sm_80, sm_89, sm_90, sm_90a
     """
     if arch in PTX_ARCHS:
         return arch
