@@ -329,8 +329,12 @@ def _dot_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
         return [*_hopper_operands(op, layout), result]
     current = [encoding_of(a), encoding_of(b)]
     kept = [
-        enc if enc is not None and getattr(enc.layout, "parent", None) == layout else None  # type: ignore[attr-defined]
-        for enc in current
+        enc
+        if enc is not None
+        and getattr(enc.layout, "parent", None) == layout  # type: ignore[attr-defined]
+        and getattr(enc.layout, "op_idx", None) == idx  # type: ignore[attr-defined]
+        else None
+        for idx, enc in enumerate(current)
     ]
     # One kWidth for both operands, from the narrower element type (Triton's rule): a single
     # mma reads both in the same K order only if their kWidths agree (see

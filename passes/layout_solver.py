@@ -17,7 +17,8 @@ layouts the user wrote, the staged propagation's candidates, then what reaches i
 backward transfer through each op's rule (:func:`llc.dialects.layout_rules.rule_for`) from its
 neighbours' candidates (two rounds), then the default blocked layout. A
 candidate must build a linear layout for the node's shape; ``dot_op`` layouts come only from
-the staged result or the user. Dot results, layouts of ops without a rule, function arguments
+the staged result, the user, or backward through a cast (the narrow value converted before it
+is widened, as Triton does). Dot results, layouts of ops without a rule, function arguments
 that carry a layout and, in partially laid-out input, the user's layouts are pinned.
 
 **Cost** (issue cycles per warp, :mod:`llc.passes.layout_cost`), each term times the weight of
@@ -470,6 +471,15 @@ def _redundant(enc: Attribute, kept: list[Attribute], shape: tuple[int, ...], ca
     return any(type(k) is type(enc) and _linear(k, shape, cache) == ll for k in kept)
 
 
+def _widened(v: SSAValue) -> bool:
+    """Whether ``v`` is made by a single-operand layout-transparent op (a cast): a dot operand
+    layout offered to it may move on to the narrower value it widens."""
+    owner = v.owner
+    if not isinstance(owner, Operation) or (rule := rule_for(owner)) is None:
+        return False
+    return rule.kind == "transparent" and len(tensor_operands(owner)) == 1
+
+
 def _is_dot_operand(enc: Attribute) -> bool:
     return getattr(getattr(enc, "layout", None), "kind", None) == "dot_op"
 
@@ -621,14 +631,14 @@ def build_model(
         pinned.append(False)
 
     # ---- transfer: forward and backward through the rules, two rounds
-    def offer(n: int, enc: Attribute | None) -> None:
+    def offer(n: int, enc: Attribute | None, dot_operand: bool = False) -> None:
         if (
             enc is None
             or enc is ANY
             or pinned[n]
             or enc in cands[n]
             or len(cands[n]) >= MAX_SOLVER_CANDIDATES
-            or _is_dot_operand(enc)
+            or (_is_dot_operand(enc) and not dot_operand)
             or _redundant(enc, cands[n], shapes[n], valid_cache)
         ):
             return
@@ -672,12 +682,16 @@ def build_model(
             if rule is None or not results:
                 continue
             r = model.node_of[op.results[results[0]]]
+            # A dot operand layout may move above a cast (Triton converts the narrow value
+            # before widening it: an i8 or f8 operand moves half the bytes of its f16 copy).
+            cast = rule.kind == "transparent" and len(tensor_operands(op)) == 1
             for enc in list(cands[r]):
                 required = _backward(rule, op, [enc] * len(results))
                 if required is None:
                     continue
                 for i, req in zip(tensor_operands(op), required, strict=False):
-                    offer(model.node_of[op.operands[i]], req)
+                    v = op.operands[i]
+                    offer(model.node_of[v], req, dot_operand=cast or _widened(v))
 
     for n in range(num_values):  # the default last, where the bound leaves room
         offer(n, default_blocked(shapes[n], hw.num_warps, hw.threads_per_warp))
