@@ -457,20 +457,10 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     new_enc = encoding_of(cvt.result.type)
     old_enc = encoding_of(arg.type)
     yielded = yield_op.operands[k]
-    plan = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
-    if plan is None:
+    if not _worth_carrying(cvt, arg, yielded, yield_op, users, max_slice):
         return False
-    if not _users_follow_the_argument(users - {cvt, yield_op}, plan, yield_op):
-        return False
-    # The argument itself will be available in the new layout: its leaf costs nothing.
     t = arg.type
     assert isinstance(t, TensorType)
-    if arg in plan.leaves:
-        plan.cost -= conversion_cost(
-            old_enc, new_enc, shape_of(t), element_bits(t), capability_of(cvt)
-        )
-    if plan.cost >= _conversion_cost_of(cvt):
-        return False
     if log is not None:
         log.append(
             f"loop-carried: iteration argument #{k} of scf.for now carried in the converted layout"
@@ -481,28 +471,71 @@ def move_out_of_loop(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None
     Rewriter.erase_op(cvt)
     init = loop.operands[3 + k]
     loop.operands[3 + k] = _insert_conversion_before(init, new_enc, loop)  # type: ignore[arg-type]
-    result = loop.results[k]
+    _carry(loop.results[k], new_type, old_enc, yield_op, k, arg, new_arg, max_slice)  # type: ignore[arg-type]
+    return True
+
+
+def _worth_carrying(
+    cvt: ConvertLayoutOp,
+    arg: SSAValue,
+    yielded: SSAValue,
+    yield_op: Operation,
+    users: set[Operation],
+    max_slice: int,
+) -> bool:
+    """Whether carrying a loop value ``arg`` in ``cvt``'s layout is cheaper than converting it
+    each iteration: the yielded value can be recomputed in that layout, the argument's other
+    users follow it, and the recomputation costs less than ``cvt`` (the argument itself comes
+    in the new layout, so its own leaf is free)."""
+    new_enc = encoding_of(cvt.result.type)
+    plan = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
+    if plan is None:
+        return False
+    if not _users_follow_the_argument(users - {cvt, yield_op}, plan, yield_op):
+        return False
+    t = arg.type
+    assert isinstance(t, TensorType)
+    if arg in plan.leaves:
+        old_enc = encoding_of(t)
+        plan.cost -= conversion_cost(
+            old_enc, new_enc, shape_of(t), element_bits(t), capability_of(cvt)
+        )
+    return plan.cost < _conversion_cost_of(cvt)
+
+
+def _carry(
+    result: SSAValue,
+    new_type: TensorType,
+    old_enc: Attribute,
+    yield_op: Operation,
+    index: int,
+    arg: SSAValue,
+    new_arg: SSAValue,
+    max_slice: int,
+) -> None:
+    """Finish carrying a loop value in ``new_type``'s layout: the loop result takes it (its
+    users get a conversion back), and the yielded value (operand ``index`` of ``yield_op``) is
+    recomputed in it, or converted where it cannot be; the old-layout chain that read the
+    argument is erased once dead."""
+    new_enc = new_type.encoding
     new_result = retype(result, new_type)
     uses = list(new_result.uses)
     if uses:
-        back = insert_conversion(new_result, old_enc)  # type: ignore[arg-type]
+        back = insert_conversion(new_result, old_enc)
         for use in uses:
             use.operation.operands[use.index] = back
-    # The yielded value: recompute in the new layout (the old argument is now new_arg).
-    if yielded is arg:
-        yield_op.operands[k] = new_arg
-    else:
-        plan2 = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
-        if plan2 is None:
-            yield_op.operands[k] = _insert_conversion_before(yielded, new_enc, yield_op)  # type: ignore[arg-type]
-        else:
-            yield_op.operands[k] = apply_plan(plan2, yielded)
-            # The old-layout chain read the argument; it is dead now (its only users were the
-            # chain itself and the yield).
-            for op in reversed(plan2.order):
-                if op.parent is not None and not any(r.uses for r in op.results):
-                    Rewriter.erase_op(op)
-    return True
+    yielded = yield_op.operands[index]
+    if yielded is arg or yielded is new_arg:
+        yield_op.operands[index] = new_arg
+        return
+    plan = backward_slice(yielded, new_enc, yield_op, max_slice)
+    if plan is None:
+        yield_op.operands[index] = _insert_conversion_before(yielded, new_enc, yield_op)
+        return
+    yield_op.operands[index] = apply_plan(plan, yielded)
+    for op in reversed(plan.order):
+        if op.parent is not None and not any(r.uses for r in op.results):
+            Rewriter.erase_op(op)
 
 
 def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) -> bool:
@@ -535,20 +568,11 @@ def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | Non
     new_enc = encoding_of(cvt.result.type)
     old_enc = encoding_of(arg.type)
     yielded = yield_op.operands[i]
-    plan = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
-    if plan is None:
-        return False
     users = {u.operation for u in arg.uses}
-    if not _users_follow_the_argument(users - {cvt, yield_op}, plan, yield_op):
+    if not _worth_carrying(cvt, arg, yielded, yield_op, users, max_slice):
         return False
     t = arg.type
     assert isinstance(t, TensorType)
-    if arg in plan.leaves:
-        plan.cost -= conversion_cost(
-            old_enc, new_enc, shape_of(t), element_bits(t), capability_of(cvt)
-        )
-    if plan.cost >= _conversion_cost_of(cvt):
-        return False
     if log is not None:
         log.append(f"loop-carried: value #{j} of scf.while now carried in the converted layout")
     new_type = TensorType(t.element_type, t.get_shape(), new_enc)
@@ -557,23 +581,7 @@ def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | Non
     cvt.result.replace_all_uses_with(new_arg)
     Rewriter.erase_op(cvt)
     loop.operands[i] = _insert_conversion_before(loop.operands[i], new_enc, loop)  # type: ignore[arg-type]
-    new_result = retype(loop.results[j], new_type)
-    uses = list(new_result.uses)
-    if uses:
-        back = insert_conversion(new_result, old_enc)  # type: ignore[arg-type]
-        for use in uses:
-            use.operation.operands[use.index] = back
-    if yielded is arg:
-        yield_op.operands[i] = new_arg
-    else:
-        plan2 = backward_slice(yielded, new_enc, yield_op, max_slice)  # type: ignore[arg-type]
-        if plan2 is None:
-            yield_op.operands[i] = _insert_conversion_before(yielded, new_enc, yield_op)  # type: ignore[arg-type]
-        else:
-            yield_op.operands[i] = apply_plan(plan2, yielded)
-            for op in reversed(plan2.order):
-                if op.parent is not None and not any(r.uses for r in op.results):
-                    Rewriter.erase_op(op)
+    _carry(loop.results[j], new_type, old_enc, yield_op, i, arg, new_arg, max_slice)  # type: ignore[arg-type]
     return True
 
 
