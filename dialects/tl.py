@@ -308,8 +308,43 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
             )
 
 
+class _BlockParameters:
+    """The parameters and syntax ``<64x32xf16[, #layout]>`` that ``!tl.memdesc`` and
+    ``!tl.tensordesc`` share: a shape, an element type and an optional encoding (``NoneAttr``
+    when absent)."""
+
+    def __init__(
+        self, element_type: Attribute, shape: Sequence[int], encoding: Attribute | None = None
+    ):
+        super().__init__(  # type: ignore[call-arg]
+            ArrayAttr(IntAttr(d) for d in shape),
+            element_type,
+            NoneAttr() if encoding is None else encoding,
+        )
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+            encoding: Attribute = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                encoding = parser.parse_attribute()
+        return (ArrayAttr(IntAttr(d) for d in dims), element, encoding)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string("".join(f"{d}x" for d in self.get_shape()))
+            printer.print_attribute(self.element_type)  # type: ignore[attr-defined]
+            if not isinstance(self.encoding, NoneAttr):  # type: ignore[attr-defined]
+                printer.print_string(", ")
+                printer.print_attribute(self.encoding)  # type: ignore[attr-defined]
+
+
 @irdl_attr_definition
-class MemDescType(ParametrizedAttribute, TypeAttribute, ShapedType):
+class MemDescType(_BlockParameters, ParametrizedAttribute, TypeAttribute, ShapedType):
     """A shared-memory buffer: ``!tl.memdesc<64x64xf16, #shared>`` (Triton's ``!ttg.memdesc``).
 
     The encoding is a shared layout attribute (``#tl.swizzled_shared``, ``#tl.nvmma_shared``,
@@ -325,41 +360,11 @@ class MemDescType(ParametrizedAttribute, TypeAttribute, ShapedType):
     element_type: Attribute
     encoding: Attribute
 
-    def __init__(
-        self, element_type: Attribute, shape: Sequence[int], encoding: Attribute | None = None
-    ):
-        super().__init__(
-            ArrayAttr(IntAttr(d) for d in shape),
-            element_type,
-            NoneAttr() if encoding is None else encoding,
-        )
-
     def get_num_dims(self) -> int:
         return len(self.shape.data)
 
-    def get_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape.data)
-
     def get_element_type(self) -> Attribute:
         return self.element_type
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            dims, element = parser.parse_ranked_shape()
-            encoding: Attribute = NoneAttr()
-            if parser.parse_optional_punctuation(",") is not None:
-                encoding = parser.parse_attribute()
-        return (ArrayAttr(IntAttr(d) for d in dims), element, encoding)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            for d in self.get_shape():
-                printer.print_string(f"{d}x")
-            printer.print_attribute(self.element_type)
-            if not isinstance(self.encoding, NoneAttr):
-                printer.print_string(", ")
-                printer.print_attribute(self.encoding)
 
     def verify(self) -> None:
         if any(d <= 0 for d in self.get_shape()):
@@ -2800,7 +2805,7 @@ class MemDescTransOp(TLOperation):
 
 
 @irdl_attr_definition
-class TensorDescType(ParametrizedAttribute, TypeAttribute):
+class TensorDescType(_BlockParameters, ParametrizedAttribute, TypeAttribute):
     """A TMA tensor descriptor: ``!tl.tensordesc<128x64xf16>`` (Triton's ``!tt.tensordesc``),
     the block it loads and stores, with an optional shared layout.
 
@@ -2813,36 +2818,6 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
     encoding: Attribute
-
-    def __init__(
-        self, element_type: Attribute, shape: Sequence[int], encoding: Attribute | None = None
-    ):
-        super().__init__(
-            ArrayAttr(IntAttr(d) for d in shape),
-            element_type,
-            NoneAttr() if encoding is None else encoding,
-        )
-
-    def get_shape(self) -> tuple[int, ...]:
-        """The block shape."""
-        return tuple(d.data for d in self.shape.data)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            dims, element = parser.parse_ranked_shape()
-            encoding: Attribute = NoneAttr()
-            if parser.parse_optional_punctuation(",") is not None:
-                encoding = parser.parse_attribute()
-        return (ArrayAttr(IntAttr(d) for d in dims), element, encoding)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string("".join(f"{d}x" for d in self.get_shape()))
-            printer.print_attribute(self.element_type)
-            if not isinstance(self.encoding, NoneAttr):
-                printer.print_string(", ")
-                printer.print_attribute(self.encoding)
 
 
 def _check_descriptor_block(op: TLOperation, desc: Attribute, tensor: Attribute) -> None:
