@@ -35,7 +35,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from llc.errors import LayoutError
@@ -45,6 +45,24 @@ from llc.layouts.slice import SliceLayout
 from llc.lowering import _plan
 from llc.passes.conversion_kernel import conversion_kernel_text
 from llc.passes.lower_conversions import lower_and_verify
+
+
+def print_table(head: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> None:
+    """The rows under ``head``, as a markdown table or in aligned columns.
+
+    >>> print_table(["a", "b"], [["10", "2"]], markdown=False)
+    a   b
+    10  2
+    """
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    for row in [head, *rows]:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
 
 
 def B(spt: list[int], tpw: list[int], wpc: list[int], order: list[int]) -> BlockedLayout:
@@ -239,15 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     print(f"date: {stamp}; platform: {platform.platform()}; python {platform.python_version()}")
-    if args.markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "|".join("---" for _ in head) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-        for row in [head, *rows]:
-            print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    print_table(head, rows, args.markdown)
     print()
     print(f"llc shared bytes, total: {summary['llc']}")
     if triton:
@@ -478,15 +488,7 @@ def sweep(count: int, seed: int, triton_python: str | None, markdown: bool) -> i
     stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     print(f"date: {stamp}; platform: {platform.platform()}; python {platform.python_version()}")
     print(f"drawn sweep: {len(suite)} conversions, seed {seed}")
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "|".join("---" for _ in head) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-        for row in [head, *rows]:
-            print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    print_table(head, rows, markdown)
     print()
     print(f"wrong kernels: {failures}")
     if triton_python:

@@ -328,6 +328,13 @@ def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
     return mapping[value]
 
 
+def _replace_by_plan(cvt: ConvertLayoutOp, plan: RematPlan) -> None:
+    """Replace the conversion ``cvt`` by its source recomputed in the destination layout, as
+    ``plan`` (:func:`backward_slice`) says."""
+    cvt.result.replace_all_uses_with(apply_plan(plan, cvt.src))
+    Rewriter.erase_op(cvt)
+
+
 def _conversion_cost_of(cvt: ConvertLayoutOp) -> float:
     t = cvt.src.type
     return conversion_cost(
@@ -380,9 +387,7 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
                     f"remat {_label(op)}: {len(plan.order)} ops, {len(plan.leaves)} leaves, "
                     f"cost {plan.cost:g} <= {before:g}"
                 )
-            new = apply_plan(plan, op.src)
-            op.result.replace_all_uses_with(new)
-            Rewriter.erase_op(op)
+            _replace_by_plan(op, plan)
             improved += 1
             changed = True
         fold_conversions(module)
@@ -420,9 +425,7 @@ def rematerialize_from_scalars(
                 f"remat {_label(op)}: {len(plan.order)} ops from scalars, cost {plan.cost:g} "
                 f"<= {before:g}"
             )
-        new = apply_plan(plan, op.src)
-        op.result.replace_all_uses_with(new)
-        Rewriter.erase_op(op)
+        _replace_by_plan(op, plan)
         removed += 1
     if removed:
         fold_conversions(module)
