@@ -274,13 +274,16 @@ class LayoutModel:
             self._price[key] = 0.0
             return 0.0
         shape, bits = shape_of(v.type), element_bits(v.type)
+        if not exact:
+            # The lower bound even where an earlier function priced the pair exactly: the lazy
+            # rounds, and so the optimum picked among equal-cost ones, must not depend on what
+            # the process compiled before.
+            bound = conversion_lower_bound(have, want, shape, bits) + CONVERSION_OP_COST
+            self._lower[key] = min(remat, bound)
+            return self._lower[key]
         known_key = (have, want, shape, bits, self.capability)
         convert = _KNOWN_CONVERSIONS.get(known_key)
         if convert is None:
-            if not exact:
-                bound = conversion_lower_bound(have, want, shape, bits) + CONVERSION_OP_COST
-                self._lower[key] = min(remat, bound)
-                return self._lower[key]
             convert = conversion_cost(have, want, shape, bits, self.capability)
             convert += CONVERSION_OP_COST
             if len(_KNOWN_CONVERSIONS) >= 1 << 16:

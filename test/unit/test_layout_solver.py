@@ -193,3 +193,30 @@ def test_rewritten_ir_costs_no_more_than_the_model_says(seed: int) -> None:
     PropagateLayoutsPass().apply(Context(), module)
     [report] = layout_report(module)
     assert report.total <= case.optimum + 1e-3 * max(1.0, case.optimum)
+
+
+def test_layouts_do_not_depend_on_what_the_process_compiled_before() -> None:
+    """The solver shares exact conversion prices across functions; the layouts it picks among
+    equal-cost optima must still be those of a fresh process (attention's q once came out
+    loaded in #mma plus a free conversion after the other examples had been compiled)."""
+    from pathlib import Path
+
+    from llc.passes import layout_solver
+    from llc.tools.opt import LLCOptMain
+
+    root = Path(__file__).resolve().parents[2]
+
+    def propagate(path: Path) -> str:
+        from llc.dialects.diagnostics import parse_module
+
+        ctx = LLCOptMain(["-"]).ctx
+        module = parse_module(ctx, path.read_text(), str(path))
+        PropagateLayoutsPass().apply(ctx, module)
+        return str(module)
+
+    attention = root / "examples" / "ttir" / "attention.mlir"
+    layout_solver._KNOWN_CONVERSIONS.clear()
+    fresh = propagate(attention)
+    for path in sorted((root / "examples").glob("*.mlir")):
+        propagate(path)
+    assert propagate(attention) == fresh
