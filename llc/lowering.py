@@ -239,7 +239,7 @@ class SimtProgram:
         return self._specials[which]
 
     def binary(self, op: str, a: int, b: int) -> int:
-        """``andi``, ``xori``, ``shrui``, ``shli`` or ``muli`` on ``index`` values."""
+        """``andi``, ``xori``, ``subi``, ``shrui``, ``shli`` or ``muli`` on ``index`` values."""
         return self._emit(op, ("index",), (a, b))
 
     def cmpne(self, a: int) -> int:

@@ -119,6 +119,8 @@ def materialize(
             op = arith.AndIOp(a[0], a[1])
         elif ins.op == "xori":
             op = arith.XOrIOp(a[0], a[1])
+        elif ins.op == "subi":
+            op = arith.SubiOp(a[0], a[1])
         elif ins.op == "shrui":
             op = arith.ShRUIOp(a[0], a[1])
         elif ins.op == "shli":

@@ -417,6 +417,10 @@ class _FunctionLowering:
             self.dot(op)  # type: ignore[arg-type]
         elif name == "tl.gather":
             self.gather(op)  # type: ignore[arg-type]
+        elif name == "tl.scan":
+            from llc.passes.lower_scan import lower_scan
+
+            lower_scan(self, op)  # type: ignore[arg-type]
         elif name == "tl.fp4_to_fp":
             self.fp4_to_fp(op)  # type: ignore[arg-type]
         elif name == "tl.local_alloc":
@@ -1022,7 +1026,7 @@ class _FunctionLowering:
         width = lhs[0].type.get_shape()[0]  # type: ignore[attr-defined]
         local: dict[SSAValue, SSAValue] = dict(zip(block.args, [*lhs, *rhs], strict=True))
         for inner in block.ops:
-            if inner.name == "tl.reduce.return":
+            if inner.name in ("tl.reduce.return", "tl.scan.return"):
                 return [local[v] for v in inner.operands]
             if inner.name == "arith.constant":
                 vt = VectorType(inner.results[0].type, [width])
