@@ -79,8 +79,7 @@ def axis_holders(ll: Any, axis: int, bits: int) -> list[tuple[str, int]]:
                 continue
             if along & (along - 1) or any(x for d, x in enumerate(basis) if d != axis):
                 raise LayoutError(
-                    f"the layout mixes the scanned dim with other dims ({in_dim} {pos} -> "
-                    f"{basis})"
+                    f"the layout mixes the scanned dim with other dims ({in_dim} {pos} -> {basis})"
                 )
             k = along.bit_length() - 1
             if k in held:
@@ -139,11 +138,18 @@ class _Scan:
         ]
 
     def thread_test(self, mask: int, value: int, pred: str) -> SSAValue:
-        """``(thread_id & mask) <pred> value`` (``eq`` / ``ne``) as ``i1``."""
+        """``(thread_id & mask) <pred> value`` (``eq`` / ``ne``) as ``i1``, once per block."""
         low = self.low
         assert low.tid is not None
-        bits = low.emit(arith.AndIOp(low.tid, low.const_index(mask))).results[0]
-        return low.emit(arith.CmpiOp(bits, low.const_index(value), pred)).results[0]
+        key = ("scan-test", id(low.block), mask, value, pred)
+        if key not in low.cache:
+            bits = low.cache.get(("scan-and", id(low.block), mask))
+            if bits is None:
+                bits = low.emit(arith.AndIOp(low.tid, low.const_index(mask))).results[0]
+                low.cache[("scan-and", id(low.block), mask)] = bits
+            cmp = arith.CmpiOp(bits, low.const_index(value), pred)
+            low.cache[key] = low.emit(cmp).results[0]
+        return low.cache[key]
 
     def t_index(self, reg: int, clear: int = 0) -> int:
         """The entry of ``T`` (after clearing the register bits ``clear``) for register ``reg``."""
@@ -194,8 +200,7 @@ class _Scan:
             combined = self.combine(earlier, mine)
             position = {r: i for i, r in enumerate(later)}
             mask = [
-                self.registers + position[r] if r in position else r
-                for r in range(self.registers)
+                self.registers + position[r] if r in position else r for r in range(self.registers)
             ]
             self.values = [
                 self.low.shuffle(v, c, mask) for v, c in zip(self.values, combined, strict=True)
@@ -313,7 +318,8 @@ class _Scan:
 
         def address(base: int, chunk: int, c: int, run_part: int | None) -> SSAValue:
             cols = [
-                (chunk << slot_pos[b]) if b in slot_pos and (run_part is None or b not in tbits)
+                (chunk << slot_pos[b])
+                if b in slot_pos and (run_part is None or b not in tbits)
                 else 0
                 for b in range(thread_bits)
             ]
@@ -345,9 +351,7 @@ class _Scan:
                 ]
                 value = low.concat(parts)
                 if orig.type.element_type == i1:  # type: ignore[attr-defined]
-                    value = low.emit(
-                        simt.CastOp("trunci", value, VectorType(i1, [n]))
-                    ).results[0]
+                    value = low.emit(simt.CastOp("trunci", value, VectorType(i1, [n]))).results[0]
                 row.append(value)
             loaded.append(row)
         # the next use of the buffer (a next iteration) waits for these loads

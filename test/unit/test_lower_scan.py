@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from layout_strategies import random_distributed
 
 from llc.dialects.tl_interpreter import Buffer, Pointer, make_interpreter, set_grid
 from llc.errors import LayoutError
 from llc.linear_layout import LinearLayout
 from llc.testing.semantics import apply_pipeline, parse
-from layout_strategies import random_distributed
 
 NP = {
     "f32": np.float32,
@@ -98,8 +98,8 @@ def scan_kernel(
         )
     else:
         m, k = shape
-        s1 = f"#tl.slice<{{dim = 1, parent = #L}}>"
-        s0 = f"#tl.slice<{{dim = 0, parent = #L}}>"
+        s1 = "#tl.slice<{dim = 1, parent = #L}>"
+        s0 = "#tl.slice<{dim = 0, parent = #L}>"
         lines += [
             f"    %rr = tl.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{m}xi32, {s1}>",
             f"    %re = tl.expand_dims %rr {{axis = 1 : i32}} : tensor<{m}xi32, {s1}> -> "
@@ -214,14 +214,18 @@ def numpy_scan(data: np.ndarray, axis: int, reverse: bool) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------- cases
 
-BLOCKED = "#tl.blocked<{{sizePerThread = {spt}, threadsPerWarp = {tpw}, warpsPerCTA = {wpc}, order = {order}}}>"
-
 
 def blocked(spt: list[int], tpw: list[int], wpc: list[int], order: list[int]) -> str:
-    return BLOCKED.format(spt=spt, tpw=tpw, wpc=wpc, order=order)
+    return (
+        f"#tl.blocked<{{sizePerThread = {spt}, threadsPerWarp = {tpw}, warpsPerCTA = {wpc}, "
+        f"order = {order}}}>"
+    )
 
 
-MMA = "#tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"
+MMA = (
+    "#tl.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+    "instrShape = [16, 8]}>"
+)
 
 FAMILY = [
     # registers, then lanes, then warps along the axis (Triton's common case)
@@ -289,6 +293,35 @@ def test_random_linear_layouts(seed: int) -> None:
     check(text, dtype, kind, shape, seed)
 
 
+PTX_CASES = [
+    FAMILY[0],  # shfl.up, one shared buffer
+    FAMILY[4],  # i64 pair, reversed: shfl.down on 32-bit halves
+    FAMILY[6],  # i8 values packed into shuffles, shared bytes
+    FAMILY[10],  # i1 as bytes
+    FAMILY[9],  # mma, f16
+]
+
+
+def test_ptx_assembles() -> None:
+    """``-t ptx`` of scans over every width and both shuffle directions, plus a random layout
+    whose lanes along the axis are out of order (``shfl.sync.idx`` with computed lanes),
+    assembles with ptxas."""
+    from llc.passes.ptx import emit_ptx
+    from llc.testing.ptxas import assemble, find_ptxas
+
+    if find_ptxas() is None:
+        pytest.skip("no ptxas (pip install -e '.[test]')")
+    texts = [scan_kernel(*c[1:]) for c in PTX_CASES]
+    ll = random_distributed(2, [9], 5, 2)
+    texts.append(scan_kernel(linear_attr(ll), (512,), 0, True, "f32", "pair"))
+    for text in texts:
+        ptx = emit_ptx(lower(text))
+        assert assemble(ptx, "sm_80") == ""
+    assert "shfl.sync.up.b32" in emit_ptx(lower(texts[0]))
+    assert "shfl.sync.down.b32" in emit_ptx(lower(texts[1]))
+    assert "shfl.sync.idx.b32" in emit_ptx(lower(texts[-1]))
+
+
 def test_the_tensor_level_is_numpy_cumsum() -> None:
     """The reference itself: the tensor level agrees with ``numpy.cumsum`` both ways."""
     layout = blocked([1, 4], [4, 8], [4, 1], [1, 0])
@@ -315,8 +348,6 @@ def test_axis_holders_finds_each_bit_once() -> None:
     )
     with pytest.raises(LayoutError, match="mixes the scanned dim with other dims"):
         axis_holders(mixed, 0, 1)
-    twice = LinearLayout.from_bases(
-        [("register", [[1]]), ("lane", [[1], [0]])], ["dim0"], [2]
-    )
+    twice = LinearLayout.from_bases([("register", [[1]]), ("lane", [[1], [0]])], ["dim0"], [2])
     with pytest.raises(LayoutError, match="held twice"):
         axis_holders(twice, 0, 1)
