@@ -131,6 +131,29 @@ def test_every_barrier_of_a_gather_in_a_loop_is_needed(
     _record(request, "gather_1d", deletions)
 
 
+def test_every_barrier_of_a_scan_in_a_loop_is_needed(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``test/lit/lower``'s cumulative sums in a two-round loop, then a reversed running maximum:
+    each scan crosses the 4 warps through its shared buffer of warp totals. The barrier between
+    the totals' stores and loads (in the loop and after it), and the loop's trailing one that keeps
+    the next round's stores behind this round's loads."""
+    from types import SimpleNamespace
+
+    from llc.testing.semantics import apply_pipeline, parse
+
+    path = ROOT / "test" / "lit" / "lower" / "Inputs" / "scan_loop.mlir"
+    module = parse(path.read_text())
+    apply_pipeline(module, "llc-compile")
+    rng = np.random.default_rng(0)
+    # small integers: the sums are exact in any order, so only a race can change them
+    np.save(tmp_path / "x.npy", rng.integers(-3, 4, 512).astype(np.float32))
+    case = SimpleNamespace(args=[str(tmp_path / "x.npy"), "zeros:512xf32"], grid="1")
+    deletions = delete_each_barrier(module, _example_runner(case, "scan_loop"))
+    assert len(deletions) == 3
+    _record(request, "scan_loop", deletions)
+
+
 @pytest.mark.parametrize("seed", range(NUM_KERNELS))
 def test_every_barrier_of_a_generated_kernel_is_needed(
     seed: int, request: pytest.FixtureRequest
