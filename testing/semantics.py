@@ -5,10 +5,12 @@ Layouts never change values, so a layout pass must leave every output of a kerne
 under llc's reference interpreter (the one behind ``llc-run``) on the same seeded random inputs,
 and compares every buffer and every result:
 
-* **bit-identical** (the raw bytes) for outputs that no ``tl.dot`` or ``tl.reduce`` feeds;
+* **bit-identical** (the raw bytes) for outputs that no ``tl.dot``, ``tl.reduce`` or ``tl.scan``
+  feeds;
 * within ``rtol``/``atol`` (``numpy.allclose``; defaults :data:`REASSOCIATION_RTOL`,
-  :data:`REASSOCIATION_ATOL`) for outputs that a ``tl.dot`` or ``tl.reduce`` feeds, in either
-  module: those may be computed in another order after a rewrite (float reassociation).
+  :data:`REASSOCIATION_ATOL`) for outputs that a ``tl.dot``, ``tl.reduce`` or ``tl.scan`` feeds,
+  in either module: those may be computed in another order after a rewrite (float
+  reassociation).
 
 :func:`check_pipeline` parses a module, runs an xDSL pass pipeline on it (any pass of xDSL or of an
 installed ``xdsl.universe`` plugin such as llc's, e.g. ``"llc-optimize-layouts"`` or
@@ -227,7 +229,7 @@ def run_module(
 
 
 def _reassociating_outputs(func: FuncOp) -> set[str]:
-    """Outputs (buffer parameter names, ``"result #i"``) that a dot or reduce may feed.
+    """Outputs (buffer parameter names, ``"result #i"``) that a dot, reduce or scan may feed.
 
     A backward slice from each store and return over operands, through region block arguments
     to their parent op's operands and through region results to the yielded values. It
@@ -242,7 +244,8 @@ def _reassociating_outputs(func: FuncOp) -> set[str]:
         result = False
         if isinstance(value, OpResult):
             op = value.op
-            result = isinstance(op, tl.DotOp | tl.ReduceOp) or any(fed(v) for v in _inputs(op))
+            reassociates = isinstance(op, tl.DotOp | tl.ReduceOp | tl.ScanOp)
+            result = reassociates or any(fed(v) for v in _inputs(op))
         elif isinstance(value, BlockArgument):
             parent = value.block.parent_op()
             if parent is not None and not isinstance(parent, FuncOp):

@@ -322,6 +322,22 @@ def test_ptx_assembles() -> None:
     assert "shfl.sync.idx.b32" in emit_ptx(lower(texts[-1]))
 
 
+def test_float_scans_compare_to_a_tolerance() -> None:
+    """On normal random floats the lowered sums reassociate: ``check_same_semantics`` (what
+    ``llc-compile`` tests and the lit checks use) compares a scan's outputs to a tolerance, as it
+    does a reduction's, and would report a mismatch at the first differing bit otherwise."""
+    from llc.testing.semantics import check_same_semantics
+
+    text = scan_kernel(FAMILY[0][1], (1024,), 0, False, "f32", "cumsum")
+    lowered = lower(text)
+    data = np.random.default_rng(0).standard_normal(1024).astype(np.float32)
+    (want,) = run_scan(parse(text), data, "cumsum", "f32")
+    (got,) = run_scan(lowered, data, "cumsum", "f32")
+    assert want.tobytes() != got.tobytes()  # the orders differ
+    report = check_same_semantics(text, lowered, entry="scan", buffer_elements=1024)
+    assert "%out" in report.tolerant
+
+
 def test_the_tensor_level_is_numpy_cumsum() -> None:
     """The reference itself: the tensor level agrees with ``numpy.cumsum`` both ways."""
     layout = blocked([1, 4], [4, 8], [4, 1], [1, 0])
