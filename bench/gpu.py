@@ -815,6 +815,8 @@ def dry_run(selected: list[Case], arch: int) -> int:
             continue
         if not r["llc_in_ttgir"] and "FALLBACK" not in r["layouts"]:
             failures += 1
+        if not r["llc_ptx"].startswith("ptxas ok"):  # llc's own back end is one of the three ways
+            failures += 1
         llc_s = f"{r['llc_s']:.1f}" if "llc_s" in r else "-"
         print(
             f"| {r['case']} | {r['triton_s']:.1f} | {r['triton_llc_s']:.1f} | "

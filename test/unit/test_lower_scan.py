@@ -338,6 +338,31 @@ def test_float_scans_compare_to_a_tolerance() -> None:
     assert "%out" in report.tolerant
 
 
+def test_the_gpu_dry_run_fails_when_llc_cannot_compile_a_case(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench/gpu.py --dry-run`` exits 1 when llc's own PTX of a case fails (as the scan's did
+    before it was lowered), 0 when every way compiles."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("triton", reason="bench/gpu.py needs Triton (pip install triton)")
+    path = Path(__file__).resolve().parents[2] / "bench" / "gpu.py"
+    spec = importlib.util.spec_from_file_location("llc_bench_gpu", path)
+    assert spec is not None and spec.loader is not None
+    gpu = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "llc_bench_gpu", gpu)
+    spec.loader.exec_module(gpu)
+    row = {"case": "scan", "triton_s": 0.1, "triton_llc_s": 0.1, "layouts": "llc layouts: cvt 0"}
+    row |= {"llc_in_ttgir": True, "llc_s": 0.1}
+    case = gpu.cases()[-1]
+    for llc_ptx, status in (("FAILED: no SIMT lowering", 1), ("ptxas ok (9 lines)", 0)):
+        monkeypatch.setattr(gpu, "dry_run_case", lambda c, a, p=llc_ptx: row | {"llc_ptx": p})
+        assert gpu.dry_run([case], 90) == status
+    assert "no SIMT lowering" in capsys.readouterr().out
+
+
 def test_the_tensor_level_is_numpy_cumsum() -> None:
     """The reference itself: the tensor level agrees with ``numpy.cumsum`` both ways."""
     layout = blocked([1, 4], [4, 8], [4, 1], [1, 0])
