@@ -39,7 +39,7 @@ Shuffles go through the one shuffle emitter :meth:`llc.lowering.SimtProgram.shuf
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import IntegerType, TensorType, VectorType, i1, i8
@@ -48,9 +48,6 @@ from xdsl.ir import SSAValue
 from llc.dialects import simt, tl
 from llc.errors import LayoutError
 from llc.lowering import SimtProgram
-
-if TYPE_CHECKING:
-    from llc.passes.lower_to_simt import _FunctionLowering
 
 __all__ = ["axis_holders", "lower_scan"]
 
@@ -107,7 +104,7 @@ class _Scan:
     register vector per operand), ``totals`` (``T``, over the registers ``t_regs``) and the
     register bits processed so far."""
 
-    def __init__(self, lowering: _FunctionLowering, op: tl.ScanOp) -> None:
+    def __init__(self, lowering: Any, op: tl.ScanOp) -> None:
         self.low = lowering
         self.op = op
         self.reverse = bool(op.reverse.value.data)
@@ -373,9 +370,35 @@ class _Scan:
         self.finish_run(accs[-1] if more else None)
 
 
-def lower_scan(lowering: _FunctionLowering, op: tl.ScanOp) -> None:
-    """Lower ``tl.scan`` (see the module docstring) with the SIMT lowering's helpers; the results
-    keep the operands' layout."""
+def lower_scan(lowering: Any, op: tl.ScanOp) -> None:
+    """Lower ``tl.scan`` (see the module docstring) with the helpers of ``llc-lower-to-simt``'s
+    lowering state (``laid``, ``emit``, ``shuffle``, ``concat``, ``const_index``,
+    ``thread_linear``, ``run_program``, ``set_tensor``, ``tid``, ``cache``, and ``_combine``, the
+    region inliner reductions use); the results keep the operands' layout.
+
+    >>> from llc.testing.semantics import apply_pipeline, parse
+    >>> module = parse('''
+    ... #b = #tl.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1],
+    ...                   order = [0]}>
+    ... module attributes {"tl.num-warps" = 1 : i32, "tl.threads-per-warp" = 32 : i32} {
+    ...   func.func @f(%p: !tl.ptr<i32>) {
+    ...     %r = tl.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
+    ...     %s = tl.scan %r {axis = 0 : i32, reverse = false} : tensor<32xi32, #b> ->
+    ...         tensor<32xi32, #b> {
+    ...     ^bb0(%a: i32, %c: i32):
+    ...       %x = arith.addi %a, %c : i32
+    ...       tl.scan.return %x : i32
+    ...     }
+    ...     %ps = tl.splat %p : !tl.ptr<i32> -> tensor<32x!tl.ptr<i32>, #b>
+    ...     %pp = tl.addptr %ps, %r : tensor<32x!tl.ptr<i32>, #b>, tensor<32xi32, #b>
+    ...     tl.store %pp, %s : tensor<32x!tl.ptr<i32>, #b>
+    ...     func.return
+    ...   }
+    ... }''')
+    >>> _ = apply_pipeline(module, "llc-lower-to-simt")
+    >>> [o.mode.data for o in module.walk() if o.name == "simt.shuffle"]
+    ['up', 'up', 'up', 'up', 'up']
+    """
     st = op.srcs[0].type
     assert isinstance(st, TensorType)
     axis = op.axis.value.data
