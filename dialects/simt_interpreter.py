@@ -242,7 +242,14 @@ class SimtFunctions(InterpreterFunctions):
     # --------------------------------------------------------------- register moves
     @impl(vector.ShuffleOp)
     def run_vperm(self, interp: Interpreter, op: vector.ShuffleOp, args: PythonValues):
-        a, b = args
+        a, b = (np.asarray(x) for x in args)
+        if a.dtype != b.dtype:
+            # one operand came from data movement (raw bits), the other from arithmetic (numbers,
+            # in the kernel interpreter): concatenating would convert the bits as numbers
+            bits = simt.bit_width(op.v1.type.element_type)  # type: ignore[attr-defined]
+            a, b = (
+                element_bits(x, o.type).view(raw_dtype(bits)) for x, o in ((a, op.v1), (b, op.v2))
+            )
         both = np.concatenate([a, b], axis=1)
         mask = list(op.mask.get_values())
         return (both[:, mask],)

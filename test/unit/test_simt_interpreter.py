@@ -307,3 +307,39 @@ def test_shared_memory_persists_within_a_cta_and_starts_uninitialized_in_the_nex
     with pytest.raises(SimtRaceError, match="uninitialized read: thread 0 reads byte 4") as e:
         interp.call_op("f", (_lanes(), np.False_))
     assert e.value.op.name == "simt.shared_load"
+
+
+def test_a_register_move_of_raw_bits_and_numbers_keeps_the_bits() -> None:
+    """``vector.shuffle`` of a shuffled f64 (two 32-bit shuffles: raw bits, as data movement
+    leaves them) and a computed one (numbers, in the kernel interpreter): every element keeps its
+    value (a scan combines shuffled totals with computed prefixes; numpy's concatenation would
+    convert the uint64 bits to floats)."""
+    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+
+    text = """
+    builtin.module {
+      func.func @f(%x: vector<1xf64>) -> vector<2xf64> {
+        %c = arith.constant 1 : index
+        %w = vector.bitcast %x : vector<1xf64> to vector<2xi32>
+        %lo = vector.shuffle %w, %w [0] : vector<2xi32>, vector<2xi32>
+        %hi = vector.shuffle %w, %w [1] : vector<2xi32>, vector<2xi32>
+        %slo = simt.shuffle "bfly" %lo, %c c = 31 mask = -1 : vector<1xi32>
+        %shi = simt.shuffle "bfly" %hi, %c c = 31 mask = -1 : vector<1xi32>
+        %sw = vector.shuffle %slo, %shi [0, 1] : vector<1xi32>, vector<1xi32>
+        %s = vector.bitcast %sw : vector<2xi32> to vector<1xf64>
+        %y = arith.addf %x, %x : vector<1xf64>
+        %r = vector.shuffle %s, %y [0, 1] : vector<1xf64>, vector<1xf64>
+        func.return %r : vector<2xf64>
+      }
+    }
+    """
+    ctx = Context()
+    for dialect in (builtin.Builtin, func.Func, arith.Arith, vector.Vector, gpu.GPU, SIMT):
+        ctx.load_dialect(dialect)
+    module = parse_module(ctx, text)
+    interp, _ = make_kernel_interpreter(module, 1, 32, GlobalMemory())
+    x = np.arange(32, dtype=np.float64)[:, None] + 0.5
+    (out,) = interp.call_op("f", (x,))
+    values = np.asarray(out).view(np.float64) if np.asarray(out).dtype.kind == "u" else out
+    assert np.array_equal(values[:, 0], (np.arange(32) ^ 1) + 0.5)
+    assert np.array_equal(values[:, 1], 2 * x[:, 0])
