@@ -240,6 +240,15 @@ FAMILY = [
     ("broadcast", blocked([1, 1], [8, 4], [4, 1], [1, 0]), (16, 2), 0, False, "i16", "cumsum"),
     ("mma-cols", MMA, (32, 32), 1, False, "f32", "pair"),
     ("mma-rows-rev", MMA, (64, 16), 0, True, "f16", "cumsum"),
+    (
+        "dot-op-k-rev",
+        f"#tl.dot_op<{{opIdx = 1, parent = {MMA}, kWidth = 2}}>",
+        (32, 32),
+        0,
+        True,
+        "f32",
+        "pair",
+    ),
     ("mask-xor", blocked([2], [32], [4], [0]), (256,), 0, False, "i1", "cumsum"),
     ("mask-or-rev", blocked([1, 2], [8, 4], [1, 4], [0, 1]), (16, 32), 1, True, "i1", "cummax"),
 ]
@@ -254,6 +263,16 @@ def test_family_layouts(
     layout: str, shape: tuple[int, ...], axis: int, reverse: bool, dtype: str, kind: str
 ) -> None:
     check(scan_kernel(layout, shape, axis, reverse, dtype, kind), dtype, kind, shape)
+
+
+def test_mfma_layout_on_64_lanes() -> None:
+    """An AMD mfma accumulator (32x32, transposed) on warps of 64 lanes."""
+    layout = (
+        "#tl.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], "
+        "instrShape = [32, 32], isTransposed = true}>"
+    )
+    text = scan_kernel(layout, (64, 64), 1, False, "f32", "cumsum", 4, 64)
+    check(text.replace('"cuda:80"', '"hip:gfx942"'), "f32", "cumsum", (64, 64))
 
 
 def test_slice_layout() -> None:
@@ -294,11 +313,11 @@ def test_random_linear_layouts(seed: int) -> None:
 
 
 PTX_CASES = [
-    FAMILY[0],  # shfl.up, one shared buffer
-    FAMILY[4],  # i64 pair, reversed: shfl.down on 32-bit halves
-    FAMILY[6],  # i8 values packed into shuffles, shared bytes
-    FAMILY[10],  # i1 as bytes
-    FAMILY[9],  # mma, f16
+    c
+    for c in FAMILY
+    # shfl.up and one shared buffer; an i64 pair reversed (shfl.down on 32-bit halves); i8 values
+    # packed into shuffles and shared bytes; i1 as bytes; mma f16
+    if c[0] in ("blocked-1d", "rows-rev", "cols-warps", "mask-xor", "mma-rows-rev")
 ]
 
 
@@ -317,6 +336,7 @@ def test_ptx_assembles() -> None:
     for text in texts:
         ptx = emit_ptx(lower(text))
         assert assemble(ptx, "sm_80") == ""
+    assert len(texts) == 6
     assert "shfl.sync.up.b32" in emit_ptx(lower(texts[0]))
     assert "shfl.sync.down.b32" in emit_ptx(lower(texts[1]))
     assert "shfl.sync.idx.b32" in emit_ptx(lower(texts[-1]))
