@@ -2774,6 +2774,54 @@ class ExternElementwiseOp(TLOperation):
 
 
 @irdl_op_definition
+class MapElementwiseOp(TLOperation):
+    """A scalar function applied element by element (Triton's ``tt.map_elementwise``, from
+    ``tl.map_elementwise``); Triton prints and reads it in the generic form::
+
+        %r = "tl.map_elementwise"(%x, %y) <{pack = 1 : i32}> ({
+        ^bb0(%a: f32, %b: f32):
+          %s = arith.subf %a, %b : f32
+          tl.map_elementwise.return %s : f32
+        }) : (tensor<128xf32, #b>, tensor<128xf32, #b>) -> tensor<128xf32, #b>
+
+    The body takes ``pack`` scalars of each operand and returns ``pack`` of each result; it may
+    use scalars defined above. Operands and results share one shape and encoding.
+    """
+
+    name = "tl.map_elementwise"
+    srcs = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+    pack = prop_def(IntegerAttr)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @property
+    def pack_size(self) -> int:
+        """Elements per call of the body."""
+        return self.pack.value.data
+
+    def verify_tl(self) -> None:
+        _same_elementwise_layout(self, [*self.srcs, *self.results_])
+        pack = self.pack_size
+        if pack < 1:
+            raise self.fail(f"pack must be at least 1, got {pack}")
+        want = [element_type_of(s.type) for s in self.srcs for _ in range(pack)]
+        got = [a.type for a in self.body.block.args]
+        if got != want:
+            raise self.fail(f"the body must take {pack} scalar(s) of each operand, got {got}")
+
+
+@irdl_op_definition
+class MapElementwiseReturnOp(TLOperation):
+    """``tl.map_elementwise.return %r : f32``: the values of one call of the body."""
+
+    name = "tl.map_elementwise.return"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), HasParent(MapElementwiseOp), Pure())
+    assembly_format = "$values attr-dict `:` type($values)"
+
+
+@irdl_op_definition
 class MemDescTransOp(TLOperation):
     """A transposed view of a shared-memory buffer (Triton's ``ttg.memdesc_trans``).
 
@@ -3183,6 +3231,8 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     MulhiUIOp,
     PreciseSqrtOp,
     PreciseDivFOp,
+    MapElementwiseOp,
+    MapElementwiseReturnOp,
 )
 """Every op of the tl dialect."""
 

@@ -847,6 +847,20 @@ def _combine_per_element(
     return outs if outs is not None else [np.empty(shape, dtype=a.dtype) for a in lhs]
 
 
+def _map_per_element(
+    interpreter: Interpreter, op: tl.MapElementwiseOp, arrays: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Run a body with control flow once per element (it was written for scalars)."""
+    outs = [
+        np.empty(arrays[0].shape, dtype=numpy_dtype(element_type_of(r.type))) for r in op.results
+    ]
+    for index in np.ndindex(arrays[0].shape):
+        values = interpreter.run_ssacfg_region(op.body, tuple(a[index] for a in arrays), op.name)
+        for out, value in zip(outs, values, strict=True):
+            out[index] = value
+    return outs
+
+
 def _reduce_pairwise(
     interpreter: Interpreter, op: tl.ReduceOp, arrays: list[np.ndarray]
 ) -> list[np.ndarray]:
@@ -1353,6 +1367,29 @@ class TLExtraFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tl.ElementwiseInlineAsmOp, args: PythonValues
     ) -> PythonValues:
         raise TLInterpretationError(op, "is not interpretable: llc does not execute PTX strings")
+
+    @impl(tl.MapElementwiseOp)
+    def run_map_elementwise(
+        self, interpreter: Interpreter, op: tl.MapElementwiseOp, args: PythonValues
+    ) -> PythonValues:
+        if op.pack_size != 1:
+            # Which elements share a call follows the registers of the layout, not the tensor.
+            raise TLInterpretationError(op, f"pack = {op.pack_size} is not interpretable")
+        arrays = [np.asarray(a) for a in args]
+        if is_elementwise_region(op.body):
+            outs = interpreter.run_ssacfg_region(op.body, tuple(arrays), op.name)
+        else:
+            outs = _map_per_element(interpreter, op, arrays)
+        return tuple(
+            _result(op, np.broadcast_to(np.asarray(v), arrays[0].shape), i)
+            for i, v in enumerate(outs)
+        )
+
+    @impl_terminator(tl.MapElementwiseReturnOp)
+    def run_map_elementwise_return(
+        self, interpreter: Interpreter, op: tl.MapElementwiseReturnOp, args: PythonValues
+    ) -> tuple[ReturnedValues, PythonValues]:
+        return ReturnedValues(args), ()
 
     @impl(tl.ExternElementwiseOp)
     def run_extern_elementwise(

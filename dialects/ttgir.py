@@ -120,6 +120,8 @@ _TT_TO_TL = (
     "mulhiui",
     "precise_sqrt",
     "precise_divf",
+    "map_elementwise",
+    "map_elementwise.return",
 )
 _TTG_TO_TL = (
     "convert_layout",

@@ -460,6 +460,8 @@ class _FunctionLowering:
             lower_elementwise.lower_elementwise_twin(self, op)
         elif name == "tl.clampf":
             lower_elementwise.lower_clampf(self, op)  # type: ignore[arg-type]
+        elif name == "tl.map_elementwise":
+            lower_elementwise.lower_map_elementwise(self, op)  # type: ignore[arg-type]
         elif name.startswith(("arith.", "math.")) or name in (
             "tl.get_program_id",
             "tl.get_num_programs",

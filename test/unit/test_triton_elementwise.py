@@ -111,3 +111,49 @@ def test_kernel_compiles_runs_like_the_tensor_level_and_assembles(tmp_path: Path
         assert instruction in ptx
     assert "mul.hi.u32" in ptx and "mul.hi.u64" in ptx
     assert assemble(ptx, "sm_90") == ""  # TTIR without a target gets cuda:90
+
+
+MAP_KERNEL = ROOT / "test" / "lit" / "lower" / "Inputs" / "triton_map_elementwise.ttir"
+
+
+def _map_outputs(text: str, tmp_path: Path) -> tuple[np.ndarray, np.ndarray]:
+    module = parse_triton_module(text, str(MAP_KERNEL))
+    apply_pipeline(module, "llc-compile")
+    rng = np.random.default_rng(5)
+    x, y = (rng.standard_normal(128).astype(np.float32) for _ in range(2))
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    (tmp_path / "k.ttir").write_text(text)
+    (tmp_path / "k.simt.mlir").write_text(str(module))
+    outs = []
+    for name in ("k.ttir", "k.simt.mlir"):
+        from llc.tools.cli import run_arg_parser
+        from llc.tools.run import run
+
+        argv = [str(tmp_path / name), "--out", str(tmp_path / name[:-5]), "--args"]
+        argv += [str(tmp_path / "x.npy"), str(tmp_path / "y.npy")]
+        assert run(run_arg_parser().parse_args(argv)) == 0
+        outs.append(np.load(tmp_path / name[:-5] / "y_ptr.npy"))
+    np.testing.assert_array_equal(outs[0], np.where(x > y, x - y, y * 2))
+    return outs[0], outs[1]
+
+
+def test_map_elementwise_body_runs_on_register_vectors(tmp_path: Path) -> None:
+    tensor, simt = _map_outputs(MAP_KERNEL.read_text(), tmp_path)
+    assert tensor.tobytes() == simt.tobytes()
+
+
+def test_map_elementwise_limits_are_clear(tmp_path: Path) -> None:
+    from llc.dialects.diagnostics import OpPassFailedException
+
+    text = MAP_KERNEL.read_text().replace("pack = 1", "pack = 2")
+    text = text.replace(
+        "^bb0(%arg2: f32, %arg3: f32)", "^bb0(%arg2: f32, %a2: f32, %arg3: f32, %b2: f32)"
+    )
+    text = text.replace(
+        "tt.map_elementwise.return %4 : f32", "tt.map_elementwise.return %4, %4 : f32, f32"
+    )
+    module = parse_triton_module(text, "k.ttir")
+    with pytest.raises(OpPassFailedException, match="pack = 2 has no SIMT lowering") as info:
+        apply_pipeline(module, "llc-compile")
+    assert info.value.op.name == "tl.map_elementwise"  # located on the op
