@@ -770,12 +770,16 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     "tl.join": LayoutRule("structural", _join_forward, _join_backward),
     "tl.split": LayoutRule("structural", _split_forward, _split_backward),
     "tl.scan": LayoutRule("structural", _scan_forward, _scan_backward),
-    # Inline asm and library calls are elementwise: one layout for operands and results. Their
+    # Inline asm, library calls and mapped functions are elementwise: one layout for operands and
+    # results. Their
     # cost is unknown, so they are moved (a conversion hoisted above them) but never copied.
     "tl.elementwise_inline_asm": LayoutRule(
         "transparent", _same_forward, _same_backward, rematerializable=False
     ),
     "tl.extern_elementwise": LayoutRule(
+        "transparent", _same_forward, _same_backward, rematerializable=False
+    ),
+    "tl.map_elementwise": LayoutRule(
         "transparent", _same_forward, _same_backward, rematerializable=False
     ),
     # Anchors (tl.warp_group_dot and its wait: with tl.dot above): the mma layout of the

@@ -566,7 +566,10 @@ def _elementwise(op_type: type[Operation], fn: Any) -> Any:
 
 
 for _cls, _fn in ELEMENTWISE_FUNCTIONS.items():
-    if _cls.name.startswith(("arith.", "math.")) and _cls is not arith.ConstantOp:
+    # tl.mulhiui is the one tl op that stays itself on register vectors (PTX mul.hi).
+    if (_cls.name.startswith(("arith.", "math.")) or _cls is tl.MulhiUIOp) and (
+        _cls is not arith.ConstantOp
+    ):
         setattr(KernelFunctions, f"run_{_cls.name.replace('.', '_')}", _elementwise(_cls, _fn))
 KernelFunctions = register_impls(KernelFunctions)  # type: ignore[misc]
 

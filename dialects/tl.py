@@ -59,6 +59,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    VectorType,
     i32,
 )
 from xdsl.ir import (
@@ -2773,6 +2774,54 @@ class ExternElementwiseOp(TLOperation):
 
 
 @irdl_op_definition
+class MapElementwiseOp(TLOperation):
+    """A scalar function applied element by element (Triton's ``tt.map_elementwise``, from
+    ``tl.map_elementwise``); Triton prints and reads it in the generic form::
+
+        %r = "tl.map_elementwise"(%x, %y) <{pack = 1 : i32}> ({
+        ^bb0(%a: f32, %b: f32):
+          %s = arith.subf %a, %b : f32
+          tl.map_elementwise.return %s : f32
+        }) : (tensor<128xf32, #b>, tensor<128xf32, #b>) -> tensor<128xf32, #b>
+
+    The body takes ``pack`` scalars of each operand and returns ``pack`` of each result; it may
+    use scalars defined above. Operands and results share one shape and encoding.
+    """
+
+    name = "tl.map_elementwise"
+    srcs = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+    pack = prop_def(IntegerAttr)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @property
+    def pack_size(self) -> int:
+        """Elements per call of the body."""
+        return self.pack.value.data
+
+    def verify_tl(self) -> None:
+        _same_elementwise_layout(self, [*self.srcs, *self.results_])
+        pack = self.pack_size
+        if pack < 1:
+            raise self.fail(f"pack must be at least 1, got {pack}")
+        want = [element_type_of(s.type) for s in self.srcs for _ in range(pack)]
+        got = [a.type for a in self.body.block.args]
+        if got != want:
+            raise self.fail(f"the body must take {pack} scalar(s) of each operand, got {got}")
+
+
+@irdl_op_definition
+class MapElementwiseReturnOp(TLOperation):
+    """``tl.map_elementwise.return %r : f32``: the values of one call of the body."""
+
+    name = "tl.map_elementwise.return"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), HasParent(MapElementwiseOp), Pure())
+    assembly_format = "$values attr-dict `:` type($values)"
+
+
+@irdl_op_definition
 class MemDescTransOp(TLOperation):
     """A transposed view of a shared-memory buffer (Triton's ``ttg.memdesc_trans``).
 
@@ -2871,6 +2920,187 @@ class DescriptorStoreOp(TLOperation):
 
 
 # --------------------------------------------------------------------------------------
+# Elementwise ops Triton's front end writes that arith/math have no exact twin of
+# --------------------------------------------------------------------------------------
+
+CLAMP_NAN_MODES = ("none", "all")
+"""``propagateNan`` of ``tl.clampf``: ``all`` returns NaN where ``x`` is NaN, ``none`` clamps it."""
+
+
+def _check_float_operands(op: TLOperation, values: Sequence[SSAValue]) -> None:
+    _same_elementwise_layout(op, values)
+    for v in values:
+        if not _is_float(element_type_of(v.type)):
+            raise op.fail(f"expects floats, got {element_type_of(v.type)}")
+
+
+@irdl_op_definition
+class ClampFOp(TLOperation):
+    """``min(max(x, lo), hi)`` elementwise (Triton's ``tt.clampf``, from ``tl.clamp``).
+
+    ``%r = tl.clampf %x, %lo, %hi, propagateNan = all : tensor<128xf32, #b>``. With ``all`` a NaN
+    ``x`` gives NaN (IEEE ``maximum``/``minimum``); with ``none`` it gives ``lo`` (``maxnum``).
+    The bounds must not be NaN (Triton leaves that undefined).
+
+    >>> from xdsl.dialects.builtin import f32
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> x = create_ssa_value(f32)
+    >>> ClampFOp(x, x, x, "none").propagate_nan
+    'none'
+    """
+
+    name = "tl.clampf"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    min = operand_def(T)
+    max = operand_def(T)
+    result = result_def(T)
+    propagateNan = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        lo: SSAValue | Operation,
+        hi: SSAValue | Operation,
+        propagate_nan: str = "none",
+    ):
+        x = SSAValue.get(x)
+        super().__init__(
+            operands=[x, lo, hi],
+            result_types=[x.type],
+            properties={"propagateNan": StringAttr(propagate_nan)},
+        )
+
+    @property
+    def propagate_nan(self) -> str:
+        """``"all"`` or ``"none"``."""
+        return self.propagateNan.data
+
+    def verify_tl(self) -> None:
+        _check_float_operands(self, [self.x, self.min, self.max, self.result])
+        _check_keyword(self, "propagateNan", self.propagate_nan, CLAMP_NAN_MODES)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ClampFOp:
+        x = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        lo = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        hi = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("propagateNan")
+        parser.parse_punctuation("=")
+        mode = parser.parse_identifier()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        typ = parser.parse_type()
+        x_v, lo_v, hi_v = parser.resolve_operands([x, lo, hi], [typ] * 3, parser.pos)
+        op = cls(x_v, lo_v, hi_v, mode)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.x, self.min, self.max], printer.print_operand)
+        printer.print_string(f", propagateNan = {self.propagate_nan}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class MulhiUIOp(TLOperation):
+    """The high half of the unsigned product (Triton's ``tt.mulhiui``, from ``tl.umulhi`` and
+    the Philox generator behind ``tl.rand``).
+
+    ``%h = tl.mulhiui %a, %b : tensor<128xi32, #b>``: ``(a * b) >> 32`` for ``i32`` (``>> 64``
+    for ``i64``), the operands read as unsigned.
+
+    >>> from xdsl.dialects.builtin import i32
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> MulhiUIOp(create_ssa_value(i32), create_ssa_value(i32)).result.type
+    IntegerType(32)
+    """
+
+    name = "tl.mulhiui"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs = SSAValue.get(lhs)
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+    def verify_tl(self) -> None:
+        _same_elementwise_layout(self, [self.lhs, self.rhs, self.result])
+        # Per register (after llc-lower-to-simt) the operands are vectors.
+        typ = self.result.type
+        elem = typ.element_type if isinstance(typ, VectorType) else element_type_of(typ)
+        if not (isinstance(elem, IntegerType) and elem.width.data in (32, 64)):
+            raise self.fail(f"expects i32 or i64, got {elem}")
+
+
+@irdl_op_definition
+class PreciseSqrtOp(TLOperation):
+    """Square root rounded to nearest (Triton's ``tt.precise_sqrt``, from ``tl.sqrt_rn``; plain
+    ``math.sqrt`` may be approximate in Triton).
+
+    ``%r = tl.precise_sqrt %x : tensor<128xf32, #b>``.
+
+    >>> from xdsl.dialects.builtin import f32
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> PreciseSqrtOp(create_ssa_value(f32)).result.type
+    Float32Type()
+    """
+
+    name = "tl.precise_sqrt"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$x attr-dict `:` type($result)"
+
+    def __init__(self, x: SSAValue | Operation):
+        x = SSAValue.get(x)
+        super().__init__(operands=[x], result_types=[x.type])
+
+    def verify_tl(self) -> None:
+        _check_float_operands(self, [self.x, self.result])
+
+
+@irdl_op_definition
+class PreciseDivFOp(TLOperation):
+    """Division rounded to nearest (Triton's ``tt.precise_divf``, from ``tl.div_rn``).
+
+    ``%r = tl.precise_divf %a, %b : tensor<128xf32, #b>``.
+
+    >>> from xdsl.dialects.builtin import f32
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> PreciseDivFOp(create_ssa_value(f32), create_ssa_value(f32)).result.type
+    Float32Type()
+    """
+
+    name = "tl.precise_divf"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    y = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$x `,` $y attr-dict `:` type($result)"
+
+    def __init__(self, x: SSAValue | Operation, y: SSAValue | Operation):
+        x = SSAValue.get(x)
+        super().__init__(operands=[x, y], result_types=[x.type])
+
+    def verify_tl(self) -> None:
+        _check_float_operands(self, [self.x, self.y, self.result])
+
+
+# --------------------------------------------------------------------------------------
 # Classification helpers for passes
 # --------------------------------------------------------------------------------------
 
@@ -2888,6 +3118,7 @@ ELEMENTWISE_OP_NAMES: frozenset[str] = frozenset(
         "math.exp", "math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt",
         "math.tanh", "math.absf", "math.absi", "math.sin", "math.cos", "math.erf",
         "math.floor", "math.ceil", "math.fma", "math.powf", "math.copysign",
+        "tl.clampf", "tl.mulhiui", "tl.precise_sqrt", "tl.precise_divf",
     }
 )  # fmt: skip
 """Ops (tl, arith, math) that apply a scalar function lane by lane: every tensor operand and
@@ -2996,6 +3227,12 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     MemDescTransOp,
     DescriptorLoadOp,
     DescriptorStoreOp,
+    ClampFOp,
+    MulhiUIOp,
+    PreciseSqrtOp,
+    PreciseDivFOp,
+    MapElementwiseOp,
+    MapElementwiseReturnOp,
 )
 """Every op of the tl dialect."""
 

@@ -577,6 +577,28 @@ def _select_pointers(op: Operation, c: Any, a: Any, b: Any) -> Any:
     return PointerTensor(a.buffer, np.where(c, off_a, off_b).astype(np.int64))
 
 
+def _clampf(op: Operation, x: Any, lo: Any, hi: Any) -> np.ndarray:
+    # Triton's clampf is max then min; "all" propagates a NaN x, "none" clamps it to lo.
+    if op.properties["propagateNan"].data == "all":  # type: ignore[attr-defined]
+        return _minimumf(op, _maximumf(op, x, lo), hi)
+    return np.fmin(np.fmax(x, lo), hi)
+
+
+def _mulhi_unsigned(op: Operation, a: Any, b: Any) -> np.ndarray:
+    ua, ub = _unsigned_args(op, a, b)
+    bits = ua.dtype.itemsize * 8
+    if bits <= 32:
+        wide = ua.astype(np.uint64) * ub.astype(np.uint64)
+        return (wide >> np.uint64(bits)).astype(ua.dtype)
+    # 64-bit: four 32-bit partial products (numpy has no 128-bit integers).
+    m32 = np.uint64(0xFFFFFFFF)
+    s32 = np.uint64(32)
+    al, ah, bl, bh = ua & m32, ua >> s32, ub & m32, ub >> s32
+    lo_lo, lo_hi, hi_lo, hi_hi = al * bl, al * bh, ah * bl, ah * bh
+    middle = (lo_lo >> s32) + (lo_hi & m32) + (hi_lo & m32)
+    return hi_hi + (lo_hi >> s32) + (hi_lo >> s32) + (middle >> s32)
+
+
 # op class -> function(op, *operand values) -> raw result (converted to the result type after)
 ELEMENTWISE_FUNCTIONS: dict[type[Operation], ElementwiseFn] = {
     # The numpy semantics of every elementwise op (op, *operand arrays) -> result array; the
@@ -677,6 +699,10 @@ ELEMENTWISE_FUNCTIONS: dict[type[Operation], ElementwiseFn] = {
     tl.ExtSIOp: _ext_signed,
     tl.ExtUIOp: _ext_unsigned,
     tl.TruncIOp: _trunc_int,
+    tl.ClampFOp: _clampf,
+    tl.MulhiUIOp: _mulhi_unsigned,
+    tl.PreciseSqrtOp: lambda op, a: np.sqrt(a),
+    tl.PreciseDivFOp: lambda op, a, b: np.divide(a, b),
 }
 
 
@@ -819,6 +845,20 @@ def _combine_per_element(
         for out, value in zip(outs, combined, strict=True):
             out[index] = value
     return outs if outs is not None else [np.empty(shape, dtype=a.dtype) for a in lhs]
+
+
+def _map_per_element(
+    interpreter: Interpreter, op: tl.MapElementwiseOp, arrays: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Run a body with control flow once per element (it was written for scalars)."""
+    outs = [
+        np.empty(arrays[0].shape, dtype=numpy_dtype(element_type_of(r.type))) for r in op.results
+    ]
+    for index in np.ndindex(arrays[0].shape):
+        values = interpreter.run_ssacfg_region(op.body, tuple(a[index] for a in arrays), op.name)
+        for out, value in zip(outs, values, strict=True):
+            out[index] = value
+    return outs
 
 
 def _reduce_pairwise(
@@ -1327,6 +1367,29 @@ class TLExtraFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tl.ElementwiseInlineAsmOp, args: PythonValues
     ) -> PythonValues:
         raise TLInterpretationError(op, "is not interpretable: llc does not execute PTX strings")
+
+    @impl(tl.MapElementwiseOp)
+    def run_map_elementwise(
+        self, interpreter: Interpreter, op: tl.MapElementwiseOp, args: PythonValues
+    ) -> PythonValues:
+        if op.pack_size != 1:
+            # Which elements share a call follows the registers of the layout, not the tensor.
+            raise TLInterpretationError(op, f"pack = {op.pack_size} is not interpretable")
+        arrays = [np.asarray(a) for a in args]
+        if is_elementwise_region(op.body):
+            outs = interpreter.run_ssacfg_region(op.body, tuple(arrays), op.name)
+        else:
+            outs = _map_per_element(interpreter, op, arrays)
+        return tuple(
+            _result(op, np.broadcast_to(np.asarray(v), arrays[0].shape), i)
+            for i, v in enumerate(outs)
+        )
+
+    @impl_terminator(tl.MapElementwiseReturnOp)
+    def run_map_elementwise_return(
+        self, interpreter: Interpreter, op: tl.MapElementwiseReturnOp, args: PythonValues
+    ) -> tuple[ReturnedValues, PythonValues]:
+        return ReturnedValues(args), ()
 
     @impl(tl.ExternElementwiseOp)
     def run_extern_elementwise(

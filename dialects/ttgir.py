@@ -116,6 +116,12 @@ _TT_TO_TL = (
     "extern_elementwise",
     "descriptor_load",
     "descriptor_store",
+    "clampf",
+    "mulhiui",
+    "precise_sqrt",
+    "precise_divf",
+    "map_elementwise",
+    "map_elementwise.return",
 )
 _TTG_TO_TL = (
     "convert_layout",

@@ -124,10 +124,10 @@ class TTGIRPrinter(LLCPrinter):
             self.print_attribute(op.result.type)
             return
         self._pending_name = (op.name, name) if name != op.name else None
-        # Triton prints (and parses) tt.reduce and tt.scan only in the generic form; the ops of its
-        # combine region are printed in their custom forms again (the generic form of a tl op
-        # would show llc's properties, e.g. a string predicate).
-        generic = isinstance(op, tl.ReduceOp | tl.ScanOp)
+        # Triton prints (and parses) tt.reduce, tt.scan and tt.map_elementwise only in the
+        # generic form; the ops of their regions are printed in their custom forms again (the
+        # generic form of a tl op would show llc's properties, e.g. a string predicate).
+        generic = isinstance(op, tl.ReduceOp | tl.ScanOp | tl.MapElementwiseOp)
         saved = self.print_generic_format
         self.print_generic_format = generic
         try:

@@ -62,6 +62,7 @@ from llc.dialects.diagnostics import error_at
 from llc.errors import LayoutError
 from llc.f2 import bit_fields
 from llc.lowering import SimtProgram
+from llc.passes import lower_elementwise
 from llc.passes.barriers import prune_barriers
 
 __all__ = ["LowerToSimtPass", "lower_module", "register_vector_type"]
@@ -459,9 +460,16 @@ class _FunctionLowering:
         elif name == "arith.select" and isinstance(self.vtype(op.operands[0].type), VectorType):
             c, a, b = (self.get(v) for v in op.operands)
             self.set_result(op, self.emit(simt.SelectOp(c, a, b)).results[0])
+        elif name in lower_elementwise.VECTOR_TWINS:
+            lower_elementwise.lower_elementwise_twin(self, op)
+        elif name == "tl.clampf":
+            lower_elementwise.lower_clampf(self, op)  # type: ignore[arg-type]
+        elif name == "tl.map_elementwise":
+            lower_elementwise.lower_map_elementwise(self, op)  # type: ignore[arg-type]
         elif name.startswith(("arith.", "math.")) or name in (
             "tl.get_program_id",
             "tl.get_num_programs",
+            "tl.mulhiui",
         ):
             self.generic(op)
         else:

@@ -166,6 +166,7 @@ _INT_BINARY: dict[str, str] = {
     "arith.addi": "add{s}",
     "arith.subi": "sub{s}",
     "arith.muli": "mul.lo{s}",
+    "tl.mulhiui": "mul.hi{u}",
     "arith.divsi": "div{s}",
     "arith.divui": "div{u}",
     "arith.remsi": "rem{s}",

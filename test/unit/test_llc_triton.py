@@ -29,6 +29,7 @@ from triton.backends.nvidia.compiler import CUDABackend  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
 import llc.triton as llc_triton  # noqa: E402
+from llc.dialects import ttgir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -239,6 +240,9 @@ def test_fallback_names_the_kernel_and_the_reason_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     plain = compile_kernel("inline_asm_kernel").asm["ttgir"]
+    # llc reads inline asm; the test makes its importer forget the op, as an op it does not
+    # read (a newer Triton's) would be.
+    monkeypatch.delitem(ttgir.OP_NAMES, "tt.elementwise_inline_asm")
     report = tmp_path / "report.jsonl"
     monkeypatch.setenv(llc_triton.ENV_REPORT, str(report))
     llc_triton.enable()
@@ -352,7 +356,8 @@ def test_readme_example_compiles_with_llcs_layouts(tmp_path: Path) -> None:
     """The README's example kernel (its launch needs a GPU): compiled with the hook on."""
     text = (ROOT / "README.md").read_text()
     block = text.split("### Using llc from Triton", 1)[1].split("```py\n", 1)[1].split("```")[0]
-    assert "llc.triton.enable()" in block and len(block.strip().splitlines()) <= 12
+    code = [line for line in block.splitlines() if line.strip()]
+    assert "llc.triton.enable()" in block and len(code) < 10  # the issue: under ten lines
     kernel = block[block.index("@triton.jit") :].split("\n\n")[0]
     (tmp_path / "readme_kernel.py").write_text(
         "import triton\nimport triton.language as tl\n\n" + kernel + "\n"
