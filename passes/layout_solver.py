@@ -687,8 +687,12 @@ def build_model(
                 continue
             r = model.node_of[op.results[results[0]]]
             # A dot operand layout may move above a cast (Triton converts the narrow value
-            # before widening it: an i8 or f8 operand moves half the bytes of its f16 copy).
-            cast = rule.kind == "transparent" and len(tensor_operands(op)) == 1
+            # before widening it: an i8 or f8 operand moves half the bytes of its f16 copy),
+            # and above the load that made it, onto its pointers: else loop-carried pointers
+            # keep another layout and each iteration converts them (free, but an op).
+            cast = (rule.kind == "transparent" and len(tensor_operands(op)) == 1) or (
+                op.name == "tl.load"
+            )
             for enc in list(cands[r]):
                 required = _backward(rule, op, [enc] * len(results))
                 if required is None:

@@ -220,3 +220,23 @@ def test_layouts_do_not_depend_on_what_the_process_compiled_before() -> None:
     for path in sorted((root / "examples").glob("*.mlir")):
         propagate(path)
     assert propagate(attention) == fresh
+
+
+def test_dot_operand_layout_moves_above_a_load() -> None:
+    """An i8 x f16 matmul on cuda:90 (the Triton 3.9 fixture): A is widened by sitofp into the
+    wgmma's register operand. Its dot-operand layout may move above the cast *and* the load,
+    onto the loop-carried pointers, so the loop converts nothing. Without the load step the
+    pointers stay in #mma and every iteration keeps a (free, but real) pointer conversion:
+    2 conversions where Triton leaves 1."""
+    from pathlib import Path
+
+    from llc.dialects.ttgir import HardwareDefaults
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "triton" / "matmul_i8_f16.sm90.ttir"
+    module = parse_triton_module(
+        path.read_text(), str(path), HardwareDefaults(num_warps=4, target="cuda:90")
+    )
+    OptimizeLayoutsPass().apply(Context(), module)
+    converts = [op for op in module.walk() if op.name == "tl.convert_layout"]
+    assert len(converts) == 1, [str(op.results[0].type) for op in converts]
+    assert "tl.ptr" not in str(converts[0].results[0].type)
