@@ -12,7 +12,8 @@ inserts only the barriers it needs.
 
 The model is the PTX's: each ``simt.shared_alloc`` is one static buffer (whatever the loop
 iteration), two accesses conflict when they touch the same buffer and one of them writes
-(``simt.shared_store``, ``simt.stmatrix``), and a barrier is needed when some path of the
+(``simt.shared_store``, ``simt.stmatrix``; ``simt.wgmma`` reads its buffers, and since it reads
+them asynchronously, ``simt.wgmma_wait_group`` counts as a read of every buffer), and a barrier is needed when some path of the
 structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
 loop that runs zero times) leads from an access through that barrier to a conflicting access
 without passing another barrier. Barriers are examined in program order and each one removed
@@ -97,6 +98,18 @@ class _Graph:
         if isinstance(op, gpu.BarrierOp):
             n = self._node(op, nxt)
             self.barriers[op] = n
+            return [n]
+        if isinstance(op, simt.WgmmaOp):
+            # wgmma reads its operands asynchronously until the wait that retires it
+            nodes = [self._node(op, nxt)]
+            nodes[0].buffer = _buffer(op.smem)
+            if op.a_smem is not None:
+                nodes.append(self._node(op, [nodes[0]]))
+                nodes[1].buffer = _buffer(op.a_smem)
+            return [nodes[-1]]
+        if isinstance(op, simt.WgmmaWaitGroupOp):
+            n = self._node(op, nxt)  # the reads of the wgmma ops it retires end here
+            n.buffer = _ANY
             return [n]
         if isinstance(op, (*_WRITES, *_READS)):
             n = self._node(op, nxt)
