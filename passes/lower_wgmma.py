@@ -465,7 +465,9 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
     else:
         if pending is not None:
             raise LayoutError("wgmma: the accumulator comes from a dot with another tiling")
-        acc_tiles = [lowering.shuffle(acc_value, acc_value, list(regs)) for regs in tiling.registers]
+        acc_tiles = [
+            lowering.shuffle(acc_value, acc_value, list(regs)) for regs in tiling.registers
+        ]
     b_op = operand_descriptor(b_layout, (k, n_total), bits, "b", n=n)
     b_desc = _descriptors(
         lowering,
