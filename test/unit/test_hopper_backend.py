@@ -333,3 +333,35 @@ def test_v3_epilogue_lowers_to_stmatrix() -> None:
     text = str(_dot_module("f16 epilogue"))
     assert text.count("simt.stmatrix") > 0
     assert text.index("simt.wgmma_wait_group") < text.index("simt.stmatrix")
+
+
+# --------------------------------------------------------------------------------------
+# What the lowering refuses
+# --------------------------------------------------------------------------------------
+
+
+def test_an_accumulator_that_is_not_wgmma_tiles_is_refused() -> None:
+    """An mma v2 accumulator whose warps split N ([2, 2]) is no m64nN wgmma fragment (with
+    warps [4, 1] it would be one: the same linear map as mma v3's)."""
+    from llc.errors import LayoutError
+    from llc.layouts.nvidia import NvidiaMmaLayout
+    from llc.passes.lower_wgmma import plan_accumulator
+
+    images = NvidiaMmaLayout(2, 0, [2, 2], [16, 8]).to_linear_layout([64, 64]).apply_all()
+    coords = np.stack([images["dim0"], images["dim1"]], -1).reshape(128, -1, 2)
+    with pytest.raises(LayoutError, match="m64n64 tile at"):
+        plan_accumulator(coords, (64, 64), 64)
+
+
+def test_a_wait_that_leaves_products_in_flight_is_a_located_error() -> None:
+    from llc.passes.layout_passes import OptimizeLayoutsPass
+    from llc.passes.lower_to_simt import LowerToSimtPass
+    from llc.tools.opt import LLCOptMain
+
+    ctx = LLCOptMain(["-"]).ctx
+    module = parse(dot_kernel(64, 64, 32, 4))
+    OptimizeLayoutsPass().apply(ctx, module)
+    text = str(module).replace("pendings = 0", "pendings = 1")
+    with pytest.raises(Exception, match="pendings = 1") as err:
+        LowerToSimtPass().apply(ctx, parse(text))
+    assert "tl.warp_group_dot_wait" in str(err.value)
