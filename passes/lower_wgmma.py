@@ -438,6 +438,14 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
     a, b, acc = op.operands[:3]
     rt = op.results[0].type
     assert isinstance(rt, TensorType)
+    for use in op.results[0].uses:
+        if use.operation.name not in ("tl.warp_group_dot_wait", "tl.warp_group_dot") or (
+            use.operation.name == "tl.warp_group_dot" and use.index != 2
+        ):
+            raise LayoutError(
+                f"the product is read by '{use.operation.name}' before a tl.warp_group_dot_wait "
+                "returns it"
+            )
     mma = getattr(rt.encoding, "layout", None)
     if getattr(mma, "kind", None) != "nvidia_mma" or not getattr(mma, "is_hopper", False):
         raise LayoutError(f"tl.warp_group_dot needs an mma v3 accumulator, not {rt.encoding}")

@@ -193,7 +193,7 @@ DOTS = {
     "two M tiles": ((128, 64, 32, 4, "f16", "f32"), 4, 64),
     "two N tiles of 256": ((64, 512, 16, 4, "f16", "f32"), 2, 256),
     "f16 epilogue": ((64, 256, 16, 4, "f16", "f16"), 1, 256),
-    "8 warps split M": ((128, 128, 32, 8, "f16", "f32"), 2, 128),
+    "8 warps split M, dynamic shared": ((128, 256, 64, 8, "f16", "f16"), 4, 256),
     "bf16": ((64, 64, 32, 4, "bf16", "f32"), 2, 64),
     "i8": ((64, 64, 32, 4, "i8", "i32"), 1, 64),
     "tf32": ((64, 64, 32, 4, "f32", "f32"), 4, 64),
@@ -217,8 +217,9 @@ def test_dot_runs_like_the_tensor_level(key: str) -> None:
     module = _dot_module(key)
     text = str(module)
     assert re.findall(r"simt\.wgmma .* n = (\d+)", text) == [str(n_inst)] * count
-    # tf32: wgmma keeps 10 mantissa bits of each f32 operand, the tensor level all of them
-    rtol = 1e-2 if elem == "f32" else 1e-4
+    # tf32: wgmma keeps 10 mantissa bits of each f32 operand, the tensor level all of them; an
+    # f16 result may round the other way after the sums reassociate
+    rtol = 1e-2 if elem == "f32" else 2e-3 if out == "f16" else 1e-4
     check_same_semantics(
         dot_kernel(m, n, k, warps, elem, out),
         module,
@@ -254,6 +255,8 @@ def test_ptxas_accepts_every_kernel_for_sm90a() -> None:
         wgmma += ptx.count("wgmma.mma_async")
         if "wgmma" in ptx:
             assert ".target sm_90a" in ptx, name
+        if "dynamic" in name:  # 80 KiB: dynamic shared memory, aligned for the swizzle
+            assert ".extern .shared .align 1024 .b8" in ptx
         if find_ptxas() is not None:
             assert assemble(ptx, "sm_90a") == "", name
     dots = sum(count for key, (_, count, _) in DOTS.items() if key != OVER_BUDGET)
@@ -365,3 +368,18 @@ def test_a_wait_that_leaves_products_in_flight_is_a_located_error() -> None:
     with pytest.raises(Exception, match="pendings = 1") as err:
         LowerToSimtPass().apply(ctx, parse(text))
     assert "tl.warp_group_dot_wait" in str(err.value)
+
+
+def test_a_product_read_before_its_wait_is_a_located_error() -> None:
+    from llc.passes.layout_passes import OptimizeLayoutsPass
+    from llc.passes.lower_to_simt import LowerToSimtPass
+    from llc.tools.opt import LLCOptMain
+
+    ctx = LLCOptMain(["-"]).ctx
+    module = parse(dot_kernel(64, 64, 32, 4))
+    OptimizeLayoutsPass().apply(ctx, module)
+    wait = next(op for op in module.walk() if op.name == "tl.warp_group_dot_wait")
+    wait.results[0].replace_all_uses_with(wait.operands[0])  # the store reads the product
+    with pytest.raises(Exception, match=r"before a tl\.warp_group_dot_wait") as err:
+        LowerToSimtPass().apply(ctx, parse(str(module)))
+    assert "tl.warp_group_dot" in str(err.value)
