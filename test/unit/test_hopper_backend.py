@@ -367,7 +367,7 @@ def test_a_wait_that_leaves_products_in_flight_is_a_located_error() -> None:
     text = str(module).replace("pendings = 0", "pendings = 1")
     with pytest.raises(Exception, match="pendings = 1") as err:
         LowerToSimtPass().apply(ctx, parse(text))
-    assert "tl.warp_group_dot_wait" in str(err.value)
+    assert err.value.op.name == "tl.warp_group_dot_wait"
 
 
 def test_a_product_read_before_its_wait_is_a_located_error() -> None:
@@ -382,4 +382,24 @@ def test_a_product_read_before_its_wait_is_a_located_error() -> None:
     wait.results[0].replace_all_uses_with(wait.operands[0])  # the store reads the product
     with pytest.raises(Exception, match=r"before a tl\.warp_group_dot_wait") as err:
         LowerToSimtPass().apply(ctx, parse(str(module)))
-    assert "tl.warp_group_dot" in str(err.value)
+    assert err.value.op.name == "tl.warp_group_dot"
+
+
+def test_a_buffer_no_descriptor_expresses_is_a_located_error() -> None:
+    """B in a swizzled (not nvmma) layout that xors single elements: no wgmma descriptor
+    addresses it; the error names the first misplaced element, at the tl.warp_group_dot."""
+    from llc.passes.layout_passes import OptimizeLayoutsPass
+    from llc.passes.lower_to_simt import LowerToSimtPass
+    from llc.tools.opt import LLCOptMain
+
+    ctx = LLCOptMain(["-"]).ctx
+    module = parse(dot_kernel(64, 64, 32, 4))
+    OptimizeLayoutsPass().apply(ctx, module)
+    text = str(module)
+    nvmma = re.search(r"!tl\.memdesc<32x64xf16, #tl\.nvmma_shared<[^>]*>>", text)
+    assert nvmma is not None
+    swizzled = "#tl.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+    text = text.replace(nvmma.group(0), f"!tl.memdesc<32x64xf16, {swizzled}>")
+    with pytest.raises(Exception, match="no descriptor addresses operand b") as err:
+        LowerToSimtPass().apply(ctx, parse(text))
+    assert err.value.op.name == "tl.warp_group_dot" and "element (mn=" in str(err.value)
