@@ -526,7 +526,7 @@ from xdsl.dialects.builtin import (  # noqa: E402
     IntegerType,
 )
 from xdsl.dialects.builtin import TypeAttribute as _TypeAttr  # noqa: E402
-from xdsl.irdl import var_operand_def, var_result_def  # noqa: E402
+from xdsl.irdl import opt_operand_def, var_operand_def, var_result_def  # noqa: E402
 
 WGMMA_WARPS = 4
 """Warps of one warpgroup: a ``simt.wgmma`` is issued by each group of 4 consecutive warps."""
@@ -567,7 +567,9 @@ class WgmmaOp(IRDLOperation):
     ``%a`` is A's descriptor (``i64``) or A's registers (the mma v3 dot-operand fragment,
     ``vector<4 * 32 / width x T>``); ``%b`` B's descriptor; ``%c`` the accumulator registers
     (``vector<N/2 x f32>``, ``i32`` for 8-bit integers) in the mma v3 accumulator layout.
-    Descriptors address ``%s`` (start addresses relative to the buffer; see :mod:`llc.wgmma`).
+    Descriptors address ``%s`` (start addresses relative to the buffer; see :mod:`llc.wgmma`);
+    with ``a_smem %sa`` after the types, A's descriptor addresses ``%sa`` instead (A and B staged
+    in buffers of their own, as ``tl.local_alloc`` lowers them).
     K is 32 bytes of elements (16 for f16/bf16, 8 for tf32, 32 for f8/i8). ``trans_a`` /
     ``trans_b``: the shared operand is M/N-major (f16/bf16 only). The result is asynchronous: it
     may feed the accumulator of further ``simt.wgmma`` ops, and anything else reads it only
@@ -580,6 +582,7 @@ class WgmmaOp(IRDLOperation):
     b = operand_def(I64)
     c = operand_def(C)
     smem = operand_def(SharedMemoryType)
+    a_smem = opt_operand_def(SharedMemoryType)
     n = prop_def(IntegerAttr[I32])
     a_type = prop_def(_TypeAttr)
     b_type = prop_def(_TypeAttr)
@@ -589,7 +592,7 @@ class WgmmaOp(IRDLOperation):
     assembly_format = (
         "$a `,` $b `,` $c `,` $smem `n` `=` $n `a` `=` $a_type `b` `=` $b_type "
         "(`trans_a` $trans_a^)? (`trans_b` $trans_b^)? attr-dict `:` type($a) `,` type($c) `,` "
-        "type($smem)"
+        "type($smem) (`a_smem` $a_smem^ `:` type($a_smem))?"
     )
 
     def __init__(
@@ -603,6 +606,7 @@ class WgmmaOp(IRDLOperation):
         b_type: Attribute,
         trans_a: bool = False,
         trans_b: bool = False,
+        a_smem: SSAValue | None = None,
     ):
         props: dict[str, Attribute] = {
             "n": IntegerAttr(n, 32),
@@ -613,7 +617,16 @@ class WgmmaOp(IRDLOperation):
             props["trans_a"] = UnitAttr()
         if trans_b:
             props["trans_b"] = UnitAttr()
-        super().__init__(operands=[a, b, c, smem], result_types=[c.type], properties=props)
+        super().__init__(
+            operands=[a, b, c, smem, [a_smem] if a_smem is not None else []],
+            result_types=[c.type],
+            properties=props,
+        )
+
+    @property
+    def a_buffer(self) -> SSAValue:
+        """The buffer A's descriptor addresses: ``a_smem`` when given, else ``smem``."""
+        return self.a_smem if self.a_smem is not None else self.smem
 
     @property
     def k(self) -> int:
@@ -670,6 +683,8 @@ class WgmmaOp(IRDLOperation):
                 )
             if self.trans_a is not None:
                 raise VerifyException("simt.wgmma: A in registers cannot be transposed")
+            if self.a_smem is not None:
+                raise VerifyException("simt.wgmma: A in registers has no buffer (a_smem)")
         elif self.a.type != IntegerType(64):
             raise VerifyException(
                 f"simt.wgmma: A is a descriptor (i64) or registers (vector), got {self.a.type}"

@@ -561,7 +561,8 @@ class SimtFunctions(InterpreterFunctions):
 
     @impl(simt.WgmmaOp)
     def run_wgmma(self, interp: Interpreter, op: simt.WgmmaOp, args: PythonValues):
-        a, b, c, mem = args
+        a, b, c, mem, *a_smem = args
+        a_mem = a_smem[0] if a_smem else mem
         if self.threads_per_warp != 32 or self.num_warps % simt.WGMMA_WARPS:
             raise SimtError(
                 op,
@@ -588,7 +589,7 @@ class SimtFunctions(InterpreterFunctions):
                 A = np.zeros((64, k), dtype=np.int64 if integer else np.float64)
                 A[ar, ac] = _wgmma_values(_raw_bits(a, op.a.type)[sl], op.a_type)
             else:
-                vals = self._wgmma_read(op, mem, a, g, 64, op.a_type, op.trans_a is None, "A")
+                vals = self._wgmma_read(op, a_mem, a, g, 64, op.a_type, op.trans_a is None, "A")
                 A = vals  # [m, k]
             B = self._wgmma_read(op, mem, b, g, n, op.b_type, op.trans_b is None, "B").T
             C = np.zeros((64, n), dtype=A.dtype)
@@ -658,7 +659,7 @@ class SimtFunctions(InterpreterFunctions):
             desc = WgmmaDescriptor.decode(int(own[0]))
         except LayoutError as err:
             raise SimtError(op, f"{name}: {err}") from None
-        smem = op.smem.type
+        smem = (op.a_buffer if name == "A" else op.smem).type
         assert isinstance(smem, simt.SharedMemoryType)
         if desc.swizzle and smem.alignment.data < swizzle_period(desc.swizzle):
             raise SimtError(

@@ -12,7 +12,9 @@ inserts only the barriers it needs.
 
 The model is the PTX's: each ``simt.shared_alloc`` is one static buffer (whatever the loop
 iteration), two accesses conflict when they touch the same buffer and one of them writes
-(``simt.shared_store``, ``simt.stmatrix``), and a barrier is needed when some path of the
+(``simt.shared_store``, ``simt.stmatrix``; ``simt.wgmma`` reads its buffers, and since it reads
+them asynchronously, ``simt.wgmma_wait_group`` reads again the buffers of the wgmma chains it
+waits for), and a barrier is needed when some path of the
 structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
 loop that runs zero times) leads from an access through that barrier to a conflicting access
 without passing another barrier. Barriers are examined in program order and each one removed
@@ -70,6 +72,20 @@ def _buffer(value: SSAValue) -> object:
     return owner if isinstance(owner, simt.SharedAllocOp) else _ANY
 
 
+def _wgmma_buffers(op: Operation) -> list[object]:
+    """The buffers a ``simt.wgmma`` reads; for a ``simt.wgmma_wait_group``, those of the wgmma
+    chains whose results it waits for (every buffer when it names none)."""
+    if isinstance(op, simt.WgmmaOp):
+        return [_buffer(v) for v in (op.smem, op.a_smem) if v is not None]
+    found: list[object] = []
+    for value in op.operands:
+        owner = value.owner
+        while isinstance(owner, simt.WgmmaOp):
+            found += [b for b in _wgmma_buffers(owner) if b not in found]
+            owner = owner.c.owner
+    return found if op.operands else [_ANY]
+
+
 class _Graph:
     def __init__(self, fn: func.FuncOp) -> None:
         self.nodes: list[_Node] = []
@@ -98,6 +114,12 @@ class _Graph:
             n = self._node(op, nxt)
             self.barriers[op] = n
             return [n]
+        if isinstance(op, simt.WgmmaOp | simt.WgmmaWaitGroupOp):
+            # a wgmma reads its buffers from its issue until the wait that retires it
+            for buffer in _wgmma_buffers(op):
+                nxt = [self._node(op, nxt)]
+                nxt[0].buffer = buffer
+            return nxt
         if isinstance(op, (*_WRITES, *_READS)):
             n = self._node(op, nxt)
             mem = op.operands[1] if isinstance(op, _WRITES) else op.operands[0]

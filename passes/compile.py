@@ -2,10 +2,12 @@
 ``llc-lower-to-simt``, verifying the IR after each: an error names the op that could not be
 lowered, at its source position.
 
-Where the layout assignment would pick an accumulator layout the SIMT lowering cannot lower
-(mma v3, which ``cuda:90`` gets by default, or mfma), ``llc-compile`` has it pick the one it can
-(mma v2 on NVIDIA targets, FMA elsewhere) and says so in a remark on standard error when the
-module has a dot. Input whose dots already carry such a layout (an mfma kernel from
+On ``cuda:90`` the layout assignment gives eligible dots mma v3 (``tl.warp_group_dot`` on
+``nvmma_shared`` operands), which the SIMT lowering turns into wgmma
+(:mod:`llc.passes.lower_wgmma`). Where it would pick an accumulator layout the SIMT lowering
+cannot lower (mfma), or mma v3 is asked for a target without wgmma, ``llc-compile`` has it pick
+the one it can (FMA, mma v2) and says so in a remark on standard error when the module has a
+dot. Input whose dots already carry such a layout (an mfma kernel from
 ``llc-optimize-layouts{target="hip:gfx942"}``) has its layouts stripped first and re-assigned,
 with a remark naming the dot.
 
@@ -38,17 +40,17 @@ def lowerable_mma_version(target: str, threads_per_warp: int, requested: int) ->
     """The mma version the SIMT lowering can handle, and a remark when it differs from what the
     assignment would pick.
 
-    >>> lowerable_mma_version("cuda:90", 32, 3)[0]
-    2
-    >>> lowerable_mma_version("cuda:90", 32, 0)[0], lowerable_mma_version("cuda:80", 32, 0)[0]
+    >>> lowerable_mma_version("cuda:90", 32, 0), lowerable_mma_version("cuda:90", 32, 3)
+    ((0, ''), (3, ''))
+    >>> lowerable_mma_version("cuda:80", 32, 3)[0], lowerable_mma_version("cuda:80", 32, 0)[0]
     (2, 0)
     >>> lowerable_mma_version("hip:gfx942", 64, 0)
     (1, 'the target would get mfma dot layouts, which the SIMT lowering cannot lower; using FMA')
     """
     vendor, _, arch = target.partition(":") if target else ("", "", "")
     hopper = vendor == "cuda" and arch.isdigit() and 90 <= int(arch) < 100
-    if requested == 3 or (requested == 0 and hopper and threads_per_warp == 32):
-        return 2, "mma v3 cannot be lowered to SIMT code; using mma v2 (mma.sync m16n8k16)"
+    if requested == 3 and not (hopper and threads_per_warp == 32):
+        return 2, f"mma v3 (wgmma) needs cuda:90 with warps of 32 lanes; using mma v2 on {target}"
     if requested == -1 or (requested == 0 and vendor == "hip" and threads_per_warp == 64):
         return 1, (
             "the target would get mfma dot layouts, which the SIMT lowering cannot lower; using FMA"

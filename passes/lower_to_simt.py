@@ -186,6 +186,13 @@ def _renaming(src: np.ndarray, dst: np.ndarray, sizes: list[int]) -> list[int] |
     return [int(i) for i in idx[0]]
 
 
+def _wgmma() -> Any:
+    """:mod:`llc.passes.lower_wgmma` (imported late: it uses this module's helpers)."""
+    from llc.passes import lower_wgmma
+
+    return lower_wgmma
+
+
 def _is_f8(t: Attribute) -> bool:
     return simt.bit_width(t) == 8 and not isinstance(t, IntegerType)
 
@@ -432,6 +439,12 @@ class _FunctionLowering:
             self.local_load(op)
         elif name == "tl.local_dealloc":
             pass
+        elif name == "tl.warp_group_dot":
+            _wgmma().lower_warp_group_dot(self, op)
+        elif name == "tl.warp_group_dot_wait":
+            _wgmma().lower_warp_group_dot_wait(self, op)
+        elif name == "tl.fence_async_shared":
+            _wgmma().lower_fence_async_shared(self, op)
         elif name == "scf.for":
             self.scf_for(op)  # type: ignore[arg-type]
         elif name == "scf.if":
@@ -1006,7 +1019,8 @@ class _FunctionLowering:
         elem = mt.element_type
         item = simt.bit_width(elem) // 8
         count = int(np.prod([1 << (int(x) - 1).bit_length() for x in mt.get_shape()]))
-        smem = self.emit(simt.SharedAllocOp(max(16, count * item), 16)).results[0]
+        align = _wgmma().shared_alignment(mt)  # a swizzle period for wgmma operands
+        smem = self.emit(simt.SharedAllocOp(max(16, count * item), align)).results[0]
         self.vals[op.results[0]] = smem
         if op.operands:
             self.local_store(op.operands[0], op.results[0])

@@ -1,17 +1,27 @@
-"""Emit the SIMT code of one warpgroup dot (``tl.warp_group_dot`` with mma v3): wgmma ops reading
-shared operands through descriptors read off their layouts.
+"""Lower Hopper warpgroup dots (``tl.warp_group_dot`` with an mma v3 accumulator) to wgmma ops
+reading shared operands through descriptors read off their ``nvmma_shared`` layouts.
 
-:func:`emit_warpgroup_dot` is the piece a lowering of ``tl.warp_group_dot`` calls once the
-operands are in place: B (and A, unless A is in registers) stored in a ``!simt.smem`` buffer
-through their shared layouts, made visible to the async proxy (``simt.fence_async_shared`` then
-``gpu.barrier``). It emits ``simt.wgmma_fence``, one ``simt.wgmma`` per K step (descriptors for
-each step's sub-tile, and per warpgroup for A's rows: warpgroup ``g`` multiplies rows
-``64g .. 64g+63``), ``simt.wgmma_commit_group`` and ``simt.wgmma_wait_group``.
+The ``llc-lower-to-simt`` pieces (each ``lower_<op>(lowering, op)``, dispatched from
+:mod:`llc.passes.lower_to_simt`):
 
-Not wired into ``llc-lower-to-simt`` yet: that needs ``tl.warp_group_dot`` in the ``tl``
-dialect, shared buffers placed at 1024-byte aligned offsets for swizzled layouts, and the
-accumulator split into 64 x 256 instruction tiles when the tile is wider (see the report of
-issue 21).
+* :func:`lower_warp_group_dot`: the accumulator is split into ``64 x N`` instruction tiles
+  (:func:`plan_accumulator`: ``N`` the layout's ``instrShape[1]``; warpgroup ``g`` owns the
+  tiles its threads hold), each tile a chain of one ``simt.wgmma`` per K step between one
+  ``simt.wgmma_fence`` and one ``simt.wgmma_commit_group``. A and B descriptors are constants
+  for warpgroup 0 plus, for the others, the byte offset of their rows of A / columns of B (bit
+  fields of the thread id, checked to add up). A in registers is gathered per tile and K step by
+  register renamings of its ``#tl.dot_op`` layout; so is the accumulator. Everything a wgmma
+  reads from registers is computed before the fence.
+* :func:`lower_warp_group_dot_wait`: ``simt.wgmma_wait_group`` on every tile of the products it
+  waits for, then the tiles are put back in the accumulator layout's register order (renamings:
+  an accumulator is read only once its group has retired).
+* :func:`lower_fence_async_shared`: ``simt.fence_async_shared`` then ``gpu.barrier``: each thread
+  fences its own shared-memory writes for the async proxy and the barrier makes every thread's
+  fenced writes visible before any warpgroup's wgmma reads them.
+* :func:`shared_alignment`: a ``tl.local_alloc`` buffer is aligned to its swizzle period
+  (1024 bytes for 128-byte swizzling), so descriptors need no base offset.
+
+:func:`emit_warpgroup_dot` is the one-tile form on hand-placed operands (the unit tests' entry).
 
 >>> from llc.layouts.shared import NvmmaSharedLayout
 >>> plan = plan_warpgroup_dot(None, SharedTile(NvmmaSharedLayout(128, True, 16), (64, 64), 0),
@@ -25,16 +35,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, vector
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, VectorType, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from llc.dialects import simt
 from llc.errors import LayoutError
 from llc.wgmma import SharedOperand, instruction_k, operand_descriptor
 
-__all__ = ["SharedTile", "WarpgroupDotPlan", "emit_warpgroup_dot", "plan_warpgroup_dot"]
+__all__ = [
+    "AccumulatorTiling",
+    "SharedTile",
+    "WarpgroupDotPlan",
+    "emit_warpgroup_dot",
+    "lower_fence_async_shared",
+    "lower_warp_group_dot",
+    "lower_warp_group_dot_wait",
+    "plan_accumulator",
+    "plan_warpgroup_dot",
+    "shared_alignment",
+]
 
 
 @dataclass(frozen=True)
@@ -208,3 +230,365 @@ def _register_steps(
         result_type = VectorType(element_type, [len(indices)])
         parts.append(builder.insert(vector.ShuffleOp(a, a, mask, result_type=result_type)).result)
     return parts
+
+
+# ------------------------------------------------------------------ llc-lower-to-simt pieces
+
+
+def shared_alignment(memdesc: Any) -> int:
+    """The alignment of a ``tl.local_alloc`` buffer: its swizzle period for an ``nvmma_shared``
+    layout (a wgmma descriptor's swizzle xors absolute address bits), else 16 bytes.
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> from llc.dialects.layout_attrs import NVMMASharedEncodingAttr
+    >>> from llc.dialects.tl import MemDescType
+    >>> from llc.layouts.shared import NvmmaSharedLayout
+    >>> enc = NVMMASharedEncodingAttr(NvmmaSharedLayout(128, False, 16))
+    >>> shared_alignment(MemDescType(f16, [64, 64], enc)), shared_alignment(MemDescType(f16, [8]))
+    (1024, 16)
+    """
+    from llc.wgmma import swizzle_period
+
+    layout = getattr(getattr(memdesc, "encoding", None), "layout", None)
+    width = getattr(layout, "swizzling_byte_width", None)
+    if getattr(layout, "kind", "") != "nvmma_shared" or not width:
+        return 16
+    return max(16, swizzle_period(int(width)))
+
+
+@dataclass(frozen=True)
+class AccumulatorTiling:
+    """How a v3 accumulator layout splits into ``64 x n`` wgmma tiles.
+
+    ``registers[j][i]``: the accumulator register that holds register ``i`` of tile ``j``'s
+    instruction fragment (the same in every thread); ``origins[j]``: tile ``j``'s first element
+    (row, column) for warpgroup 0; ``group_offsets[g]``: what warpgroup ``g`` adds to every
+    origin."""
+
+    n: int
+    registers: tuple[tuple[int, ...], ...]
+    origins: tuple[tuple[int, int], ...]
+    group_offsets: tuple[tuple[int, int], ...]
+
+
+def _instruction_coords(n: int) -> np.ndarray:
+    """(128, n/2, 2): (row, column) of each register of the m64nN accumulator fragment."""
+    from llc.layouts.nvidia import NvidiaMmaLayout
+
+    ll = NvidiaMmaLayout(3, 0, [4, 1], [16, n, 16]).to_linear_layout([64, n])
+    images = ll.apply_all()
+    return np.stack([images["dim0"], images["dim1"]], -1).reshape(128, n // 2, 2).astype(np.int64)
+
+
+def _a_fragment_coords(bits: int) -> np.ndarray:
+    """(128, R, 2): (row, k) of each register of wgmma's A fragment (one K step)."""
+    from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
+
+    k = instruction_k(bits)
+    parent = NvidiaMmaLayout(3, 0, [4, 1], [16, 64, k])
+    ll = DotOperandLayout(0, parent, max(1, 32 // bits)).to_linear_layout([64, k])
+    images = ll.apply_all()
+    return np.stack([images["dim0"], images["dim1"]], -1).reshape(128, -1, 2).astype(np.int64)
+
+
+def plan_accumulator(coords: np.ndarray, shape: tuple[int, int], n: int) -> AccumulatorTiling:
+    """Split an accumulator (``coords[t, r]`` = (row, column) of register ``r`` of thread
+    ``t``) into ``64 x n`` instruction tiles; refuse a layout that is not whole tiles per
+    warpgroup, uniformly placed.
+
+    >>> from llc.layouts.nvidia import NvidiaMmaLayout
+    >>> ll = NvidiaMmaLayout(3, 0, [8, 1], [16, 64, 16]).to_linear_layout([256, 128])
+    >>> images = ll.apply_all()
+    >>> coords = np.stack([images["dim0"], images["dim1"]], -1).reshape(256, -1, 2)
+    >>> tiling = plan_accumulator(coords, (256, 128), 64)
+    >>> tiling.origins, tiling.group_offsets
+    (((0, 0), (0, 64), (128, 0), (128, 64)), ((0, 0), (64, 0)))
+    """
+    from llc.passes.lower_to_simt import _renaming
+
+    threads, regs = coords.shape[:2]
+    if threads % 128 or n % 8 or n // 2 > regs:
+        raise LayoutError(
+            f"wgmma: an accumulator of {regs} registers in {threads} threads is not m64n{n} "
+            "tiles of warpgroups"
+        )
+    inst = _instruction_coords(n)
+    sizes = [int(shape[0]), int(shape[1])]
+    first = coords[:128]
+    registers: list[tuple[int, ...]] = []
+    origins: list[tuple[int, int]] = []
+    covered: set[int] = set()
+    for r in range(regs):
+        if r in covered:
+            continue
+        origin = (int(first[0, r, 0]) // 64 * 64, int(first[0, r, 1]) // n * n)
+        need = inst + np.asarray(origin)[None, None, :]
+        mask = _renaming(first, need, sizes)
+        if mask is None or covered.intersection(mask):
+            raise LayoutError(
+                f"wgmma: the accumulator layout does not hold the m64n{n} tile at {list(origin)} "
+                "as one instruction fragment per warpgroup"
+            )
+        covered.update(mask)
+        registers.append(tuple(mask))
+        origins.append(origin)
+    offsets = [(0, 0)]
+    for g in range(1, threads // 128):
+        own = coords[128 * g : 128 * (g + 1)]
+        j0 = registers[0]
+        delta = (
+            int(own[0, j0[0], 0]) - origins[0][0] - int(inst[0, 0, 0]),
+            int(own[0, j0[0], 1]) - origins[0][1] - int(inst[0, 0, 1]),
+        )
+        for mask, origin in zip(registers, origins, strict=True):
+            want = inst + (np.asarray(origin) + np.asarray(delta))[None, None, :]
+            if not (own[:, list(mask)] == want).all():
+                raise LayoutError(
+                    f"wgmma: warpgroup {g}'s accumulator tiles are not warpgroup 0's moved by "
+                    f"one offset"
+                )
+        offsets.append(delta)
+    return AccumulatorTiling(n, tuple(registers), tuple(origins), tuple(offsets))
+
+
+_PENDING: dict[SSAValue, tuple[list[SSAValue], AccumulatorTiling, Any]] = {}
+"""The tiles of each ``tl.warp_group_dot`` result not waited for yet (keyed by the tensor-level
+result, which is unique per lowering): (tile values, tiling, accumulator linear layout)."""
+
+
+def _group_offset(lowering: Any, per_group: list[int]) -> SSAValue | None:
+    """``per_group[g]`` (16-byte units) as an ``i64`` for the threads of warpgroup ``g``: bit
+    fields of the thread id (checked to be linear in the warpgroup index), or None when 0."""
+    groups = len(per_group)
+    if not any(per_group):
+        return None
+    bits = (groups - 1).bit_length()
+    columns = [0] * 7 + [per_group[1 << b] for b in range(bits)]
+    for g in range(groups):
+        x = 0
+        for b in range(bits):
+            if g >> b & 1:
+                x ^= columns[7 + b]
+        if x != per_group[g]:
+            raise LayoutError(
+                f"wgmma: warpgroup {g}'s operand offset {per_group[g] * 16} is not linear in the "
+                "warpgroup index"
+            )
+    value = lowering.thread_linear(columns)
+    return lowering.emit(arith.IndexCastOp(value, i64)).results[0]
+
+
+def _descriptors(
+    lowering: Any,
+    operand: SharedOperand,
+    origins: list[int],
+    group_mn: list[int],
+    steps: int,
+    kinst: int,
+    what: str,
+) -> dict[tuple[int, int], SSAValue]:
+    """The descriptor value of each (tile origin along M/N, K step) for every warpgroup."""
+    offsets = operand.byte_offsets
+    base_row = int(offsets[0, 0])
+    per_group = []
+    for d in group_mn:
+        delta = int(offsets[d, 0]) - base_row
+        for o in origins:
+            for s in range(steps):
+                if operand.at(o + d, s * kinst).start != operand.at(o, s * kinst).start + delta:
+                    raise LayoutError(
+                        f"wgmma: {what}'s tile at {o + d} does not start {delta} bytes after the "
+                        f"tile at {o}: the warpgroups' slabs are not evenly placed"
+                    )
+        per_group.append(delta >> 4)
+    offset = _group_offset(lowering, per_group)
+    out: dict[tuple[int, int], SSAValue] = {}
+    for o in sorted(set(origins)):
+        for s in range(steps):
+            value = operand.at(o, s * kinst).encode()
+            signed = value - (1 << 64) if value >= 1 << 63 else value
+            const = lowering.emit(arith.ConstantOp(IntegerAttr(signed, i64))).results[0]
+            if offset is not None:
+                const = lowering.emit(arith.AddiOp(const, offset)).results[0]
+            out[(o, s)] = const
+    return out
+
+
+def _memdesc_layout(typ: Any) -> tuple[Any, tuple[int, int]]:
+    from llc.dialects import tl
+
+    if not isinstance(typ, tl.MemDescType):
+        raise LayoutError(f"wgmma reads a shared buffer here, not {typ}")
+    layout = getattr(typ.encoding, "layout", None)
+    if layout is None or not hasattr(layout, "to_linear_layout"):
+        raise LayoutError(f"{typ} has no shared layout (run llc-optimize-layouts first)")
+    shape = tuple(int(x) for x in typ.get_shape())
+    if len(shape) != 2 or any(x & (x - 1) for x in shape):
+        raise LayoutError(f"wgmma: the buffer {typ} is not a power-of-two 2-D tile")
+    return layout, (shape[0], shape[1])
+
+
+def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
+    """``tl.warp_group_dot``: the accumulator's instruction tiles, each a chain of wgmma ops
+    over K, issued and committed as one group (see the module docstring)."""
+    from xdsl.dialects.builtin import TensorType
+
+    from llc.passes.lower_to_simt import _coords, _layout, _renaming
+
+    a, b, acc = op.operands[:3]
+    rt = op.results[0].type
+    assert isinstance(rt, TensorType)
+    for use in op.results[0].uses:
+        if use.operation.name not in ("tl.warp_group_dot_wait", "tl.warp_group_dot") or (
+            use.operation.name == "tl.warp_group_dot" and use.index != 2
+        ):
+            raise LayoutError(
+                f"the product is read by '{use.operation.name}' before a tl.warp_group_dot_wait "
+                "returns it"
+            )
+    mma = getattr(rt.encoding, "layout", None)
+    if getattr(mma, "kind", None) != "nvidia_mma" or not getattr(mma, "is_hopper", False):
+        raise LayoutError(f"tl.warp_group_dot needs an mma v3 accumulator, not {rt.encoding}")
+    if lowering.lanes != 32 or lowering.num_warps % simt.WGMMA_WARPS:
+        raise LayoutError(
+            f"wgmma runs on warpgroups of 4 warps of 32 lanes, not {lowering.num_warps} warps of "
+            f"{lowering.lanes}"
+        )
+    b_layout, (k, n_total) = _memdesc_layout(b.type)
+    element = b.type.element_type  # type: ignore[attr-defined]
+    bits = simt.bit_width(element)
+    kinst = instruction_k(bits)
+    m = int(rt.get_shape()[0])
+    if k % kinst:
+        raise LayoutError(f"wgmma: K = {k} is not a multiple of the instruction's {kinst}")
+    steps = k // kinst
+    n = int(mma.instr_shape[1])
+    acc_ll = _layout(rt)
+    tiling = plan_accumulator(_coords(acc_ll, lowering.threads), (m, n_total), n)
+    # everything the wgmma ops read from registers: before the fence
+    acc_value = lowering.get(acc)
+    pending = _PENDING.pop(acc, None)
+    if pending is not None and pending[1] == tiling:
+        acc_tiles = list(pending[0])
+    else:
+        if pending is not None:
+            raise LayoutError("wgmma: the accumulator comes from a dot with another tiling")
+        acc_tiles = [
+            lowering.shuffle(acc_value, acc_value, list(regs)) for regs in tiling.registers
+        ]
+    b_op = operand_descriptor(b_layout, (k, n_total), bits, "b", n=n)
+    b_desc = _descriptors(
+        lowering,
+        b_op,
+        [o[1] for o in tiling.origins],
+        [d[1] for d in tiling.group_offsets],
+        steps,
+        kinst,
+        "B",
+    )
+    a_smem = None
+    a_parts: dict[tuple[int, int], SSAValue] = {}
+    if isinstance(a.type, TensorType):
+        laid = lowering.laid[a]
+        frag = _a_fragment_coords(bits)
+        groups = lowering.threads // 128
+        for o, _ in tiling.origins:
+            if (o, 0) in a_parts:
+                continue
+            for s in range(steps):
+                need = np.concatenate(
+                    [
+                        frag + np.asarray([o + tiling.group_offsets[g][0], s * kinst])
+                        for g in range(groups)
+                    ]
+                )
+                mask = _renaming(laid.coords, need, [m, k])
+                if mask is None:
+                    raise LayoutError(
+                        f"wgmma: A's registers do not hold the fragment of rows {o}.. and K step "
+                        f"{s} (A's #tl.dot_op must have the accumulator as parent)"
+                    )
+                a_parts[(o, s)] = lowering.shuffle(laid.value, laid.value, mask)
+        a_trans = False
+    else:
+        a_layout, a_shape = _memdesc_layout(a.type)
+        a_op = operand_descriptor(a_layout, a_shape, bits, "a")
+        a_parts = _descriptors(
+            lowering,
+            a_op,
+            [o[0] for o in tiling.origins],
+            [d[0] for d in tiling.group_offsets],
+            steps,
+            kinst,
+            "A",
+        )
+        a_smem = lowering.get(a)
+        a_trans = not a_op.k_major
+    b_smem = lowering.get(b)
+    lowering.emit(simt.WgmmaFenceOp())
+    tiles = []
+    for (row, col), tile in zip(tiling.origins, acc_tiles, strict=True):
+        for s in range(steps):
+            tile = lowering.emit(
+                simt.WgmmaOp(
+                    a_parts[(row, s)],
+                    b_desc[(col, s)],
+                    tile,
+                    b_smem,
+                    n,
+                    element,
+                    element,
+                    trans_a=a_trans,
+                    trans_b=not b_op.k_major,
+                    a_smem=a_smem if a_smem is not None and a_smem is not b_smem else None,
+                )
+            ).results[0]
+        tiles.append(tile)
+    lowering.emit(simt.WgmmaCommitGroupOp())
+    _PENDING[op.results[0]] = (tiles, tiling, acc_ll)
+    lowering.vals[op.results[0]] = tiles[0]  # read only through lower_warp_group_dot_wait
+
+
+def lower_warp_group_dot_wait(lowering: Any, op: Operation) -> None:
+    """``tl.warp_group_dot_wait``: one ``simt.wgmma_wait_group`` on the tiles of the products
+    it returns; each product is then put back in its layout's register order."""
+    pendings = op.attributes.get("pendings")
+    count = pendings.value.data if isinstance(pendings, IntegerAttr) else 0
+    if count:
+        raise LayoutError(
+            f"tl.warp_group_dot_wait {{pendings = {count}}}: only waiting for every product "
+            "(pendings = 0) lowers to SIMT code"
+        )
+    waited: list[tuple[SSAValue, list[SSAValue], AccumulatorTiling, Any]] = []
+    flat: list[SSAValue] = []
+    for value, result in zip(op.operands, op.results, strict=True):
+        entry = _PENDING.pop(value, None)
+        if entry is None:
+            # a buffer (kept alive until the products are done) or a ready tensor
+            lowering.vals[result] = lowering.get(value)
+            if value in lowering.laid:
+                lowering.set_tensor(result, lowering.get(value), lowering.laid[value].ll)
+            continue
+        tiles, tiling, ll = entry
+        waited.append((result, tiles, tiling, ll))
+        flat.extend(tiles)
+    if not flat:
+        return
+    done = lowering.emit(simt.WgmmaWaitGroupOp(0, flat)).results
+    at = 0
+    for result, tiles, tiling, ll in waited:
+        parts = list(done[at : at + len(tiles)])
+        at += len(tiles)
+        order = [r for regs in tiling.registers for r in regs]
+        joined = lowering.concat(parts)
+        inverse = [0] * len(order)
+        for position, r in enumerate(order):
+            inverse[r] = position
+        lowering.set_tensor(result, lowering.shuffle(joined, joined, inverse), ll)
+
+
+def lower_fence_async_shared(lowering: Any, op: Operation) -> None:
+    """``tl.fence_async_shared``: every thread fences its shared-memory writes for the async
+    proxy, then a barrier orders all threads' fences before any wgmma reads."""
+    lowering.emit(simt.FenceAsyncSharedOp())
+    lowering.emit(gpu.BarrierOp())

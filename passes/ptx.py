@@ -23,6 +23,7 @@ interpreter's numpy arithmetic does for a single operation.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ __all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
 
 STATIC_SHARED_LIMIT = 48 * 1024
 DYNAMIC_SHARED = "__llc_dynamic_smem"
+_DYNAMIC_ALIGN = re.compile(r"// llc\.dynamic_shared_align = (\d+)")
 PTX_VERSION = {"sm_80": "8.0", "sm_90": "8.0", "sm_90a": "8.0"}
 
 
@@ -1317,7 +1319,7 @@ def _wgmma(f: _Function, op: Operation) -> None:
     if op.a_in_registers:
         a_text = "{" + ", ".join(f.wgmma_a[op]) + "}"
     else:
-        a_text = _descriptor(f, op.a, op.smem)
+        a_text = _descriptor(f, op.a, op.a_buffer)
     b_text = _descriptor(f, op.b, op.smem)
     scale_d = f.new_of(".pred", "%p")
     one = f.new_of(".b32", "%r")
@@ -1547,6 +1549,7 @@ def _function(fn: func.FuncOp, arch: str, lanes: int) -> str:
         # Static shared variables are limited to 48 KiB: above that the buffers are slices of
         # the dynamic shared memory, whose size the launch gives (see ``shared_bytes``).
         out.append(f"\t// llc.dynamic_shared_bytes = {total}")
+        out.append(f"\t// llc.dynamic_shared_align = {max(a for _, _, a in f.shared)}")
         offset, renames = 0, {}
         for sym, size, align in f.shared:
             offset = -(-offset // align) * align
@@ -1584,7 +1587,9 @@ def emit_ptx(module: ModuleOp, arch: str = "") -> str:
         # wgmma is an sm_90a feature: the arch-specific target is required to assemble it
         parts[1] = ".target sm_90a"
     if any("// llc.dynamic_shared_bytes" in text for text in body):
-        parts.append(f".extern .shared .align 16 .b8 {DYNAMIC_SHARED}[];")
+        # a swizzled wgmma operand needs its buffer aligned to the swizzle period (1024 bytes)
+        align = max((int(a) for text in body for a in _DYNAMIC_ALIGN.findall(text)), default=16)
+        parts.append(f".extern .shared .align {align} .b8 {DYNAMIC_SHARED}[];")
         parts.append("")
     return "\n".join(parts + body).rstrip() + "\n"
 

@@ -29,8 +29,10 @@ from xdsl.dialects.builtin import ModuleOp
 from llc.dialects.simt_interpreter import SimtError
 
 __all__ = [
+    "SYNC_OPS",
     "Deletion",
     "delete_each_barrier",
+    "delete_each_sync",
     "lowered_generated_kernel",
     "run_generated",
 ]
@@ -87,21 +89,55 @@ def delete_each_barrier(module: ModuleOp, run: Runner) -> list[Deletion]:
     """For each barrier of the lowered ``module`` (left as it was): delete it alone, run, and
     record whether the run raised a :class:`SimtError` or changed an output (see
     :class:`Deletion`)."""
+    return delete_each_sync(module, run, ("gpu.barrier",))
+
+
+SYNC_OPS = (
+    "gpu.barrier",
+    "simt.fence_async_shared",
+    "simt.wgmma_fence",
+    "simt.wgmma_commit_group",
+    "simt.wgmma_wait_group",
+)
+"""The synchronization ops of lowered code: barriers and the wgmma pipeline's fences, commits
+and waits (a deleted wait hands its operands, still in flight, to its users)."""
+
+
+def delete_each_sync(
+    module: ModuleOp, run: Runner, kinds: tuple[str, ...] = SYNC_OPS
+) -> list[Deletion]:
+    """:func:`delete_each_barrier` for every op named in ``kinds`` (program order), one at a
+    time; a deleted op's results are replaced by its operands (``simt.wgmma_wait_group``
+    returns the accumulators it waited for). ``Deletion.after`` starts with the op's name.
+
+    >>> deletions = delete_each_sync(lowered_generated_kernel(0), run_generated("kernel"))
+    >>> all(d.caught and d.after.startswith("gpu.barrier ") for d in deletions)
+    True
+    """
     reference = run(module)
     out = []
-    for index, barrier in enumerate(_barriers(module)):
-        before = barrier.prev_op
-        after = before.name if before is not None else "the start of its block"
-        block, successor = barrier.parent_block(), barrier.next_op
-        assert block is not None and successor is not None  # a barrier never ends a block
-        barrier.detach()  # and back in its place afterwards: cheaper than a copy of the module
+    ops = [op for op in module.walk() if op.name in kinds]
+    for index, op in enumerate(ops):
+        before = op.prev_op
+        after = f"{op.name} after {before.name if before is not None else 'the block start'}"
+        block, successor = op.parent_block(), op.next_op
+        assert block is not None and successor is not None  # never a terminator
+        moved = [
+            (result, [(use.operation, use.index) for use in result.uses]) for result in op.results
+        ]
+        for result, operand in zip(op.results, op.operands, strict=True):
+            result.replace_all_uses_with(operand)
+        op.detach()  # and back in its place afterwards: cheaper than a copy of the module
         try:
             outputs = run(module)
         except SimtError as err:
             out.append(Deletion(index, after, f"{type(err).__name__} at {err.op.name}: {err}"))
             continue
         finally:
-            block.insert_op_before(barrier, successor)
+            block.insert_op_before(op, successor)
+            for result, uses in moved:
+                for user, position in uses:
+                    user.operands[position] = result
         changed = [k for k in reference if k not in outputs or not _same(reference[k], outputs[k])]
         out.append(Deletion(index, after, f"outputs changed: {changed[0]}" if changed else ""))
     return out

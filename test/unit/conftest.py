@@ -69,3 +69,22 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"barrier deletion: {totals['barriers_deleted']} barriers deleted one at a time, "
             f"{totals['barriers_caught']} caught (a race reported or the outputs changed)"
         )
+    _sync_summary(terminalreporter)
+
+
+def _sync_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The wgmma synchronization-deletion totals (``test_hopper_backend.py``), per op kind."""
+    counts: dict[str, list[int]] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for key, value in getattr(report, "user_properties", ()):
+                if not key.startswith("sync_") or getattr(report, "when", "call") != "call":
+                    continue
+                what, kind = key.split(" ", 1)
+                pair = counts.setdefault(kind, [0, 0])
+                pair[what == "sync_caught"] += int(value)
+    if counts:
+        parts = ", ".join(f"{kind} {c}/{d}" for kind, (d, c) in counts.items())
+        terminalreporter.write_line(
+            f"wgmma sync deletion (caught/deleted, one at a time, Hopper kernels): {parts}"
+        )

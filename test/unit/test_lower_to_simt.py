@@ -109,7 +109,9 @@ def test_misaligned_vector_access_is_located(tmp_path: Path) -> None:
 
 
 def test_compile_picks_lowerable_mma_versions() -> None:
-    assert lowerable_mma_version("cuda:90", 32, 3)[0] == 2
+    assert lowerable_mma_version("cuda:90", 32, 3) == (3, "")  # wgmma: no fallback, no remark
+    assert lowerable_mma_version("cuda:90", 32, 0) == (0, "")
+    assert lowerable_mma_version("cuda:80", 32, 3)[0] == 2
     version, remark = lowerable_mma_version("hip:gfx942", 64, 0)
     assert version == 1 and "mfma" in remark
     assert lowerable_mma_version("cuda:80", 32, 0) == (0, "")
