@@ -128,3 +128,33 @@ def test_no_private_name_is_imported_across_modules() -> None:
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
                         offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}")
     assert not offenders, offenders
+
+
+TARGETS = "llc.passes.targets"
+ANALYSES = ("llc.passes.axis_info",)
+"""Modules of ``passes/`` that read IR without rewriting it: a target may call them."""
+
+
+def test_targets_read_ir_and_passes_do_not_import_them_at_import_time() -> None:
+    """The targets (``passes/targets/``: PTX, TTGIR) print IR for other tools. A target may use
+    the core, the dialects, its sibling targets and (at call time) the analyses, never a pass (a
+    printer that rewrites IR is a pass); passes and dialects reach a target only through a
+    call-time import of its public entry point, so that loading the pipeline never loads a
+    printer."""
+    modules = module_files("llc.passes", PACKAGE_DIRS["llc.passes"])
+    targets = {name for name in modules if name.startswith(TARGETS + ".")}
+    assert {f"{TARGETS}.ptx", f"{TARGETS}.ttgir"} <= targets, sorted(targets)
+    assert not (ROOT / "passes" / "ptx.py").exists()
+    assert not (ROOT / "dialects" / "ttgir_printer.py").exists()
+    offenders = []
+    for name, path in modules.items():
+        if name in targets:
+            at_call = {i for i in import_time_imports(path) if not i.startswith(ANALYSES)}
+            wrong = at_call | executed_imports(path)
+            wrong = {i for i in wrong if i.startswith("llc.passes.") and not i.startswith(TARGETS)}
+        else:
+            wrong = {i for i in executed_imports(path) if i.startswith(TARGETS)}
+        offenders += [f"{name}: {i}" for i in sorted(wrong)]
+    for name, path in module_files("llc.dialects", PACKAGE_DIRS["llc.dialects"]).items():
+        offenders += [f"{name}: {i}" for i in executed_imports(path) if i.startswith(TARGETS)]
+    assert not offenders, offenders
