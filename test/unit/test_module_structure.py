@@ -158,3 +158,37 @@ def test_targets_read_ir_and_passes_do_not_import_them_at_import_time() -> None:
     for name, path in module_files("llc.dialects", PACKAGE_DIRS["llc.dialects"]).items():
         offenders += [f"{name}: {i}" for i in executed_imports(path) if i.startswith(TARGETS)]
     assert not offenders, offenders
+
+
+def _readers_of_program_instructions() -> list[str]:
+    """Every function outside ``llc/`` that reads a program's ``instrs`` (qualified name)."""
+    readers = []
+    for package in ("llc.dialects", "llc.passes", "llc.tools"):
+        for name, path in module_files(package, PACKAGE_DIRS[package]).items():
+            tree = ast.parse(path.read_text())
+            for fn in ast.walk(tree):
+                if not isinstance(fn, ast.FunctionDef):
+                    continue
+                if any(
+                    isinstance(node, ast.Attribute) and node.attr == "instrs"
+                    for node in ast.walk(fn)
+                ):
+                    readers.append(f"{name}.{fn.name}")
+    testing = ROOT / "testing"
+    for path in sorted(testing.rglob("*.py")):
+        if any(
+            isinstance(node, ast.Attribute) and node.attr == "instrs"
+            for node in ast.walk(ast.parse(path.read_text()))
+        ):
+            readers.append(f"llc.testing.{path.stem}")
+    return readers
+
+
+def test_one_materializer_of_simt_programs() -> None:
+    """``llc/lowering.py``'s ``SimtProgram`` (the xDSL-free planner's output, with the numpy
+    model and the cost model reading it) becomes SIMT dialect ops in exactly one function,
+    ``llc.passes.lower_conversions.materialize``: conversion functions, gather functions and the
+    whole-kernel lowering (conversions, gathers, reductions, through
+    ``FunctionLowering.run_program``) all call it. A second function that walks a program's
+    instructions outside ``llc/`` is a second materializer, and the two would drift."""
+    assert _readers_of_program_instructions() == ["llc.passes.lower_conversions.materialize"]
