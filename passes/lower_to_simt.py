@@ -37,7 +37,6 @@ rewrite pattern (:func:`llc.passes.simt_lowering.pattern_for`), in the order the
 
 from __future__ import annotations
 
-import math as pymath
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,7 +52,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     VectorType,
-    i1,
     i32,
     i64,
 )
@@ -68,7 +66,6 @@ from llc.passes.simt_lowering import (
     FunctionLowering,
     Laid,
     LowerOp,
-    coordinate_keys,
     lower_function,
     pattern_for,
     register_renaming,
@@ -115,10 +112,6 @@ _TL_CASTS = {
     "arith.bitcast": "bitcast",
     "tl.bitcast": "bitcast",
 }
-
-
-def _pow2_floor(x: int) -> int:
-    return 1 << (max(1, int(x)).bit_length() - 1)
 
 
 def _is_f8(t: Attribute) -> bool:
@@ -476,95 +469,23 @@ def lower_addptr(lowering: FunctionLowering, op: Operation) -> None:
         lowering.vals[op.results[0]] = lowering.emit(arith.AddiOp(ptr, off)).results[0]
 
 
-def _mask_constancy(lowering: FunctionLowering, v: SSAValue, dim: int) -> int:
-    """Runs of equal values along ``dim`` of an i1 mask (Triton's rules for compares,
-    ``and``/``or``, ``broadcast`` and ``expand_dims``, on top of the axis analysis)."""
-    owner = v.owner
-    info = lowering.axis.info(v)
-    base = info.constancy[dim] if dim < len(info.constancy) else 1
-    shape = tl.shape_of(v.type) or (1,)
-    if not isinstance(owner, Operation):
-        return base
-    name = owner.name
-    if name in ("arith.andi", "arith.ori"):
-        a, b = (_mask_constancy(lowering, x, dim) for x in owner.operands)
-        return max(base, min(a, b))
-    if name == "tl.broadcast":
-        src = owner.operands[0]
-        if (tl.shape_of(src.type) or (1,))[dim] == 1:
-            return shape[dim]
-        return max(base, _mask_constancy(lowering, src, dim))
-    if name == "tl.expand_dims":
-        axis = owner.axis.value.data  # type: ignore[attr-defined]
-        if dim == axis:
-            return 1 if shape[dim] > 1 else shape[dim]
-        return max(base, _mask_constancy(lowering, owner.operands[0], dim - (dim > axis)))
-    if name == "tl.convert_layout":
-        return max(base, _mask_constancy(lowering, owner.operands[0], dim))
-    if name in ("tl.cmpi", "arith.cmpi"):
-        a, b = (lowering.axis.info(x) for x in owner.operands)
-        full = shape[dim]
-        if a.constancy[dim] >= full and b.constancy[dim] >= full:
-            return full
-        for x, y in ((a, b), (b, a)):
-            if y.constancy[dim] >= full:
-                g = pymath.gcd(x.divisibility[dim], y.divisibility[dim])
-                return max(base, min(x.contiguity[dim], g))
-        return max(base, min(a.constancy[dim], b.constancy[dim]))
-    return base
-
-
-def _access_plan(
-    lowering: FunctionLowering, ptr: SSAValue, mask: SSAValue | None, itemsize: int
-) -> int:
-    """Registers per access: contiguous in the layout and proven by the axis analysis."""
-    laid = lowering.laid[ptr]
-    info = lowering.axis.info(ptr)
-    dim = int(np.argmax(info.contiguity)) if max(info.contiguity) > 1 else len(info.contiguity) - 1
-    ll = laid.ll
-    k = 0
-    rank = laid.coords.shape[-1]
-    while k < ll.get_in_dim_size_log2("register"):
-        basis = [int(x) for x in ll.basis("register", k)]
-        want = [0] * rank
-        want[dim] = 1 << k
-        if basis != want:
-            break
-        k += 1
-    width = 1 << k
-    width = min(width, _pow2_floor(info.contiguity[dim]))
-    width = min(width, max(1, _pow2_floor(info.divisibility[dim]) // itemsize))
-    width = min(width, max(1, 16 // itemsize))
-    if mask is not None:
-        width = min(width, _pow2_floor(_mask_constancy(lowering, mask, dim)))
-    return max(1, width)
-
-
-def _group_mask(
-    lowering: FunctionLowering, mask: SSAValue | None, base: int, thread_ok: SSAValue | None
-) -> SSAValue:
-    m = lowering.extract(lowering.get(mask), base) if mask is not None else None
-    if thread_ok is not None:
-        m = thread_ok if m is None else lowering.emit(arith.AndIOp(m, thread_ok)).results[0]
-    return m if m is not None else lowering.const_scalar(i1, 1)
-
-
 def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
-    """``tl.load``: one ``simt.global_load`` per group of registers :func:`_access_plan` allows."""
+    """``tl.load``: one ``simt.global_load`` per group of registers
+    :meth:`~llc.passes.simt_lowering.FunctionLowering.access_plan` allows."""
     rt = op.result.type
     assert isinstance(rt, TensorType)
     vt = register_vector_type(rt)
     elem = vt.element_type
     itemsize = simt.bit_width(elem) // 8
     regs = vt.get_shape()[0]
-    width = _access_plan(lowering, op.ptr, op.mask, itemsize)
+    width = lowering.access_plan(op.ptr, op.mask, itemsize)
     addrs = lowering.get(op.ptr)
     other = lowering.get(op.other) if op.other is not None else None
     gt = VectorType(elem, [width])
     parts = []
     for base in range(0, regs, width):
         a = lowering.extract(addrs, base)
-        m = _group_mask(lowering, op.mask, base, None)
+        m = lowering.group_mask(op.mask, base, None)
         if other is not None:
             o = lowering.shuffle(other, other, list(range(base, base + width)))
         else:
@@ -583,7 +504,7 @@ def lower_store(lowering: FunctionLowering, op: tl.StoreOp) -> None:
     elem = vt.element_type
     itemsize = simt.bit_width(elem) // 8
     regs = vt.get_shape()[0]
-    width = _access_plan(lowering, op.ptr, op.mask, itemsize)
+    width = lowering.access_plan(op.ptr, op.mask, itemsize)
     ll = laid.ll
     # Broadcast register bits: store the copy with those bits clear; broadcast thread
     # bits: only threads with them clear store.
@@ -611,81 +532,12 @@ def lower_store(lowering: FunctionLowering, op: tl.StoreOp) -> None:
         if base & dup_regs:
             continue
         a = lowering.extract(addrs, base)
-        m = _group_mask(lowering, op.mask, base, thread_ok)
+        m = lowering.group_mask(op.mask, base, thread_ok)
         v = lowering.shuffle(value, value, list(range(base, base + width)))
         lowering.emit(simt.GlobalStoreOp(v, a, m))
 
 
 # ---------------------------------------------------------------------- shared memory
-def _shared_offsets(
-    lowering: FunctionLowering, mem: SSAValue, laid: Laid
-) -> tuple[list[int], list[int]]:
-    """Element offset in the shared buffer of every register (thread 0) and of every thread
-    bit: ``offset(t, r) = reg[r] xor XOR_b bit_b(t) * thread[b]`` (the shared layout's
-    inverse after the distributed one, linear over F2; checked)."""
-    mt = mem.type
-    assert isinstance(mt, tl.MemDescType)
-    shape = [1 << (int(x) - 1).bit_length() for x in mt.get_shape()]
-    sll = mt.encoding.to_linear_layout(shape)  # type: ignore[union-attr]
-    outs = sll.apply_all()
-    scoords = np.stack([np.asarray(outs[n]).astype(np.int64) for n, _ in sll.out_dims], -1)
-    keys = coordinate_keys(scoords, shape)
-    table = np.full(int(np.prod(shape)), -1, dtype=np.int64)
-    table[keys] = np.arange(keys.size)
-    off = table[coordinate_keys(laid.coords, shape)]  # (threads, R)
-    if (off < 0).any():
-        raise LayoutError("the shared layout does not hold every element")
-    reg = [int(x) for x in off[0]]
-    bits = (lowering.threads - 1).bit_length()
-    thread = [int(off[1 << b, 0] ^ off[0, 0]) for b in range(bits)]
-    tids = np.arange(lowering.threads)
-    tpart = np.zeros(lowering.threads, dtype=np.int64)
-    for b, col in enumerate(thread):
-        tpart ^= ((tids >> b) & 1) * col
-    if not (off == (np.asarray(reg)[None, :] ^ tpart[:, None])).all():
-        raise LayoutError("shared offsets are not linear in the thread and register bits")
-    return reg, thread
-
-
-def _shared_access(
-    lowering, mem: SSAValue, laid: Laid, elem: Attribute, store: SSAValue | None
-) -> list[SSAValue]:
-    """Store ``store`` (the registers of ``laid``) to, or load ``laid``'s registers from,
-    the shared buffer ``mem``, as wide as consecutive offsets allow (128 bits at most)."""
-    item = simt.bit_width(elem) // 8
-    reg, thread = _shared_offsets(lowering, mem, laid)
-    regs = len(reg)
-    width = 1
-    while (
-        width < regs
-        and width * 2 * item <= 16
-        and all(
-            reg[b + i] == reg[b] + i for b in range(0, regs, width * 2) for i in range(width * 2)
-        )
-        and all(reg[b] % (width * 2) == 0 for b in range(0, regs, width * 2))
-        and all(c % (width * 2) == 0 for c in thread)
-    ):
-        width *= 2
-    tpart = lowering.thread_linear(thread)
-    smem = lowering.get(mem)
-    parts = []
-    for base in range(0, regs, width):
-        off = tpart
-        if reg[base]:
-            c = lowering.const_index(reg[base])
-            off = c if off is None else lowering.emit(arith.XOrIOp(off, c)).results[0]
-        if off is None:
-            off = lowering.const_index(0)
-        addr = lowering.emit(arith.MuliOp(off, lowering.const_index(item))).results[0]
-        if store is not None:
-            v = lowering.shuffle(store, store, list(range(base, base + width)))
-            lowering.emit(simt.SharedStoreOp(v, smem, addr))
-        else:
-            vt = VectorType(elem, [width])
-            parts.append(lowering.emit(simt.SharedLoadOp(smem, addr, vt)).results[0])
-    return parts
-
-
 def lower_local_alloc(lowering: FunctionLowering, op: Operation) -> None:
     """``tl.local_alloc``: a ``simt.shared_alloc`` of the buffer (and the store of its value)."""
     mt = op.results[0].type
@@ -704,7 +556,7 @@ def local_store(lowering: FunctionLowering, src: SSAValue, mem: SSAValue) -> Non
     laid = lowering.laid[src]
     elem = laid.value.type.element_type  # type: ignore[attr-defined]
     lowering.emit(gpu.BarrierOp())  # earlier readers of the buffer are done
-    _shared_access(lowering, mem, laid, elem, laid.value)
+    lowering.shared_access(mem, laid, elem, laid.value)
     lowering.emit(gpu.BarrierOp())
 
 
@@ -725,7 +577,7 @@ def lower_local_load(lowering: FunctionLowering, op: Operation) -> None:
     ll = tensor_layout(rt)
     vt = register_vector_type(rt)
     target = Laid(lowering.get(op.operands[0]), thread_coords(ll, lowering.threads), ll)
-    parts = _shared_access(lowering, op.operands[0], target, vt.element_type, None)
+    parts = lowering.shared_access(op.operands[0], target, vt.element_type, None)
     lowering.set_tensor(res, lowering.concat(parts), ll)
 
 

@@ -14,6 +14,9 @@ results became:
 * builders: ``vtype``, ``const_index``, ``const_vec``, ``const_scalar``, ``thread_linear``,
   ``thread_columns``, ``shuffle``, ``concat``, ``extract``, ``remap`` and ``run_program`` (emit a
   :class:`llc.lowering.SimtProgram`, the planner's shuffles and shared-memory exchanges);
+* memory: ``access_plan`` (registers per global access, from the layout and the axis analysis),
+  ``mask_constancy``, ``group_mask``, ``shared_offsets`` and ``shared_access`` (a tensor's
+  registers to or from a shared buffer, as wide as its layout allows);
 * ``lowering.tid``, ``threads``, ``lanes``, ``num_warps``, ``compute_capability``, ``axis`` (the
   axis analysis of the tensor program).
 
@@ -37,6 +40,7 @@ is reported at the op it lowers, as is an op it built that does not verify.
 
 from __future__ import annotations
 
+import math as pymath
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -86,6 +90,10 @@ __all__ = [
     "tensor_layout",
     "thread_coords",
 ]
+
+
+def _pow2_floor(x: int) -> int:
+    return 1 << (max(1, int(x)).bit_length() - 1)
 
 
 def tensor_layout(typ: TensorType) -> Any:
@@ -325,6 +333,146 @@ class FunctionLowering:
         if mask is None:
             raise LayoutError("this shape op moves data between threads")
         return self.shuffle(src.value, src.value, mask)
+
+    # ------------------------------------------------------------------ memory accesses
+    def mask_constancy(self, v: SSAValue, dim: int) -> int:
+        """Runs of equal values along ``dim`` of an i1 mask (Triton's rules for compares,
+        ``and``/``or``, ``broadcast`` and ``expand_dims``, on top of the axis analysis)."""
+        owner = v.owner
+        info = self.axis.info(v)
+        base = info.constancy[dim] if dim < len(info.constancy) else 1
+        shape = tl.shape_of(v.type) or (1,)
+        if not isinstance(owner, Operation):
+            return base
+        name = owner.name
+        if name in ("arith.andi", "arith.ori"):
+            a, b = (self.mask_constancy(x, dim) for x in owner.operands)
+            return max(base, min(a, b))
+        if name == "tl.broadcast":
+            src = owner.operands[0]
+            if (tl.shape_of(src.type) or (1,))[dim] == 1:
+                return shape[dim]
+            return max(base, self.mask_constancy(src, dim))
+        if name == "tl.expand_dims":
+            axis = owner.axis.value.data  # type: ignore[attr-defined]
+            if dim == axis:
+                return 1 if shape[dim] > 1 else shape[dim]
+            return max(base, self.mask_constancy(owner.operands[0], dim - (dim > axis)))
+        if name == "tl.convert_layout":
+            return max(base, self.mask_constancy(owner.operands[0], dim))
+        if name in ("tl.cmpi", "arith.cmpi"):
+            a, b = (self.axis.info(x) for x in owner.operands)
+            full = shape[dim]
+            if a.constancy[dim] >= full and b.constancy[dim] >= full:
+                return full
+            for x, y in ((a, b), (b, a)):
+                if y.constancy[dim] >= full:
+                    g = pymath.gcd(x.divisibility[dim], y.divisibility[dim])
+                    return max(base, min(x.contiguity[dim], g))
+            return max(base, min(a.constancy[dim], b.constancy[dim]))
+        return base
+
+    def access_plan(self, ptr: SSAValue, mask: SSAValue | None, itemsize: int) -> int:
+        """Registers per access: contiguous in the layout and proven by the axis analysis."""
+        laid = self.laid[ptr]
+        info = self.axis.info(ptr)
+        dim = (
+            int(np.argmax(info.contiguity))
+            if max(info.contiguity) > 1
+            else len(info.contiguity) - 1
+        )
+        ll = laid.ll
+        k = 0
+        rank = laid.coords.shape[-1]
+        while k < ll.get_in_dim_size_log2("register"):
+            basis = [int(x) for x in ll.basis("register", k)]
+            want = [0] * rank
+            want[dim] = 1 << k
+            if basis != want:
+                break
+            k += 1
+        width = 1 << k
+        width = min(width, _pow2_floor(info.contiguity[dim]))
+        width = min(width, max(1, _pow2_floor(info.divisibility[dim]) // itemsize))
+        width = min(width, max(1, 16 // itemsize))
+        if mask is not None:
+            width = min(width, _pow2_floor(self.mask_constancy(mask, dim)))
+        return max(1, width)
+
+    def group_mask(self, mask: SSAValue | None, base: int, thread_ok: SSAValue | None) -> SSAValue:
+        """The ``i1`` predicate of the access at register ``base``: the mask's register there,
+        and ``thread_ok`` (true when both are absent)."""
+        m = self.extract(self.get(mask), base) if mask is not None else None
+        if thread_ok is not None:
+            m = thread_ok if m is None else self.emit(arith.AndIOp(m, thread_ok)).results[0]
+        return m if m is not None else self.const_scalar(i1, 1)
+
+    def shared_offsets(self, mem: SSAValue, laid: Laid) -> tuple[list[int], list[int]]:
+        """Element offset in the shared buffer of every register (thread 0) and of every thread
+        bit: ``offset(t, r) = reg[r] xor XOR_b bit_b(t) * thread[b]`` (the shared layout's
+        inverse after the distributed one, linear over F2; checked)."""
+        mt = mem.type
+        assert isinstance(mt, tl.MemDescType)
+        shape = [1 << (int(x) - 1).bit_length() for x in mt.get_shape()]
+        sll = mt.encoding.to_linear_layout(shape)  # type: ignore[union-attr]
+        outs = sll.apply_all()
+        scoords = np.stack([np.asarray(outs[n]).astype(np.int64) for n, _ in sll.out_dims], -1)
+        keys = coordinate_keys(scoords, shape)
+        table = np.full(int(np.prod(shape)), -1, dtype=np.int64)
+        table[keys] = np.arange(keys.size)
+        off = table[coordinate_keys(laid.coords, shape)]  # (threads, R)
+        if (off < 0).any():
+            raise LayoutError("the shared layout does not hold every element")
+        reg = [int(x) for x in off[0]]
+        bits = (self.threads - 1).bit_length()
+        thread = [int(off[1 << b, 0] ^ off[0, 0]) for b in range(bits)]
+        tids = np.arange(self.threads)
+        tpart = np.zeros(self.threads, dtype=np.int64)
+        for b, col in enumerate(thread):
+            tpart ^= ((tids >> b) & 1) * col
+        if not (off == (np.asarray(reg)[None, :] ^ tpart[:, None])).all():
+            raise LayoutError("shared offsets are not linear in the thread and register bits")
+        return reg, thread
+
+    def shared_access(
+        self, mem: SSAValue, laid: Laid, elem: Attribute, store: SSAValue | None
+    ) -> list[SSAValue]:
+        """Store ``store`` (the registers of ``laid``) to, or load ``laid``'s registers from,
+        the shared buffer ``mem``, as wide as consecutive offsets allow (128 bits at most)."""
+        item = simt.bit_width(elem) // 8
+        reg, thread = self.shared_offsets(mem, laid)
+        regs = len(reg)
+        width = 1
+        while (
+            width < regs
+            and width * 2 * item <= 16
+            and all(
+                reg[b + i] == reg[b] + i
+                for b in range(0, regs, width * 2)
+                for i in range(width * 2)
+            )
+            and all(reg[b] % (width * 2) == 0 for b in range(0, regs, width * 2))
+            and all(c % (width * 2) == 0 for c in thread)
+        ):
+            width *= 2
+        tpart = self.thread_linear(thread)
+        smem = self.get(mem)
+        parts = []
+        for base in range(0, regs, width):
+            off = tpart
+            if reg[base]:
+                c = self.const_index(reg[base])
+                off = c if off is None else self.emit(arith.XOrIOp(off, c)).results[0]
+            if off is None:
+                off = self.const_index(0)
+            addr = self.emit(arith.MuliOp(off, self.const_index(item))).results[0]
+            if store is not None:
+                v = self.shuffle(store, store, list(range(base, base + width)))
+                self.emit(simt.SharedStoreOp(v, smem, addr))
+            else:
+                vt = VectorType(elem, [width])
+                parts.append(self.emit(simt.SharedLoadOp(smem, addr, vt)).results[0])
+        return parts
 
     # ------------------------------------------------------------------ the value map
     def get(self, v: SSAValue) -> SSAValue:
