@@ -38,7 +38,8 @@ LOOP = f"""{HEADER}
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %y = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<128xf32>) : i32 {{
-      %d = arith.addf %acc, %acc : tensor<128xf32>
+      %two = arith.constant dense<2.0> : tensor<128xf32>
+      %d = arith.mulf %acc, %two : tensor<128xf32>
       scf.yield %d : tensor<128xf32>
     }}
     tl.store %ptrs, %y : tensor<128x!tl.ptr<f32>>
@@ -127,8 +128,8 @@ def test_a_loop_carrying_a_tensor_becomes_a_loop_carrying_its_registers() -> Non
 
 def test_an_error_in_a_loop_body_is_at_the_op_in_the_body() -> None:
     text = LOOP.replace(
-        "%d = arith.addf %acc, %acc : tensor<128xf32>",
-        "%e = tensor.empty() : tensor<128xf32>\n      %d = arith.addf %acc, %e : tensor<128xf32>",
+        "%d = arith.mulf %acc, %two : tensor<128xf32>",
+        "%e = tensor.empty() : tensor<128xf32>\n      %d = arith.mulf %acc, %e : tensor<128xf32>",
     )
     _, fn = laid_out(text)
     with pytest.raises(OpDiagnostic, match="has no SIMT lowering") as caught:
