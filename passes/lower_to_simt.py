@@ -904,7 +904,7 @@ def lower_scf_for(lowering: FunctionLowering, op: scf.ForOp) -> None:
     """``scf.for`` over the lowered iter args: the body block's arguments become vectors."""
     lb, ub, step = (lowering.get(v) for v in (op.lb, op.ub, op.step))
     inits = [lowering.get(v) for v in op.iter_args]
-    new = scf.ForOp(lb, ub, step, inits, lowering.lower_region(op.body, op))
+    new = scf.ForOp(lb, ub, step, inits, lowering.lower_region(op.body))
     lowering.region_op(new)
     lowering.set_results(op.results, new.results)
 
@@ -912,8 +912,8 @@ def lower_scf_for(lowering: FunctionLowering, op: scf.ForOp) -> None:
 def lower_scf_while(lowering: FunctionLowering, op: scf.WhileOp) -> None:
     """``scf.while``: both regions' block arguments become the lowered types."""
     inits = [lowering.get(v) for v in op.arguments]
-    before = lowering.lower_region(op.before_region, op)
-    after = lowering.lower_region(op.after_region, op)
+    before = lowering.lower_region(op.before_region)
+    after = lowering.lower_region(op.after_region)
     rts = [lowering.vtype(r.type) for r in op.results]
     new = lowering.region_op(scf.WhileOp(inits, rts, before, after))
     lowering.set_results(op.results, new.results)
@@ -922,8 +922,8 @@ def lower_scf_while(lowering: FunctionLowering, op: scf.WhileOp) -> None:
 def lower_scf_if(lowering: FunctionLowering, op: scf.IfOp) -> None:
     """``scf.if`` with the lowered results (its regions have no arguments)."""
     cond = lowering.get(op.cond)
-    then = lowering.lower_region(op.true_region, op)
-    otherwise = lowering.lower_region(op.false_region, op)
+    then = lowering.lower_region(op.true_region)
+    otherwise = lowering.lower_region(op.false_region)
     rts = [lowering.vtype(r.type) for r in op.results]
     new = lowering.region_op(scf.IfOp(cond, rts, then, otherwise))
     lowering.set_results(op.results, new.results)

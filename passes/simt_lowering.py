@@ -202,7 +202,14 @@ class Laid:
 
 class FunctionLowering:
     """The state of lowering one function: the value map, the layouts of lowered tensors, the
-    insertion point, and the builders every per-op lowering uses (see the module docstring)."""
+    insertion point, and the builders every per-op lowering uses (see the module docstring).
+
+    >>> from xdsl.dialects import func
+    >>> from xdsl.dialects.builtin import f32
+    >>> lowering = FunctionLowering(func.FuncOp("f", ([], [])), num_warps=4, lanes=32)
+    >>> lowering.threads, str(lowering.vtype(tl.PointerType(f32))), str(lowering.vtype(f32))
+    (128, 'i64', 'f32')
+    """
 
     def __init__(self, fn: Any, num_warps: int, lanes: int, compute_capability: int = 90) -> None:
         from llc.passes.axis_info import AxisAnalysis
@@ -563,11 +570,11 @@ class FunctionLowering:
         return self.emit(simt.CastOp("trunci", value, VectorType(i1, [n]))).results[0]
 
     # ------------------------------------------------------------------ regions
-    def lower_region(self, region: Region, new_op: Operation) -> Region:
-        """The region of ``new_op`` (being built) for ``region`` of the op being lowered: one new
-        block per block, its arguments of the lowered types and mapped from the old ones, and the
-        old ops moved into it, where the walker lowers them in turn. An empty region stays
-        empty. ``new_op`` is verified once its regions are lowered."""
+    def lower_region(self, region: Region) -> Region:
+        """The new region for ``region`` of the op being lowered: one new block per block, its
+        arguments of the lowered types and mapped from the old ones, and the old ops moved into
+        it, where the walker lowers them in turn. An empty region stays empty. Emit the new op
+        with :meth:`region_op`."""
         new = Region()
         for old_block in region.blocks:
             block = Block(arg_types=[self.vtype(a.type) for a in old_block.args])
@@ -715,6 +722,24 @@ def _no_lowering(lowering: FunctionLowering, op: Operation) -> None:
 
 def lower_function(lowering: FunctionLowering, patterns: Sequence[LowerOp]) -> None:
     """Lower ``lowering.fn`` in place with ``patterns`` (tried in order on each op).
+
+    >>> from xdsl.dialects import arith, func
+    >>> from xdsl.dialects.builtin import i32
+    >>> from llc.passes.lower_to_simt import PATTERNS
+    >>> fn = func.FuncOp("f", ([i32], []))
+    >>> x = fn.body.block.args[0]
+    >>> fn.body.block.add_ops([arith.AddiOp(x, x), func.ReturnOp()])
+    >>> lower_function(FunctionLowering(fn, 4, 32), PATTERNS)
+    >>> [op.name for op in fn.body.block.ops]
+    ['gpu.thread_id', 'arith.addi', 'func.return']
+    >>> fn = func.FuncOp("g", ([i32], []))
+    >>> y = fn.body.block.args[0]
+    >>> fn.body.block.add_ops([arith.AddiOp(y, y), func.ReturnOp()])
+    >>> try:  # with the pattern of func.return only
+    ...     lower_function(FunctionLowering(fn, 4, 32), PATTERNS[:1])
+    ... except Exception as err:
+    ...     print(err.op.name, "-", err)
+    arith.addi - cannot lower to SIMT code: 'arith.addi' has no SIMT lowering
 
     The prologue is ``gpu.thread_id`` (every lowering's thread index) and ``simt.ptr_to_int`` of
     each pointer argument; then one walk lowers every op, in program order; then the old ops go,
