@@ -431,7 +431,7 @@ def llc_ptx(ttir: str, name: str, num_warps: int, arch: int) -> tuple[str, str, 
     (decompose, ``llc-optimize-layouts``, lower to SIMT) then ``-t ptx``."""
     from llc.dialects.ttgir import HardwareDefaults, TritonContext, parse_triton_module
     from llc.passes.compile import CompilePass
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
 
     start = time.perf_counter()
     module = parse_triton_module(
@@ -466,7 +466,7 @@ class LlcKernel:
     def __init__(self, ptx: str, entry: str, num_warps: int) -> None:
         from cuda.bindings import driver
 
-        from llc.passes.ptx import shared_bytes
+        from llc.passes.targets.ptx import shared_bytes
         from llc.tools.gpu_run import gpu_available
 
         if not gpu_available():  # also makes the primary context (torch's) current

@@ -89,7 +89,7 @@ def llc_figures(name: str, warps: int, keep: Path | None, hints: bool) -> dict[s
     emitter."""
     from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
     from llc.passes.compile import CompilePass
-    from llc.passes.ptx import emit_ptx, shared_bytes
+    from llc.passes.targets.ptx import emit_ptx, shared_bytes
     from llc.testing.ptxas import assemble, find_ptxas
     from llc.tools.opt import LLCOptMain
 

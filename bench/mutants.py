@@ -62,51 +62,51 @@ class Mutant:
     tests: tuple[str, ...]
 
 
-_EXCHANGE_STORE = "list(range(c, c + per))), smem, addr))\n        self.emit(gpu.BarrierOp())"
-_EXCHANGE_END = """        self.emit(gpu.BarrierOp())
-        return self.concat(parts)"""
+_EXCHANGE_STORE = "list(range(c, c + per))))\n    p.barrier()"
+_EXCHANGE_END = """    p.barrier()
+    p.output = p.concat(parts)"""
 
 MUTANTS = [
     Mutant(
         "drop local_store's leading barrier",
         "passes/lower_to_simt.py",
-        "        self.emit(gpu.BarrierOp())  # earlier readers of the buffer are done\n",
+        "    lowering.emit(gpu.BarrierOp())  # earlier readers of the buffer are done\n",
         "",
         (BARRIERS, LOWER),
     ),
     Mutant(
         "drop local_store's trailing barrier",
         "passes/lower_to_simt.py",
-        "laid.value)\n        self.emit(gpu.BarrierOp())",
+        "laid.value)\n    lowering.emit(gpu.BarrierOp())",
         "laid.value)",
         (BARRIERS, LOWER),
     ),
     Mutant(
         "drop the exchange's middle barrier",
-        "passes/lower_to_simt.py",
+        "llc/lowering.py",
         _EXCHANGE_STORE,
         _EXCHANGE_STORE.rsplit("\n", 1)[0],
         (BARRIERS, LOWER),
     ),
     Mutant(
         "drop the exchange's trailing barrier",
-        "passes/lower_to_simt.py",
+        "llc/lowering.py",
         _EXCHANGE_END,
-        "        return self.concat(parts)",
+        "    p.output = p.concat(parts)",
         (BARRIERS, LOWER),
     ),
     Mutant(
         "drop a conversion's trailing barrier",
         "passes/lower_to_simt.py",
-        '        if plan.strategy == "shared":\n            # the buffer\'s next use',
-        "        if False:\n            # the buffer's next use",
+        '    if strategies[-1] == "shared":\n        # the buffer\'s next use',
+        "    if False:\n        # the buffer's next use",
         (BARRIERS, LOWER),
     ),
     Mutant(
         "drop a gather's trailing barrier",
         "passes/lower_to_simt.py",
-        '        if plan.strategy == "shared":  # as in convert',
-        "        if False:  # as in convert",
+        '    if plans[0].strategy == "shared":  # as in convert',
+        "    if False:  # as in convert",
         (BARRIERS, LOWER),
     ),
     Mutant(
@@ -161,8 +161,8 @@ MUTANTS = [
     Mutant(
         "flip a reduction butterfly's lane mask",
         "passes/lower_to_simt.py",
-        'simt.ShuffleOp("bfly", one, self.const_index(lane_mask), clamp)',
-        'simt.ShuffleOp("bfly", one, self.const_index(lane_mask ^ 1), clamp)',
+        'p.shuffle("bfly", 0, p.const(lane_mask), lowering.lanes - 1)',
+        'p.shuffle("bfly", 0, p.const(lane_mask ^ 1), lowering.lanes - 1)',
         (LOWER, BARRIERS),
     ),
     Mutant(

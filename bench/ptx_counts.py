@@ -44,7 +44,7 @@ def _cell(counts: dict, shared: int) -> str:
 
 
 def _llc_shared(ptx: str) -> int:
-    from llc.passes.ptx import shared_bytes
+    from llc.passes.targets.ptx import shared_bytes
 
     static = sum(int(n) for n in re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx))
     return static + shared_bytes(ptx, "kernel")

@@ -41,7 +41,7 @@ def _load(path: str, name: str):  # a script module: no annotations
 
 def conversions() -> list[str]:
     from llc.passes.conversion_kernel import conversion_ptx
-    from llc.passes.ptx import shared_bytes
+    from llc.passes.targets.ptx import shared_bytes
     from llc.tools.gpu_run import launch
 
     suite = _load(os.path.join(HERE, "conversions.py"), "bench_conversions")._suite()

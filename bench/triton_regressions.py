@@ -98,8 +98,8 @@ def run_llc(text: str, name: str) -> str:
     from xdsl.context import Context
 
     from llc.dialects.ttgir import parse_triton_module
-    from llc.dialects.ttgir_printer import module_to_ttgir
     from llc.passes.layout_passes import RemoveConversionsPass
+    from llc.passes.targets.ttgir import module_to_ttgir
 
     module = parse_triton_module(text, name)
     module.verify()

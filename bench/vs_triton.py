@@ -50,7 +50,7 @@ from dump_triton import KERNELS, compile_kernel
 from llc.cost import conversion_cost
 from llc.dialects import tl
 from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
-from llc.dialects.ttgir_printer import module_to_ttgir
+from llc.passes.targets.ttgir import module_to_ttgir
 
 CONFIGS: list[tuple[str, dict[str, int], int]] = [
     ("vector_add", {"BLOCK": 1024}, 4),

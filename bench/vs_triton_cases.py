@@ -339,7 +339,7 @@ def run_llc(case: Case, pipeline: str = LLC_PIPELINE) -> str:
     from xdsl.passes import PassPipeline
 
     from llc.dialects.ttgir import parse_triton_module
-    from llc.dialects.ttgir_printer import module_to_ttgir
+    from llc.passes.targets.ttgir import module_to_ttgir
     from llc.tools.opt import available_passes
 
     try:

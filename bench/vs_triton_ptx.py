@@ -39,7 +39,7 @@ from dump_triton import ARCHS, DEFAULT_OUT, KERNELS
 from triton_ptx import moved_bytes, ptx_counts
 
 from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
-from llc.dialects.ttgir_printer import module_to_ttgir
+from llc.passes.targets.ttgir import module_to_ttgir
 
 _ACCESS_KEYS = ("st.shared", "ld.shared", "ldmatrix", "stmatrix", "shfl")
 

@@ -45,8 +45,8 @@ PASSES: dict[str, str] = {
 """Pass name (kebab-case, as used in ``-p``) -> ``"module:ModulePassClass"``."""
 
 TARGETS: dict[str, str] = {
-    "ttgir": "llc.dialects.ttgir_printer:TTGIRTarget",
-    "ptx": "llc.passes.ptx:PtxTarget",
+    "ttgir": "llc.passes.targets.ttgir:TTGIRTarget",
+    "ptx": "llc.passes.targets.ptx:PtxTarget",
 }
 """Target name (as used in ``-t``) -> ``"module:TargetClass"``."""
 

@@ -3,10 +3,13 @@
 :func:`plan_conversion` turns a conversion ``src -> dst`` between two distributed layouts of one
 CTA into a :class:`SimtProgram`: a straight-line program that every thread runs, taking its source
 registers (``vector<R_src x T>``, in the source layout's register order) and producing its
-destination registers. The program is xDSL-free; ``llc-lower-conversions``
-(:mod:`llc.passes.lower_conversions`) materializes it instruction by instruction as ``simt``,
-``gpu``, ``arith`` and ``vector`` ops, and the cost model (:mod:`llc.cost`) reads its instruction
-counts, so the figures reported are those of the code that runs.
+destination registers. The program is xDSL-free: ``llc/`` is numpy-only by design, so the
+planners (conversions here, gathers in :mod:`llc.gather`, the cross-warp exchanges of reductions),
+the cost model (:mod:`llc.cost`, which reads its instruction counts, so the figures reported are
+those of the code that runs) and ``llc-layout`` use programs without building IR. Exactly one
+function turns a program into SIMT dialect ops (``simt``, ``gpu``, ``arith``, ``vector``):
+:func:`llc.passes.lower_conversions.materialize`, used by ``llc-lower-conversions``, by the gather
+functions and by the whole-kernel lowering (``FunctionLowering.run_program``).
 
 Strategies, cheapest first (chosen by cost, never by layout family):
 

@@ -50,9 +50,9 @@ HIP_ARCHS: tuple[str, ...] = (
 """AMD architectures Triton 3.9's AMD backend compiles for (CDNA 1-4, RDNA 3-4)."""
 
 PTX_ARCHS: tuple[str, ...] = ("sm_80", "sm_89", "sm_90", "sm_90a")
-"""The ``.target`` values llc's PTX emitter writes (:mod:`llc.passes.ptx`: sm_80 code runs on
-every later GPU; sm_89 keeps f8 conversions in software, as PTX ISA 8.0 has no f8 ``cvt`` there;
-sm_90 adds ``stmatrix`` and the f8 ``cvt``; sm_90a wgmma)."""
+"""The ``.target`` values llc's PTX emitter writes (:mod:`llc.passes.targets.ptx`: sm_80 code
+runs on every later GPU; sm_89 keeps f8 conversions in software, as PTX ISA 8.0 has no f8 ``cvt``
+there; sm_90 adds ``stmatrix`` and the f8 ``cvt``; sm_90a wgmma)."""
 
 MMA_VERSIONS: dict[int, str] = {
     0: "from the target",

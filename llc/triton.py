@@ -19,7 +19,7 @@ replaces the ``ttgir`` stage of Triton kernels:
 1. Triton's TTIR is imported into llc (:func:`llc.dialects.ttgir.parse_triton_module`) and
    ``llc-optimize-layouts`` assigns every layout for the kernel's ``num_warps``, 32 threads per
    warp and ``cuda:<capability>``; the result is exported as TTGIR
-   (:func:`llc.dialects.ttgir_printer.module_to_ttgir`) and parsed back into Triton's context.
+   (:func:`llc.passes.targets.ttgir.module_to_ttgir`) and parsed back into Triton's context.
 2. The installed Triton's own ``make_ttgir`` runs on it, minus its layout-assignment phase:
    the function is re-executed with its ``passes``/``nvidia``/``ir`` globals wrapped
    (:class:`PassFilter`), so the pass list is the installed Triton's, not a copy of one version's.
@@ -425,8 +425,8 @@ def _llc_ttgir(
     start = time.perf_counter()
     from llc.dialects import tl
     from llc.dialects.ttgir import HardwareDefaults, TritonContext, parse_triton_module
-    from llc.dialects.ttgir_printer import module_to_ttgir
     from llc.passes.layout_passes import OptimizeLayoutsPass
+    from llc.passes.targets.ttgir import module_to_ttgir
 
     target = f"cuda:{capability}"
     lanes = 32  # Triton's make_ttgir gives every NVIDIA kernel 32 threads per warp

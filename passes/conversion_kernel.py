@@ -205,7 +205,7 @@ def conversion_ptx(
     src: Any, dst: Any, shape: list[int], dtype: str, num_warps: int, arch: str = "sm_90"
 ) -> str:
     """The PTX of the conversion kernel (``llc-layout SRC --to DST --emit ptx``)."""
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
 
     target = "cuda:" + arch.removeprefix("sm_").rstrip("a")
     return emit_ptx(conversion_kernel(src, dst, shape, dtype, num_warps, target), arch)

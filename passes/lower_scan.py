@@ -127,7 +127,9 @@ class _Scan:
         return [self.low.concat([p[i] for p in parts]) for i in range(len(parts[0]))]
 
     def combine(self, earlier: list[SSAValue], later: list[SSAValue]) -> list[SSAValue]:
-        return self.low._combine(self.op, earlier, later)  # type: ignore[arg-type]
+        from llc.passes.lower_to_simt import combine_region  # it registers this lowering
+
+        return combine_region(self.low, self.op, earlier, later)  # type: ignore[arg-type]
 
     def select(self, cond: SSAValue, a: list[SSAValue], b: list[SSAValue]) -> list[SSAValue]:
         return [
@@ -373,8 +375,9 @@ class _Scan:
 def lower_scan(lowering: Any, op: tl.ScanOp) -> None:
     """Lower ``tl.scan`` (see the module docstring) with the helpers of ``llc-lower-to-simt``'s
     lowering state (``laid``, ``emit``, ``shuffle``, ``concat``, ``const_index``,
-    ``thread_linear``, ``run_program``, ``set_tensor``, ``tid``, ``cache``, and ``_combine``, the
-    region inliner reductions use); the results keep the operands' layout.
+    ``thread_linear``, ``run_program``, ``set_tensor``, ``tid``, ``cache``) and
+    ``lower_to_simt.combine_region``, the region inliner reductions use; the results keep the
+    operands' layout.
 
     >>> from llc.testing.semantics import apply_pipeline, parse
     >>> module = parse('''

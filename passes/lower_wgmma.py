@@ -304,7 +304,7 @@ def plan_accumulator(coords: np.ndarray, shape: tuple[int, int], n: int) -> Accu
     >>> tiling.origins, tiling.group_offsets
     (((0, 0), (0, 64), (128, 0), (128, 64)), ((0, 0), (64, 0)))
     """
-    from llc.passes.lower_to_simt import _renaming
+    from llc.passes.simt_lowering import register_renaming as _renaming
 
     threads, regs = coords.shape[:2]
     if threads % 128 or n % 8 or n // 2 > regs:
@@ -433,7 +433,9 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
     over K, issued and committed as one group (see the module docstring)."""
     from xdsl.dialects.builtin import TensorType
 
-    from llc.passes.lower_to_simt import _coords, _layout, _renaming
+    from llc.passes.simt_lowering import register_renaming as _renaming
+    from llc.passes.simt_lowering import tensor_layout as _layout
+    from llc.passes.simt_lowering import thread_coords as _coords
 
     a, b, acc = op.operands[:3]
     rt = op.results[0].type

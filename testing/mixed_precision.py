@@ -313,7 +313,7 @@ def run_lowered(
     """
     from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
     from llc.dialects.tl_interpreter import Buffer, Pointer
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
     from llc.testing.ptxas import assemble, find_ptxas
     from llc.testing.semantics import apply_pipeline, make_interpreter, parse
 

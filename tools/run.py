@@ -485,7 +485,7 @@ def _compare_on_gpu(
 ) -> None:
     """Run the kernel's PTX on the GPU from the same initial buffers and compare every buffer
     with what the interpreter left in it (bit for bit)."""
-    from llc.passes.ptx import emit_ptx, shared_bytes
+    from llc.passes.targets.ptx import emit_ptx, shared_bytes
     from llc.tools.gpu_run import GpuError, gpu_name, launch
 
     warps = func.attributes["llc.num_warps"].value.data  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from llc.mxfp import decode, encode
-from llc.passes.ptx_f8 import decode_steps, encode_steps, evaluate
+from llc.passes.targets.ptx_f8 import decode_steps, encode_steps, evaluate
 
 FORMATS = ("e4m3fn", "e5m2")
 
@@ -118,7 +118,7 @@ def test_f8_arithmetic_lowered(elem: str) -> None:
     bit, and the PTX (f8 decoded/encoded around f32 arithmetic) assembles for sm_80 and sm_90."""
     from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
     from llc.dialects.tl_interpreter import Buffer, Pointer
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
     from llc.testing.ptxas import assemble, find_ptxas
     from llc.testing.semantics import apply_pipeline, make_interpreter, parse
 

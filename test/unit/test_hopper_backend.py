@@ -250,7 +250,7 @@ def _all_modules() -> list[tuple[str, ModuleOp]]:
 
 
 def test_ptxas_accepts_every_kernel_for_sm90a() -> None:
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
     from llc.testing.ptxas import assemble, find_ptxas
 
     wgmma = 0

@@ -133,8 +133,8 @@ def fresh_triton(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
 def llc_own_ttgir(ttir: str, arch: int, num_warps: int) -> str:
     """What llc's pipeline alone makes of a TTIR (the layouts the hook must hand to Triton)."""
     from llc.dialects.ttgir import HardwareDefaults, TritonContext, parse_triton_module
-    from llc.dialects.ttgir_printer import module_to_ttgir
     from llc.passes.layout_passes import OptimizeLayoutsPass
+    from llc.passes.targets.ttgir import module_to_ttgir
 
     module = parse_triton_module(ttir, "k.ttir", HardwareDefaults(num_warps, 32, f"cuda:{arch}"))
     OptimizeLayoutsPass().apply(TritonContext(), module)

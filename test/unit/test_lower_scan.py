@@ -325,7 +325,7 @@ def test_ptx_assembles() -> None:
     """``-t ptx`` of scans over every width and both shuffle directions, plus a random layout
     whose lanes along the axis are out of order (``shfl.sync.idx`` with computed lanes),
     assembles with ptxas."""
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
     from llc.testing.ptxas import assemble, find_ptxas
 
     if find_ptxas() is None:

@@ -109,7 +109,7 @@ def test_f8_mma_ptx_converts_in_registers_per_target() -> None:
     """sm_90 widens e4m3 with cvt.rn.f16x2.e4m3x2; sm_80 has no f8 conversion and gets the
     exact integer sequence; the integer is rounded to e4m3 by the same sequence on both
     (PTX's own conversions to f8 saturate); the mma runs on f16."""
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
     from llc.testing.mixed_precision import kernel_text
     from llc.testing.ptxas import assemble, find_ptxas
     from llc.testing.semantics import apply_pipeline, parse
@@ -154,7 +154,7 @@ def test_int_bf16_dot_ptx_assembles_on_sm80() -> None:
     """Beyond the seed's table: i8 x bf16 lowers to mma on sm_80, and its integer conversion
     goes through f32 (PTX converts integers to bf16 directly only from sm_90). Not run in the
     SIMT interpreter, which has no bf16 global buffers."""
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
     from llc.testing.mixed_precision import kernel_text
     from llc.testing.ptxas import assemble, find_ptxas
     from llc.testing.semantics import apply_pipeline, parse

@@ -128,3 +128,67 @@ def test_no_private_name_is_imported_across_modules() -> None:
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
                         offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}")
     assert not offenders, offenders
+
+
+TARGETS = "llc.passes.targets"
+ANALYSES = ("llc.passes.axis_info",)
+"""Modules of ``passes/`` that read IR without rewriting it: a target may call them."""
+
+
+def test_targets_read_ir_and_passes_do_not_import_them_at_import_time() -> None:
+    """The targets (``passes/targets/``: PTX, TTGIR) print IR for other tools. A target may use
+    the core, the dialects, its sibling targets and (at call time) the analyses, never a pass (a
+    printer that rewrites IR is a pass); passes and dialects reach a target only through a
+    call-time import of its public entry point, so that loading the pipeline never loads a
+    printer."""
+    modules = module_files("llc.passes", PACKAGE_DIRS["llc.passes"])
+    targets = {name for name in modules if name.startswith(TARGETS + ".")}
+    assert {f"{TARGETS}.ptx", f"{TARGETS}.ttgir"} <= targets, sorted(targets)
+    assert not (ROOT / "passes" / "ptx.py").exists()
+    assert not (ROOT / "dialects" / "ttgir_printer.py").exists()
+    offenders = []
+    for name, path in modules.items():
+        if name in targets:
+            at_call = {i for i in import_time_imports(path) if not i.startswith(ANALYSES)}
+            wrong = at_call | executed_imports(path)
+            wrong = {i for i in wrong if i.startswith("llc.passes.") and not i.startswith(TARGETS)}
+        else:
+            wrong = {i for i in executed_imports(path) if i.startswith(TARGETS)}
+        offenders += [f"{name}: {i}" for i in sorted(wrong)]
+    for name, path in module_files("llc.dialects", PACKAGE_DIRS["llc.dialects"]).items():
+        offenders += [f"{name}: {i}" for i in executed_imports(path) if i.startswith(TARGETS)]
+    assert not offenders, offenders
+
+
+def _readers_of_program_instructions() -> list[str]:
+    """Every function outside ``llc/`` that reads a program's ``instrs`` (qualified name)."""
+    readers = []
+    for package in ("llc.dialects", "llc.passes", "llc.tools"):
+        for name, path in module_files(package, PACKAGE_DIRS[package]).items():
+            tree = ast.parse(path.read_text())
+            for fn in ast.walk(tree):
+                if not isinstance(fn, ast.FunctionDef):
+                    continue
+                if any(
+                    isinstance(node, ast.Attribute) and node.attr == "instrs"
+                    for node in ast.walk(fn)
+                ):
+                    readers.append(f"{name}.{fn.name}")
+    testing = ROOT / "testing"
+    for path in sorted(testing.rglob("*.py")):
+        if any(
+            isinstance(node, ast.Attribute) and node.attr == "instrs"
+            for node in ast.walk(ast.parse(path.read_text()))
+        ):
+            readers.append(f"llc.testing.{path.stem}")
+    return readers
+
+
+def test_one_materializer_of_simt_programs() -> None:
+    """``llc/lowering.py``'s ``SimtProgram`` (the xDSL-free planner's output, with the numpy
+    model and the cost model reading it) becomes SIMT dialect ops in exactly one function,
+    ``llc.passes.lower_conversions.materialize``: conversion functions, gather functions and the
+    whole-kernel lowering (conversions, gathers, reductions, through
+    ``FunctionLowering.run_program``) all call it. A second function that walks a program's
+    instructions outside ``llc/`` is a second materializer, and the two would drift."""
+    assert _readers_of_program_instructions() == ["llc.passes.lower_conversions.materialize"]

@@ -19,7 +19,7 @@ from llc.passes.conversion_kernel import (
     conversion_ptx,
     run_conversion_kernel,
 )
-from llc.passes.ptx import emit_ptx, shared_bytes
+from llc.passes.targets.ptx import emit_ptx, shared_bytes
 from llc.testing.ptxas import assemble, find_ptxas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

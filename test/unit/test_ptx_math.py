@@ -1,5 +1,5 @@
-"""The f64 math sequences of ``-t ptx`` (passes/ptx_math.py), measured without a GPU: the exact
-model of their PTX instructions (``evaluate``) against long-double references, in ulps of the
+"""The f64 math sequences of ``-t ptx`` (passes/targets/ptx_math.py), measured without a GPU: the
+exact model of their PTX instructions (``evaluate``) against long-double references, in ulps of the
 double result; special values; and the round-to-odd argument of bf16 conversions."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from llc.passes.ptx_math import F64_SEQUENCES, evaluate, render
+from llc.passes.targets.ptx_math import F64_SEQUENCES, evaluate, render
 
 L = np.longdouble
 REFERENCE = {
@@ -166,7 +166,7 @@ def test_erf() -> None:
     # .erf for the special values
     from decimal import localcontext
 
-    from llc.passes.ptx_math import erfc_scaled
+    from llc.passes.targets.ptx_math import erfc_scaled
 
     rng = np.random.default_rng(12)
     xs = np.concatenate(
@@ -248,7 +248,7 @@ def _round_fraction_to_bf16(value: Fraction) -> float:
 
 def test_round_to_odd_through_f32_rounds_bf16_once() -> None:
     # The int32/int64/f64 -> bf16 casts truncate to f32, set the lowest bit when inexact, then
-    # round to bf16 (passes/ptx.py:_f32_for_bf16). Check that argument on integers near bf16
+    # round to bf16 (passes/targets/ptx.py:_f32_for_bf16). Check that argument on integers near bf16
     # ties, where rounding twice (to f32, then bf16) would go wrong.
     rng = np.random.default_rng(7)
     values = []
@@ -305,7 +305,7 @@ def test_sequences_on_gpu_match_the_model(name: str) -> None:
         pytest.skip("no GPU or no cuda-python")
     from llc.dialects.diagnostics import parse_module
     from llc.passes.conversion_kernel import _context
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
 
     two = name in ("math.atan2", "math.powf")
     operands = "%x, %y" if two else "%x"

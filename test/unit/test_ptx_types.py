@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from llc.passes.ptx_math import F64_SEQUENCES
+from llc.passes.targets.ptx_math import F64_SEQUENCES
 from llc.testing.ptxas import assemble, find_ptxas
 
 TYPES = ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]
@@ -141,7 +141,7 @@ def _module(t: str) -> str:
 def _emit(t: str, arch: str) -> str:
     from llc.dialects.diagnostics import parse_module
     from llc.passes.conversion_kernel import _context
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
 
     module = parse_module(_context(), _module(t), f"<{t} kernel>")
     module.verify()

@@ -104,7 +104,7 @@ def test_kernel_compiles_runs_like_the_tensor_level_and_assembles(tmp_path: Path
     assert np.load(tmp_path / "tensor" / "none.npy")[0] == -1.0
     if find_ptxas() is None:
         pytest.skip("no ptxas (pip install -e '.[test]')")
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
 
     ptx = emit_ptx(module)
     for instruction in ("max.NaN.f32", "max.f32", "sqrt.rn.f32", "div.rn.f32"):

@@ -27,7 +27,7 @@ from llc.dialects.ttgir import (
     is_triton_file,
     parse_triton_module,
 )
-from llc.dialects.ttgir_printer import module_to_ttgir
+from llc.passes.targets.ttgir import module_to_ttgir
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "examples" / "triton"

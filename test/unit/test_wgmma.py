@@ -308,7 +308,7 @@ def _ptx_kernel(spec: TileSpec) -> str:
     ids=lambda s: f"{s.dtype}-n{s.n}-{'regs' if s.a_regs else 'smem'}",
 )
 def test_wgmma_ptx_assembles_for_sm90a(spec: TileSpec) -> None:
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
     from llc.testing.ptxas import assemble, find_ptxas
     from llc.testing.semantics import parse
 

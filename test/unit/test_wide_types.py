@@ -123,7 +123,7 @@ def test_wide_kernel_compiles_runs_and_assembles(kernel: str, dtype: str, tmp_pa
         assert want.tobytes() == got.tobytes(), f"{name} differs"
     if find_ptxas() is None:
         pytest.skip("no ptxas (pip install -e '.[test]')")
-    from llc.passes.ptx import emit_ptx
+    from llc.passes.targets.ptx import emit_ptx
 
     ptx = emit_ptx(module)
     assert assemble(ptx, "sm_90") == ""

@@ -3,9 +3,9 @@ f64 ``ex2``/``lg2``/``sin``/``cos``/``tanh``, so these are range reduction + pol
 
 Every sequence is a list of :class:`Instr` over symbolic registers (``x`` the operand, ``d`` the
 result; ``f*`` f64, ``i*`` s32, ``p*`` predicates), written once in :data:`F64_SEQUENCES`. The same
-list is rendered to PTX (:func:`render`, by ``passes/ptx.py``) and evaluated by an exact Python
-model of those PTX instructions (:func:`evaluate`: IEEE round-to-nearest, ``fma`` rounded once),
-which is how the tests measure the emitted code's accuracy without a GPU.
+list is rendered to PTX (:func:`render`, by :mod:`llc.passes.targets.ptx`) and evaluated by an
+exact Python model of those PTX instructions (:func:`evaluate`: IEEE round-to-nearest, ``fma``
+rounded once), which is how the tests measure the emitted code's accuracy without a GPU.
 
 Reductions: ``exp``/``exp2``/``expm1`` split ``x = k ln2 + r`` (|r| <= ln2/2, Cody-Waite with a
 two-part ln2) and scale by 2^k in two steps (one rounding, also for subnormal results); ``log``

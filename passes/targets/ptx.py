@@ -55,7 +55,7 @@ from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
 from llc.errors import LayoutError
 from llc.lowering import compute_capability_of
-from llc.passes.ptx_math import F64_SEQUENCES, render
+from llc.passes.targets.ptx_math import F64_SEQUENCES, render
 
 __all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
 
@@ -883,9 +883,9 @@ def _f8_format(t: Attribute) -> str | None:
 
 def _f8_to_f16(f: _Function, x: str, fmt: str) -> str:
     """The f16 register of the 8-bit float code in ``x`` (exact): ``cvt.rn.f16x2.{e4m3,e5m2}x2``
-    from sm_90, else :func:`llc.passes.ptx_f8.decode_steps` (sm_89 has the instruction only from
-    PTX ISA 8.1; llc prints ``.version 8.0``)."""
-    from llc.passes.ptx_f8 import decode_steps, emit_steps
+    from sm_90, else :func:`llc.passes.targets.ptx_f8.decode_steps` (sm_89 has the instruction
+    only from PTX ISA 8.1; llc prints ``.version 8.0``)."""
+    from llc.passes.targets.ptx_f8 import decode_steps, emit_steps
 
     half = f.new_of(".b16", "%h")
     if int(f.arch.removeprefix("sm_").rstrip("a")) >= 90:
@@ -902,8 +902,8 @@ def _f8_to_f16(f: _Function, x: str, fmt: str) -> str:
 
 def _f8_from_f32(f: _Function, v: str, fmt: str, dest: str) -> None:
     """``dest`` (``.b16``) = the f32 register ``v`` rounded to the 8-bit float ``fmt``, by
-    :func:`llc.passes.ptx_f8.encode_steps` (PTX's own conversions to f8 saturate)."""
-    from llc.passes.ptx_f8 import emit_steps, encode_steps
+    :func:`llc.passes.targets.ptx_f8.encode_steps` (PTX's own conversions to f8 saturate)."""
+    from llc.passes.targets.ptx_f8 import emit_steps, encode_steps
 
     bits = f.new_of(".b32", "%r")
     f.emit(f"mov.b32 {bits}, {v};")
