@@ -242,7 +242,10 @@ def _constant_operand(value: SSAValue) -> int | None:
 
 
 def _constant_int(op: Operation) -> int | None:
-    value = op.properties.get("value") or op.attributes.get("value")
+    # not `or`: an IntegerAttr of 0 is falsy, and 0 is divisible by everything
+    value = op.properties.get("value")
+    if value is None:
+        value = op.attributes.get("value")
     if isinstance(value, IntegerAttr):
         return value.value.data
     values = getattr(value, "get_values", None)

@@ -62,6 +62,7 @@ from llc.dialects.diagnostics import error_at
 from llc.errors import LayoutError
 from llc.f2 import bit_fields
 from llc.lowering import SimtProgram
+from llc.passes import lower_async_copy
 from llc.passes.barriers import prune_barriers
 
 __all__ = ["LowerToSimtPass", "lower_module", "register_vector_type"]
@@ -244,6 +245,8 @@ class _FunctionLowering:
         self.block: Block = Block()
         self.tid: SSAValue | None = None
         self.cache: dict[tuple[Any, ...], SSAValue] = {}
+        # byte base of a shared-memory view (a slot of a multi-buffered allocation) in its buffer
+        self.smem_base: dict[SSAValue, SSAValue] = {}
 
     # ------------------------------------------------------------------ emission helpers
     def emit(self, op: Operation) -> Operation:
@@ -427,6 +430,14 @@ class _FunctionLowering:
             self.local_load(op)
         elif name == "tl.local_dealloc":
             pass
+        elif name == "tl.memdesc_index":
+            lower_async_copy.lower_memdesc_index(self, op)
+        elif name == "tl.async_copy_global_to_local":
+            lower_async_copy.lower_async_copy_global_to_local(self, op)  # type: ignore[arg-type]
+        elif name == "tl.async_commit_group":
+            lower_async_copy.lower_async_commit_group(self, op)
+        elif name == "tl.async_wait":
+            lower_async_copy.lower_async_wait(self, op)  # type: ignore[arg-type]
         elif name == "scf.for":
             self.scf_for(op)  # type: ignore[arg-type]
         elif name == "scf.if":
@@ -980,6 +991,8 @@ class _FunctionLowering:
             if off is None:
                 off = self.const_index(0)
             addr = self.emit(arith.MuliOp(off, self.const_index(item))).results[0]
+            if mem in self.smem_base:
+                addr = self.emit(arith.AddiOp(addr, self.smem_base[mem])).results[0]
             if store is not None:
                 v = self.shuffle(store, store, list(range(base, base + width)))
                 self.emit(simt.SharedStoreOp(v, smem, addr))
@@ -994,6 +1007,9 @@ class _FunctionLowering:
         elem = mt.element_type
         item = simt.bit_width(elem) // 8
         count = int(np.prod([1 << (int(x) - 1).bit_length() for x in mt.get_shape()]))
+        if any(u.operation.name == "tl.memdesc_index" for u in op.results[0].uses):
+            # a ring of buffers: exactly as many as the leading dim says
+            count = int(mt.get_shape()[0]) * lower_async_copy.slot_bytes(mt) // item
         smem = self.emit(simt.SharedAllocOp(max(16, count * item), 16)).results[0]
         self.vals[op.results[0]] = smem
         if op.operands:
