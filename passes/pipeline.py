@@ -61,6 +61,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
 
 from llc.dialects import tl
+from llc.dialects.simt import bit_width as simt_bits
 
 __all__ = ["PipelinePass", "pipelinable_loads", "pipeline_loop"]
 
@@ -102,6 +103,40 @@ def _is_zero(value: SSAValue | None) -> bool:
     if isinstance(attr, IntegerAttr | FloatAttr):
         return attr.value.data == 0 and str(attr.value.data)[0] != "-"
     return False
+
+
+def _copy_bytes(loop: scf.ForOp, load: tl.LoadOp) -> int:
+    """Bytes one thread's widest copy of ``load`` could move: registers consecutive along a
+    dim in its layout, as far as the pointer's contiguity and alignment allow (the axis
+    analysis, seeded over the loop's back edge). ``cp.async`` moves 4 bytes or more: a load
+    below that stays synchronous.
+    """
+    from llc.passes.axis_info import AxisAnalysis
+    from llc.passes.lower_async_copy import seed_loop_axis_info
+
+    rt = load.result.type
+    assert isinstance(rt, TensorType)
+    enc = rt.encoding
+    if not hasattr(enc, "to_linear_layout"):
+        return 0
+    shape = [1 << (int(s) - 1).bit_length() for s in rt.get_shape()]
+    ll = enc.to_linear_layout(shape)  # type: ignore[union-attr]
+    item = max(1, simt_bits(rt.element_type) // 8)
+    axis = AxisAnalysis()
+    seed_loop_axis_info(axis, loop)
+    info = axis.info(load.ptr)
+    best = 0
+    for d in range(len(shape)):
+        k = 0
+        while k < ll.get_in_dim_size_log2("register"):
+            want = [0] * len(shape)
+            want[d] = 1 << k
+            if [int(x) for x in ll.basis("register", k)] != want:
+                break
+            k += 1
+        regs = min(1 << k, info.contiguity[d], max(1, info.divisibility[d] // item))
+        best = max(best, 1 << (max(1, regs).bit_length() - 1))
+    return min(best * item, 16)
 
 
 @dataclass
@@ -180,7 +215,7 @@ def pipelinable_loads(loop: scf.ForOp) -> _Plan | None:
     for op in body.ops:
         if not isinstance(op, tl.LoadOp) or not isinstance(op.result.type, TensorType):
             continue
-        if not _feeds_dot(op.result):
+        if not _feeds_dot(op.result) or _copy_bytes(loop, op) < 4:
             continue
         found = _slice(loop, op)
         if found is None:
@@ -414,6 +449,19 @@ def _dce(block: Block) -> None:
                 op.detach()
                 op.erase()
                 changed = True
+
+
+def pipeline_stages(target: str, requested: int) -> int:
+    """The stages ``llc-compile`` pipelines with on ``target``: ``requested`` where
+    ``cp.async`` exists (``cuda:80`` and newer), else 1 (no pipelining).
+
+    >>> pipeline_stages("cuda:80", 3), pipeline_stages("cuda:90", 4), pipeline_stages("cuda:75", 3)
+    (3, 4, 1)
+    >>> pipeline_stages("hip:gfx942", 3)
+    1
+    """
+    vendor, _, arch = target.partition(":")
+    return requested if vendor == "cuda" and arch.isdigit() and int(arch) >= 80 else 1
 
 
 @dataclass(frozen=True)

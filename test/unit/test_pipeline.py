@@ -216,3 +216,24 @@ def test_every_commit_wait_and_barrier_is_needed(
     print(f"{name}: {caught} of {len(deletions)} deletions caught", kinds)
     missed = [n for n, c in deletions if not c]
     assert not missed, f"{name}: deleting {missed} changes nothing"
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("name", ["matmul", "matmul_epilogue", "flash_attention"])
+def test_pipelined_ptx_assembles(name: str, arch: str) -> None:
+    """ptxas accepts the 3-stage kernels with empty output: 16-byte ``cp.async.cg`` with a
+    src-size operand, one commit per stage, ``wait_group 1`` in the loop and 0 after it."""
+    from llc.passes.ptx import emit_ptx
+    from llc.testing.ptxas import assemble, find_ptxas
+
+    if find_ptxas() is None:
+        pytest.skip("no ptxas (pip install -e '.[test]')")
+    ptx = emit_ptx(lowered(name), arch)
+    copies = re.findall(
+        r"cp\.async\.(\w+)\.shared\.global \[[^]]+\], \[[^]]+\], (\d+), %r\d+;", ptx
+    )
+    assert copies and all(c == ("cg", "16") for c in copies), copies[:3]
+    assert ptx.count("cp.async.commit_group;") == STAGES
+    assert ptx.count(f"cp.async.wait_group {STAGES - 2};") == 1
+    assert ptx.count("cp.async.wait_group 0;") == 1
+    assert assemble(ptx, arch) == ""
