@@ -34,8 +34,9 @@ layout assignment gives dot operands (:func:`llc.passes.layout_assignment.shared
 >>> from llc.testing.semantics import apply_pipeline, parse
 >>> from pathlib import Path
 >>> root = Path(__file__).resolve().parents[1]
->>> text = (root / "examples" / "matmul.mlir").read_text()  # rows 16-byte aligned: K % 8 == 0
->>> module = parse(text.replace("%K: i32", "%K: i32 {tl.divisibility = 16 : i32}"))
+>>> text = (root / "examples" / "matmul.mlir").read_text()
+>>> hint = ": i32 {tl.divisibility = 16 : i32}"  # rows of A and B start 16-byte aligned
+>>> module = parse(text.replace("%N: i32", "%N" + hint).replace("%K: i32", "%K" + hint))
 >>> _ = apply_pipeline(module, "llc-pipeline{num-stages=3}")
 >>> names = [op.name[9:] for op in module.walk() if op.name.startswith("tl.async")]
 >>> print(" ".join(n.replace("copy_global_to_local", "copy") for n in names))
