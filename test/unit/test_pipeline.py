@@ -237,3 +237,36 @@ def test_pipelined_ptx_assembles(name: str, arch: str) -> None:
     assert ptx.count(f"cp.async.wait_group {STAGES - 2};") == 1
     assert ptx.count("cp.async.wait_group 0;") == 1
     assert assemble(ptx, arch) == ""
+
+
+def test_the_barrier_after_a_wait_is_needed_even_after_another_barrier() -> None:
+    """A ``cp.async`` lands at its wait, not where it was issued: a barrier between the issue
+    and the wait does not show other threads' copies to a load after the wait, the barrier
+    after the wait does (the barrier analysis treats the wait as a write of every buffer that
+    is copied to)."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IndexType, VectorType, f32, i32, i64
+    from xdsl.ir import Block, Region
+
+    from llc.passes.barriers import barrier_needed
+
+    c0 = arith.ConstantOp.from_int_and_width(0, IndexType())
+    src = arith.ConstantOp.from_int_and_width(0, i64)
+    size = arith.ConstantOp.from_int_and_width(16, i32)
+    mem = simt.SharedAllocOp(2048, 16)
+    m = mem.results[0]
+    first, second = gpu.BarrierOp(), gpu.BarrierOp()
+    ops = [
+        c0,
+        src,
+        size,
+        mem,
+        simt.CpAsyncOp(m, c0.results[0], src.results[0], size.results[0], 16),
+    ]
+    ops += [simt.CpAsyncCommitGroupOp(), first, simt.CpAsyncWaitGroupOp(0), second]
+    ops += [simt.SharedLoadOp(m, c0.results[0], VectorType(f32, [4])), func.ReturnOp()]
+    block = Block()
+    block.add_ops(ops)
+    fn = func.FuncOp("f", ([], []), Region(block))
+    assert barrier_needed(fn, second)
+    assert barrier_needed(fn, first)  # the issue is a write too: it may land right away
