@@ -270,3 +270,25 @@ def test_the_barrier_after_a_wait_is_needed_even_after_another_barrier() -> None
     fn = func.FuncOp("f", ([], []), Region(block))
     assert barrier_needed(fn, second)
     assert barrier_needed(fn, first)  # the issue is a write too: it may land right away
+
+
+def test_a_nonzero_other_is_applied_after_the_local_load() -> None:
+    """``cp.async`` fills masked elements with zeros; a load whose ``other`` is 1 gets it back
+    by a select with the consumer iteration's own mask (the K tail of both operands is 1 here,
+    so the product changes by the number of masked k)."""
+    text = _hinted("matmul").replace(
+        "0.000000e+00 : tensor<64x32xf16", "1.000000e+00 : tensor<64x32xf16"
+    )
+    text = text.replace("0.000000e+00 : tensor<32x64xf16", "1.000000e+00 : tensor<32x64xf16")
+    values = _matmul_args(50, 48, 80, False)
+    want = run_tensor_level(parse(text), "matmul_kernel", values)
+    module = parse(text)
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
+    names = [o.name for o in module.walk()]
+    assert names.count("tl.async_copy_global_to_local") == 2 * STAGES
+    assert names.count("tl.select") == 2
+    _close(run_tensor_level(module, "matmul_kernel", values), want)
+    apply_pipeline(module, "llc-lower-to-simt")
+    _close(simt_runner("matmul_kernel", values)(module), want)
+    plain = run_tensor_level(parse(_hinted("matmul")), "matmul_kernel", values)
+    assert not np.allclose(plain["arg2"], want["arg2"])  # `other` matters here
