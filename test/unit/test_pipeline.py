@@ -292,3 +292,21 @@ def test_a_nonzero_other_is_applied_after_the_local_load() -> None:
     _close(simt_runner("matmul_kernel", values)(module), want)
     plain = run_tensor_level(parse(_hinted("matmul")), "matmul_kernel", values)
     assert not np.allclose(plain["arg2"], want["arg2"])  # `other` matters here
+
+
+def test_llc_compile_pipelines_by_default_and_not_with_one_stage() -> None:
+    """From layout-free input: the hinted matmul-epilogue's loop loads get 16-byte layouts (the
+    axis analysis follows the pointers through the loop's back edge) and ``llc-compile``
+    pipelines them on ``cuda:80``; ``num-stages=1`` leaves the loop synchronous. The pipelined
+    kernel computes what the tensor level does."""
+    text = (EXAMPLES / "ttir" / "matmul_epilogue.mlir").read_text()
+    text = re.sub(r"(%(?:N|K)): i32", r"\1: i32 {tl.divisibility = 16 : i32}", text)
+    on, off = parse(text), parse(text)
+    apply_pipeline(on, "llc-compile")
+    apply_pipeline(off, "llc-compile{num-stages=1}")
+    copies = [o for o in on.walk() if isinstance(o, simt.CpAsyncOp)]
+    assert len(copies) == 4 * STAGES and all(o.bytes.value.data == 16 for o in copies)
+    assert not any(o.name.startswith("simt.cp_async") for o in off.walk())
+    values = _matmul_args(50, 48, 112, True)
+    want = run_tensor_level(parse(text), "matmul_kernel", values)
+    _close(simt_runner("matmul_kernel", values)(on), want)
