@@ -1061,6 +1061,7 @@ class TLFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tl.AsyncCopyGlobalToLocalOp, args: PythonValues
     ) -> PythonValues:
         ptr, mem = args[0], _live_memory(op, args[1])
+        _check_no_copy_in_flight(self, op, mem, "starts a copy into")
         mask = args[2] if op.mask is not None else None
         other = args[3] if op.other is not None else None
         if not isinstance(ptr, PointerTensor):

@@ -310,3 +310,27 @@ def test_llc_compile_pipelines_by_default_and_not_with_one_stage() -> None:
     values = _matmul_args(50, 48, 112, True)
     want = run_tensor_level(parse(text), "matmul_kernel", values)
     _close(simt_runner("matmul_kernel", values)(on), want)
+
+
+def test_a_wrong_ring_index_is_a_tensor_level_race() -> None:
+    """Both counters starting at slot 0: the loop's first copy goes into the slot the same
+    iteration then reads, before any wait retires it."""
+    from xdsl.dialects import scf
+    from xdsl.dialects.builtin import IntegerAttr
+
+    module = parse(_hinted("matmul"))
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
+    loop = next(o for o in module.walk() if isinstance(o, scf.ForOp))
+    fill = loop.iter_args[-2].owner
+    fill.properties["value"] = IntegerAttr(0, 32)  # type: ignore[union-attr]
+    with pytest.raises(TLInterpretationError, match=r"race: tl\.local_load reads"):
+        run_tensor_level(module, "matmul_kernel", CASES[1][2])
+
+
+def test_two_copies_in_flight_into_one_buffer_are_a_tensor_level_race() -> None:
+    module = parse(_hinted("matmul"))
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
+    first = next(o for o in module.walk() if o.name == "tl.async_copy_global_to_local")
+    first.parent_block().insert_op_after(first.clone(), first)  # type: ignore[union-attr]
+    with pytest.raises(TLInterpretationError, match="starts a copy into shared memory"):
+        run_tensor_level(module, "matmul_kernel", CASES[1][2])
