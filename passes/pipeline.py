@@ -78,7 +78,7 @@ def _feeds_dot(value: SSAValue, depth: int = 0) -> bool:
         return False
     for use in value.uses:
         user = use.operation
-        if user.name == "tl.dot" and use.index < 2:
+        if user.name in ("tl.dot", "tl.warp_group_dot") and use.index < 2:
             return True
         cast = user.name.startswith(("arith.ext", "arith.trunc", "arith.sitofp", "tl.ext"))
         if (
@@ -284,13 +284,21 @@ def _ring_type(load: tl.LoadOp, stages: int) -> tuple[tl.MemDescType, tl.MemDesc
     rt = load.result.type
     assert isinstance(rt, TensorType)
     shape = list(rt.get_shape())
-    slot_enc = shared_layout_for(tl.MemDescType(rt.element_type, shape))
+    staged = _staging_alloc(load)
+    if staged is not None:  # the kernel stages the tile itself: keep its shared layout
+        slot_enc = staged.results[0].type.encoding  # type: ignore[attr-defined]
+    else:
+        slot_enc = shared_layout_for(tl.MemDescType(rt.element_type, shape))
     lay = slot_enc.layout  # type: ignore[attr-defined]
-    ring_enc = SwizzledSharedEncodingAttr(
-        SwizzledSharedLayout(
-            lay.vec, lay.per_phase, lay.max_phase, [o + 1 for o in lay.order] + [0]
+    if isinstance(slot_enc, SwizzledSharedEncodingAttr):
+        # the slot's layout on the trailing dims; the leading dim picks whole slots
+        ring_enc = SwizzledSharedEncodingAttr(
+            SwizzledSharedLayout(
+                lay.vec, lay.per_phase, lay.max_phase, [o + 1 for o in lay.order] + [0]
+            )
         )
-    )
+    else:  # nvmma_shared (wgmma operands) applies to the trailing two dims as it is
+        ring_enc = slot_enc
     return (
         tl.MemDescType(rt.element_type, [stages, *shape], ring_enc),
         tl.MemDescType(rt.element_type, shape, slot_enc),
@@ -413,11 +421,37 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     return new_loop
 
 
+def _staging_alloc(load: tl.LoadOp) -> Operation | None:
+    """The ``tl.local_alloc %tile`` that is the load's only use, when the kernel stages the tile
+    through shared memory itself (with a shared layout): the ring's slot can replace it."""
+    users = [u.operation for u in load.result.uses]
+    if len(users) != 1 or users[0].name != "tl.local_alloc":
+        return None
+    mt = users[0].results[0].type
+    if not isinstance(mt, tl.MemDescType) or not hasattr(mt.encoding, "layout"):
+        return None
+    return users[0]
+
+
 def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> None:
-    """Read this iteration's tile in place of ``load``: straight into the dot-operand layout
-    when the load's only use converts it there, with ``other`` applied when it is not zero."""
+    """Read this iteration's tile in place of ``load``: the slot itself replaces a staging
+    ``tl.local_alloc`` (its ``tl.local_dealloc`` goes: the ring outlives the loop); else a
+    ``tl.local_load``, straight into the dot-operand layout when the load's only use converts
+    it there, with ``other`` applied when it is not zero."""
     rt = load.result.type
     assert isinstance(rt, TensorType)
+    staged = _staging_alloc(load) if load not in plan.selects else None
+    if staged is not None:
+        for use in list(staged.results[0].uses):
+            if use.operation.name == "tl.local_dealloc":
+                use.operation.detach()
+                use.operation.erase()
+        staged.results[0].replace_all_uses_with(src)
+        staged.detach()
+        staged.erase()
+        load.detach()
+        load.erase()
+        return
     users = [u.operation for u in load.result.uses]
     if load not in plan.selects and len(users) == 1 and users[0].name == "tl.convert_layout":
         conv = users[0]

@@ -334,3 +334,17 @@ def test_two_copies_in_flight_into_one_buffer_are_a_tensor_level_race() -> None:
     first.parent_block().insert_op_after(first.clone(), first)  # type: ignore[union-attr]
     with pytest.raises(TLInterpretationError, match="starts a copy into shared memory"):
         run_tensor_level(module, "matmul_kernel", CASES[1][2])
+
+
+def test_a_kernel_that_stages_its_tiles_reads_the_slots_in_its_own_shared_layout() -> None:
+    """matmul-epilogue stores each tile with ``tl.local_alloc`` (``#shared``) and reads it
+    into the operand layouts: the ring slot replaces that buffer (no second trip through
+    shared memory), in the kernel's layout."""
+    module = parse(_hinted("matmul_epilogue"))
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
+    allocs = [o for o in module.walk() if o.name == "tl.local_alloc"]
+    assert len(allocs) == 2 and all(not o.operands for o in allocs)
+    loads = [o for o in module.walk() if o.name == "tl.local_load"]
+    assert [o.operands[0].owner.name for o in loads] == ["tl.memdesc_index"] * 2
+    shared = "#tl.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+    assert all(str(o.operands[0].type).endswith(f", {shared}>") for o in loads)
