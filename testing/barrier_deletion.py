@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from llc.dialects.simt_interpreter import SimtError
 
@@ -74,8 +75,8 @@ def run_generated(entry: str) -> Runner:
     return lambda module: run_module(module, entry=entry, seed=0)
 
 
-def _barriers(module: ModuleOp) -> list[gpu.BarrierOp]:
-    return [op for op in module.walk() if isinstance(op, gpu.BarrierOp)]
+def _barriers(module: ModuleOp, kinds: tuple[type[Operation], ...]) -> list[Operation]:
+    return [op for op in module.walk() if isinstance(op, kinds)]
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
@@ -83,13 +84,16 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
-def delete_each_barrier(module: ModuleOp, run: Runner) -> list[Deletion]:
+def delete_each_barrier(
+    module: ModuleOp, run: Runner, kinds: tuple[type[Operation], ...] = (gpu.BarrierOp,)
+) -> list[Deletion]:
     """For each barrier of the lowered ``module`` (left as it was): delete it alone, run, and
     record whether the run raised a :class:`SimtError` or changed an output (see
-    :class:`Deletion`)."""
+    :class:`Deletion`). ``kinds`` widens what counts as a barrier (``test_pipeline`` adds
+    ``simt.cp_async_commit_group`` and ``simt.cp_async_wait_group``), in program order."""
     reference = run(module)
     out = []
-    for index, barrier in enumerate(_barriers(module)):
+    for index, barrier in enumerate(_barriers(module, kinds)):
         before = barrier.prev_op
         after = before.name if before is not None else "the start of its block"
         block, successor = barrier.parent_block(), barrier.next_op

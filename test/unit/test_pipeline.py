@@ -23,10 +23,8 @@ import numpy as np
 import pytest
 from xdsl.dialects import func, gpu
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 
 from llc.dialects import simt
-from llc.dialects.simt_interpreter import SimtError
 from llc.dialects.tl_interpreter import TLInterpretationError
 from llc.testing.semantics import apply_pipeline, parse
 
@@ -172,30 +170,17 @@ def test_a_wait_that_retires_too_little_is_a_tensor_level_race() -> None:
         run_tensor_level(module, "matmul_kernel", CASES[1][2])
 
 
-def _sync_ops(module: ModuleOp) -> list[Operation]:
-    kinds = (simt.CpAsyncCommitGroupOp, simt.CpAsyncWaitGroupOp, gpu.BarrierOp)
-    return [o for o in module.walk() if isinstance(o, kinds)]
+SYNC_KINDS = (simt.CpAsyncCommitGroupOp, simt.CpAsyncWaitGroupOp, gpu.BarrierOp)
 
 
 def delete_each_sync(module: ModuleOp, run: Callable[[ModuleOp], dict]) -> list[tuple[str, str]]:
-    """Delete each commit, wait and barrier alone; (op, how it was caught or "") for each."""
-    reference = run(module)
-    out = []
-    for op in _sync_ops(module):
-        block, successor = op.parent_block(), op.next_op
-        assert block is not None and successor is not None
-        op.detach()
-        try:
-            got = run(module)
-            changed = [
-                k for k in reference if not np.array_equal(reference[k], got[k], equal_nan=True)
-            ]
-            out.append((op.name, f"outputs changed: {changed[0]}" if changed else ""))
-        except SimtError as err:
-            out.append((op.name, f"{type(err).__name__}: {err}"))
-        finally:
-            block.insert_op_before(op, successor)
-    return out
+    """Delete each commit, wait and barrier alone (``test_barriers``' machinery with the
+    ``cp.async`` ops added); (op name, how it was caught or "") for each."""
+    from llc.testing.barrier_deletion import delete_each_barrier
+
+    names = [o.name for o in module.walk() if isinstance(o, SYNC_KINDS)]
+    deletions = delete_each_barrier(module, run, SYNC_KINDS)
+    return [(names[d.index], d.caught) for d in deletions]
 
 
 @pytest.mark.parametrize(
