@@ -333,3 +333,29 @@ def test_a_kernel_that_stages_its_tiles_reads_the_slots_in_its_own_shared_layout
     assert [o.operands[0].owner.name for o in loads] == ["tl.memdesc_index"] * 2
     shared = "#tl.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
     assert all(str(o.operands[0].type).endswith(f", {shared}>") for o in loads)
+
+
+def test_unaligned_rows_stay_synchronous() -> None:
+    """Without the hints, rows of A and B may start anywhere: no copy of 4 bytes or more is
+    possible and the loop is left alone."""
+    module = parse((EXAMPLES / "matmul.mlir").read_text())
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
+    assert not any(o.name.startswith("tl.async") for o in module.walk())
+
+
+def test_a_mask_that_varies_along_the_row_makes_synchronous_copies() -> None:
+    """A's K-tail bound unhinted (``M - k`` here): the mask may change at any element, so the
+    lowering copies A two bytes at a time with ``ld.global`` + ``st.shared`` (no ``cp.async``
+    moves 2 bytes), visible after the same wait and barrier; B still gets ``cp.async``."""
+    text = _hinted("matmul").replace("%k_left = arith.subi %K, %k", "%k_left = arith.subi %M, %k")
+    values = _matmul_args(50, 48, 80, False)
+    want = run_tensor_level(parse(text), "matmul_kernel", values)
+    module = parse(text)
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}},llc-lower-to-simt")
+    names = [o.name for o in module.walk()]
+    assert names.count("simt.cp_async") == 2 * STAGES  # B only
+    assert names.count("simt.shared_store") >= 16 * STAGES  # A, one f16 per store
+    run = simt_runner("matmul_kernel", values)
+    _close(run(module), want)
+    missed = [n for n, c in delete_each_sync(module, run) if not c]
+    assert not missed, f"deleting {missed} changes nothing"
