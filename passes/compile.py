@@ -200,7 +200,7 @@ class CompilePass(ModulePass):
         from llc.passes.layout_assignment import DEFAULT_TARGET
         from llc.passes.layout_passes import OptimizeLayoutsPass
         from llc.passes.lower_to_simt import LowerToSimtPass
-        from llc.passes.pipeline import PipelinePass, pipeline_stages
+        from llc.passes.pipeline import PipelinePass, module_stages
         from llc.passes.strip_layouts import StripLayoutsPass
 
         check_lowerable(op)
@@ -213,10 +213,9 @@ class CompilePass(ModulePass):
             )
             StripLayoutsPass().apply(ctx, op)
         target = op.attributes.get("tl.target")
-        target = target.data if isinstance(target, StringAttr) else DEFAULT_TARGET
         lanes = op.attributes.get("tl.threads-per-warp")
         version, remark = lowerable_mma_version(
-            target,
+            target.data if isinstance(target, StringAttr) else DEFAULT_TARGET,
             lanes.value.data if isinstance(lanes, IntegerAttr) else 32,
             self.mma_version,
         )
@@ -226,7 +225,7 @@ class CompilePass(ModulePass):
         for stage in (
             DecomposeDotScaledPass(),
             OptimizeLayoutsPass(mma_version=version),
-            PipelinePass(pipeline_stages(target, self.num_stages)),
+            PipelinePass(module_stages(op, self.num_stages)),
             LowerToSimtPass(),
         ):
             stage.apply(ctx, op)

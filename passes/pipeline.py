@@ -65,7 +65,7 @@ from xdsl.traits import is_side_effect_free
 from llc.dialects import tl
 from llc.dialects.simt import bit_width as simt_bits
 
-__all__ = ["PipelinePass", "pipelinable_loads", "pipeline_loop"]
+__all__ = ["PipelinePass", "module_stages", "pipelinable_loads", "pipeline_loop", "pipeline_stages"]
 
 _TO_DOT = ("tl.convert_layout", "tl.trans", "tl.local_alloc", "tl.local_load", "tl.fp_to_fp")
 """Ops a loaded tile may pass through on its way to a ``tl.dot`` operand."""
@@ -498,6 +498,22 @@ def pipeline_stages(target: str, requested: int) -> int:
     """
     vendor, _, arch = target.partition(":")
     return requested if vendor == "cuda" and arch.isdigit() and int(arch) >= 80 else 1
+
+
+def module_stages(module: ModuleOp, requested: int) -> int:
+    """:func:`pipeline_stages` for the module's ``tl.target`` (``cuda:90`` when it has none).
+
+    >>> module_stages(ModuleOp([]), 3)
+    3
+    """
+    from xdsl.dialects.builtin import StringAttr
+
+    from llc.passes.layout_assignment import DEFAULT_TARGET
+
+    target = module.attributes.get("tl.target")
+    return pipeline_stages(
+        target.data if isinstance(target, StringAttr) else DEFAULT_TARGET, requested
+    )
 
 
 @dataclass(frozen=True)
