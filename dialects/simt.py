@@ -759,6 +759,78 @@ class WgmmaWaitGroupOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class CpAsyncOp(IRDLOperation):
+    """``simt.cp_async %s[%addr], %src, %size {bytes = 16} : !simt.smem<...>``: PTX
+    ``cp.async.cg.shared.global [addr], [src], 16, size`` (``.ca`` for 4 or 8 bytes).
+
+    Each thread starts copying ``bytes`` (4, 8 or 16) from the global byte address ``%src``
+    (``i64``, aligned to ``bytes``) to its shared byte address ``%addr``; only the first ``%size``
+    bytes (``i32``, 0 to ``bytes``) are read, the rest are zero-filled (``%size`` 0: a masked-off
+    copy that reads nothing and writes zeros). The copy joins the thread's open group and lands
+    at the ``simt.cp_async_wait_group`` that retires that group.
+    """
+
+    name = "simt.cp_async"
+    smem = operand_def(SharedMemoryType)
+    addr = operand_def(IndexType)
+    src = operand_def(I64)
+    size = operand_def(I32)
+    bytes = prop_def(IntegerAttr[I32])
+    assembly_format = (
+        "$smem `[` $addr `]` `,` $src `,` $size `bytes` $bytes attr-dict `:` type($smem)"
+    )
+
+    def __init__(self, smem: SSAValue, addr: SSAValue, src: SSAValue, size: SSAValue, nbytes: int):
+        super().__init__(
+            operands=[smem, addr, src, size], properties={"bytes": IntegerAttr(nbytes, 32)}
+        )
+
+    def verify_(self) -> None:
+        n = self.bytes.value.data
+        if n not in (4, 8, 16):
+            raise VerifyException(f"simt.cp_async copies 4, 8 or 16 bytes, not {n}")
+        smem = self.smem.type
+        assert isinstance(smem, SharedMemoryType)
+        if n > smem.size.data:
+            raise VerifyException(f"simt.cp_async: {n} bytes do not fit in {smem}")
+
+
+@irdl_op_definition
+class CpAsyncCommitGroupOp(IRDLOperation):
+    """``simt.cp_async_commit_group``: ``cp.async.commit_group``; the thread's copies started
+    since its last commit form one group."""
+
+    name = "simt.cp_async_commit_group"
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class CpAsyncWaitGroupOp(IRDLOperation):
+    """``simt.cp_async_wait_group 1``: ``cp.async.wait_group 1``; waits until at most
+    ``pending`` of the thread's most recent groups are in flight: the copies of the older groups
+    have landed and the thread sees them (other threads after a barrier)."""
+
+    name = "simt.cp_async_wait_group"
+    pending = prop_def(IntegerAttr[I32])
+    assembly_format = "$pending attr-dict"
+
+    def __init__(self, pending: int) -> None:
+        super().__init__(properties={"pending": IntegerAttr(pending, 32)})
+
+    def verify_(self) -> None:
+        if self.pending.value.data < 0:
+            raise VerifyException(
+                f"simt.cp_async_wait_group: pending {self.pending.value.data} < 0"
+            )
+
+
+CP_ASYNC_OPS = [CpAsyncOp, CpAsyncCommitGroupOp, CpAsyncWaitGroupOp]
+"""Ampere's asynchronous global-to-shared copies (``llc.passes.lower_async_copy`` emits them)."""
+
 WGMMA_OPS = [WgmmaOp, WgmmaFenceOp, FenceAsyncSharedOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp]
 
-SIMT = Dialect("simt", [*SIMT.operations, *WGMMA_OPS], [*SIMT.attributes])
+SIMT = Dialect("simt", [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS], [*SIMT.attributes])

@@ -127,6 +127,8 @@ class _SharedMemory:
     fence_epoch: np.ndarray | None = None
     """Per byte: the barrier epoch of the ``simt.fence_async_shared`` after its last write
     (-1: written and not fenced since)."""
+    pending: np.ndarray | None = None
+    """Per byte: how many ``simt.cp_async`` copies in flight write it (``None``: none ever)."""
 
 
 @register_impls
@@ -143,6 +145,7 @@ class SimtFunctions(InterpreterFunctions):
         self.shared: dict[Operation, _SharedMemory] = {}
         self.wgmma = WgmmaState()
         self._wgmma_reads: list[tuple[Any, np.ndarray]] = []
+        self.cp_async = CpAsyncState()
 
     def new_cta(self) -> None:
         """Start another CTA: its shared memory is uninitialized again (the statistics go on).
@@ -154,6 +157,7 @@ class SimtFunctions(InterpreterFunctions):
         {}
         """
         self.shared = {}
+        self.cp_async = CpAsyncState()
 
     # --------------------------------------------------------------- thread identity, barrier
     @impl(gpu.ThreadIdOp)
@@ -351,6 +355,7 @@ class SimtFunctions(InterpreterFunctions):
         idx = self._bytes(op, mem, addr, raw.shape[1], load=False)
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
         self._check_async_readers(op, mem, idx)
+        self._check_cp_async_pending(op, mem, idx, "writes")
         now = self.epoch
         read_by_other = (mem.read_epoch[idx] == now) & (mem.reader[idx] != tids)
         if read_by_other.any():
@@ -387,6 +392,7 @@ class SimtFunctions(InterpreterFunctions):
         nbytes = simt.bit_width(typ) // 8
         idx = self._bytes(op, mem, addr, nbytes, load=True)
         tids = np.broadcast_to(self.tid[:, None], idx.shape)
+        self._check_cp_async_pending(op, mem, idx, "reads")
         never = mem.writer[idx] < 0
         if never.any():
             t, k = np.argwhere(never)[0]
@@ -518,6 +524,77 @@ class SimtFunctions(InterpreterFunctions):
         if mem.fence_epoch is not None:
             mem.fence_epoch[flat] = -1
         self.stats.count("stmatrix")
+        return ()
+
+    # ------------------------------------------------------------- cp.async (Ampere, async)
+    def _check_cp_async_pending(
+        self, op: Operation, mem: _SharedMemory, idx: np.ndarray, verb: str
+    ) -> None:
+        """An access to bytes a ``simt.cp_async`` still writes (its group not retired by a
+        ``simt.cp_async_wait_group``) is a race: the copy may land before or after it."""
+        if mem.pending is None:
+            return
+        hit = mem.pending[idx] > 0
+        if hit.any():
+            t, k = np.argwhere(hit)[0]
+            raise SimtRaceError(
+                op,
+                f"race: thread {t} {verb} byte {int(idx[t, k])}, which a simt.cp_async still "
+                "writes (no simt.cp_async_wait_group has retired its group)",
+            )
+
+    def start_cp_async(
+        self, op: Operation, mem: _SharedMemory, idx: np.ndarray, data: np.ndarray
+    ) -> None:
+        """Record the copies of one ``simt.cp_async`` (every thread: ``idx`` its shared bytes,
+        ``data`` what lands there) in the open group, after the checks a store makes: another
+        thread read those bytes since the last barrier, or a copy still in flight writes them."""
+        if mem.pending is None:
+            mem.pending = np.zeros(mem.size, dtype=np.int64)
+        self._check_async_readers(op, mem, idx)
+        self._check_cp_async_pending(op, mem, idx, "starts a copy to")
+        tids = np.broadcast_to(self.tid[:, None], idx.shape)
+        read_by_other = (mem.read_epoch[idx] == self.epoch) & (mem.reader[idx] != tids)
+        if read_by_other.any():
+            t, k = np.argwhere(read_by_other)[0]
+            raise SimtRaceError(
+                op,
+                f"race: thread {t} starts a copy to byte {int(idx[t, k])}, which thread "
+                f"{_who(mem.reader[idx[t, k]])} read since the last barrier",
+            )
+        np.add.at(mem.pending, idx.ravel(), 1)
+        self.cp_async.open.append(_Copy(op, mem, idx, data))
+        self.stats.count("cp.async")
+
+    @impl(simt.CpAsyncCommitGroupOp)
+    def run_cp_async_commit(
+        self, interp: Interpreter, op: simt.CpAsyncCommitGroupOp, args: PythonValues
+    ):
+        state = self.cp_async
+        state.groups.append(state.open)
+        state.open = []
+        self.stats.count("cp.async.commit_group")
+        return ()
+
+    @impl(simt.CpAsyncWaitGroupOp)
+    def run_cp_async_wait(
+        self, interp: Interpreter, op: simt.CpAsyncWaitGroupOp, args: PythonValues
+    ):
+        state = self.cp_async
+        keep = op.pending.value.data
+        retired = state.groups[: max(0, len(state.groups) - keep)]
+        state.groups = state.groups[len(retired) :]
+        for group in retired:
+            for copy in group:
+                mem, idx = copy.mem, copy.idx
+                tids = np.broadcast_to(self.tid[:, None], idx.shape)
+                mem.data[idx] = copy.data
+                mem.writer[idx] = tids
+                mem.write_epoch[idx] = self.epoch
+                if mem.fence_epoch is not None:
+                    mem.fence_epoch[idx] = -1
+                np.subtract.at(mem.pending, idx.ravel(), 1)  # type: ignore[arg-type]
+        self.stats.count("cp.async.wait_group")
         return ()
 
     # ------------------------------------------------------------- wgmma (Hopper, async)
@@ -732,7 +809,7 @@ def make_simt_interpreter(
     """An interpreter for lowered SIMT functions of ``module`` and its functions (whose
     :attr:`SimtFunctions.stats` collect the figures)."""
     functions = SimtFunctions(num_warps, threads_per_warp)
-    interp = Interpreter(module, listeners=(WgmmaTracker(functions),))
+    interp = Interpreter(module, listeners=(WgmmaTracker(functions), CpAsyncTracker(functions)))
     diagnostics_pass_through(interp)
     interp.register_implementations(functions)
     interp.register_implementations(FuncFunctions())
@@ -814,6 +891,52 @@ class InFlight:
     op: Operation
     reads: list[tuple[Any, np.ndarray]] = field(default_factory=list)
     """(buffer, byte indices) the wgmma reads until its group retires."""
+
+
+@dataclass
+class _Copy:
+    """One ``simt.cp_async`` in flight: its shared bytes per thread and what lands there."""
+
+    op: Operation
+    mem: Any
+    idx: np.ndarray
+    data: np.ndarray
+
+
+@dataclass
+class CpAsyncState:
+    """The CTA's ``cp.async`` copies: not yet committed (``open``), then committed groups
+    not yet retired, oldest first (every thread runs the same ops, so one list serves all)."""
+
+    open: list[_Copy] = field(default_factory=list)
+    groups: list[list[_Copy]] = field(default_factory=list)
+
+
+class CpAsyncTracker(Interpreter.Listener):
+    """Reports a kernel that returns with ``simt.cp_async`` copies still in flight (no
+    ``simt.cp_async_wait_group 0`` after the last ones): they would land in shared memory the
+    next CTA on the SM may already use."""
+
+    def __init__(self, functions: SimtFunctions) -> None:
+        self.functions = functions
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        if not isinstance(op, func.ReturnOp):
+            return
+        fn = op.parent_op()
+        if not isinstance(fn, func.FuncOp) or "llc.num_warps" not in fn.attributes:
+            return
+        state = self.functions.cp_async
+        left = len(state.open) + sum(len(g) for g in state.groups)
+        if left:
+            raise SimtError(
+                op,
+                f"the kernel returns with {left} simt.cp_async copies in flight "
+                "(no simt.cp_async_wait_group 0 after them)",
+            )
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        pass
 
 
 @dataclass

@@ -59,7 +59,12 @@ from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 
 from llc.dialects import simt, tl
-from llc.dialects.simt_interpreter import SimtError, SimtFunctions, WgmmaTracker
+from llc.dialects.simt_interpreter import (
+    CpAsyncTracker,
+    SimtError,
+    SimtFunctions,
+    WgmmaTracker,
+)
 from llc.dialects.tl_interpreter import ELEMENTWISE_FUNCTIONS, Buffer, Pointer, numpy_dtype
 from llc.dialects.xdsl_private import diagnostics_pass_through, import_submodule
 
@@ -488,6 +493,50 @@ class KernelFunctions(SimtFunctions):
         return ()
 
     # ------------------------------------------------------------------ mma.sync m16n8k16
+    @impl(simt.CpAsyncOp)
+    def run_cp_async(self, interp: Interpreter, op: simt.CpAsyncOp, args: PythonValues):
+        mem, addr, src, size = args
+        nbytes = op.bytes.value.data
+        idx = self._bytes(op, mem, addr, nbytes, load=False)
+        size = _lanes(size, self.threads).astype(np.int64)
+        if ((size < 0) | (size > nbytes)).any():
+            t = int(np.flatnonzero((size < 0) | (size > nbytes))[0])
+            raise SimtError(op, f"thread {t}: src-size {int(size[t])} is not in [0, {nbytes}]")
+        src = _lanes(src, self.threads).astype(np.int64)
+        active = size > 0
+        if (src[active] % nbytes).any():
+            t = int(np.flatnonzero(active & (src % nbytes != 0))[0])
+            raise SimtError(
+                op, f"thread {t}: source {_fmt(int(src[t]))} is not aligned to {nbytes} bytes"
+            )
+        self._count_sectors(src, active, nbytes)
+        data = np.zeros((self.threads, nbytes), dtype=np.uint8)
+        which = src >> KERNEL_BUFFER_SHIFT
+        for k in np.unique(which[active]):
+            threads = np.flatnonzero(active & (which == k))
+            if not 1 <= k <= len(self.memory.buffers):
+                t = int(threads[0])
+                raise SimtError(
+                    op, f"thread {t} copies from {_fmt(int(src[t]))}, outside every buffer"
+                )
+            buf = self.memory.buffers[int(k) - 1]
+            raw = buf.data.reshape(-1).view(np.uint8)
+            off = src[threads] - (int(k) << KERNEL_BUFFER_SHIFT)
+            bad = (off < 0) | (off + size[threads] > raw.size)
+            if bad.any():
+                t = int(threads[np.flatnonzero(bad)[0]])
+                raise SimtError(
+                    op,
+                    f"out-of-bounds copy: thread {t} reads {int(size[t])} bytes at byte "
+                    f"{int(src[t]) - (int(k) << KERNEL_BUFFER_SHIFT)} of buffer '{buf.name}' "
+                    f"({raw.size} bytes)",
+                )
+            within = np.arange(nbytes)[None, :] < size[threads][:, None]
+            pos = np.where(within, off[:, None] + np.arange(nbytes), 0)
+            data[threads] = np.where(within, raw[pos], 0)
+        self.start_cp_async(op, mem, idx, data)
+        return ()
+
     @impl(simt.MmaOp)
     def run_mma(self, interp: Interpreter, op: simt.MmaOp, args: PythonValues):
         a, b, c = (
@@ -632,7 +681,9 @@ def make_kernel_interpreter(
     """An interpreter running lowered kernels of ``module`` for one CTA."""
     functions = KernelFunctions(num_warps, threads_per_warp, memory)
     # the wgmma tracker reports reads of accumulators still in flight
-    interp = Interpreter(module, listeners=(*listeners, WgmmaTracker(functions)))
+    interp = Interpreter(
+        module, listeners=(*listeners, WgmmaTracker(functions), CpAsyncTracker(functions))
+    )
     diagnostics_pass_through(interp)
     interp.register_implementations(functions)
     interp.register_implementations(UniformScfFunctions())

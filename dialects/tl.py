@@ -2470,6 +2470,138 @@ class MemDescIndexOp(TLOperation):
 
 
 # --------------------------------------------------------------------------------------
+# Asynchronous copies (Triton's ttg.async_copy_global_to_local / async_commit_group /
+# async_wait, without the async tokens: the order of the ops carries the dependence)
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AsyncCopyGlobalToLocalOp(TLOperation):
+    """Start copying the elements ``%ptrs`` point to into the shared buffer ``%dst``:
+    ``tl.async_copy_global_to_local %ptrs, %dst mask %m other %o : tensor<64x32x!tl.ptr<f16>,
+    #b> -> !tl.memdesc<64x32xf16, #s>``.
+
+    Elements whose mask is false are not read and land as ``other`` (``0`` when omitted, what
+    ``cp.async``'s src-size 0 writes). The copy joins the open group; it lands in ``%dst`` at the
+    ``tl.async_wait`` that retires that group, and reading the buffer before is a race.
+    """
+
+    name = "tl.async_copy_global_to_local"
+    ptr = operand_def(TensorType)
+    dst = operand_def(MemDescType)
+    mask = opt_operand_def(TensorType)
+    other = opt_operand_def(TensorType)
+    traits = traits_def(MemoryWriteEffect(), MemoryReadEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        dst: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        other: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[ptr, dst, [] if mask is None else [mask], [] if other is None else [other]]
+        )
+
+    def verify_tl(self) -> None:
+        expected = _pointee_type(self, self.ptr.type)
+        _check_tensor_memdesc(self, expected, self.dst.type)
+        if self.other is not None and self.mask is None:
+            raise self.fail("'other' requires a mask")
+        if self.mask is not None:
+            if element_type_of(self.mask.type) != IntegerType(1):
+                raise self.fail(f"mask must be a tensor of i1, got {self.mask.type}")
+            _same_shape_and_encoding(self, [("pointer", self.ptr.type), ("mask", self.mask.type)])
+        if self.other is not None and self.other.type != expected:
+            raise self.fail(f"'other' must have the type {expected}, got {self.other.type}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncCopyGlobalToLocalOp:
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dst = parser.parse_unresolved_operand()
+        mask = other = None
+        if parser.parse_optional_keyword("mask") is not None:
+            mask = parser.parse_unresolved_operand()
+        if parser.parse_optional_keyword("other") is not None:
+            other = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        dst_type = parser.parse_type()
+        element = element_type_of(ptr_type)
+        if not isinstance(element, PointerType):
+            parser.raise_error(f"{cls.name}: expected a pointer tensor, got {ptr_type}")
+        op = cls(
+            parser.resolve_operand(ptr, ptr_type),
+            parser.resolve_operand(dst, dst_type),
+            None
+            if mask is None
+            else parser.resolve_operand(mask, with_element_type(ptr_type, IntegerType(1))),
+            None
+            if other is None
+            else parser.resolve_operand(other, with_element_type(ptr_type, element.pointee)),
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.ptr, self.dst], printer.print_operand)
+        if self.mask is not None:
+            printer.print_string(" mask ")
+            printer.print_operand(self.mask)
+        if self.other is not None:
+            printer.print_string(" other ")
+            printer.print_operand(self.other)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.dst.type)
+
+
+@irdl_op_definition
+class AsyncCommitGroupOp(TLOperation):
+    """``tl.async_commit_group``: the copies started since the last commit form one group."""
+
+    name = "tl.async_commit_group"
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class AsyncWaitOp(TLOperation):
+    """``tl.async_wait {num = 1 : i32}``: wait until at most ``num`` of the most recently
+    committed groups are still in flight; the copies of every older group have landed (for
+    every thread: the lowering adds the barrier that makes other threads' copies visible)."""
+
+    name = "tl.async_wait"
+    num = prop_def(IntegerAttr[IntegerType], prop_name="num")
+    traits = traits_def(MemoryWriteEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, num: int) -> None:
+        super().__init__(properties={"num": IntegerAttr(num, i32)})
+
+    def verify_tl(self) -> None:
+        if self.num.value.data < 0:
+            raise self.fail(f"num must be at least 0, got {self.num.value.data}")
+
+
+ASYNC_COPY_OPS = (AsyncCopyGlobalToLocalOp, AsyncCommitGroupOp, AsyncWaitOp)
+"""The asynchronous-copy ops (``llc-pipeline`` makes them, ``llc-lower-to-simt`` lowers them
+to ``cp.async``)."""
+
+
+# --------------------------------------------------------------------------------------
 # Hopper warp-group MMA (Triton's ttng.warp_group_dot / _wait, ttng.fence_async_shared)
 # --------------------------------------------------------------------------------------
 
@@ -3233,6 +3365,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     PreciseDivFOp,
     MapElementwiseOp,
     MapElementwiseReturnOp,
+    *ASYNC_COPY_OPS,
 )
 """Every op of the tl dialect."""
 

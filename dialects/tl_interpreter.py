@@ -1063,6 +1063,7 @@ class TLFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tl.LocalLoadOp, args: PythonValues
     ) -> PythonValues:
         mem = _live_memory(op, args[0])
+        _check_no_copy_in_flight(self, op, mem, "reads")
         return (mem.data.copy(),)
 
     @impl(tl.LocalStoreOp)
@@ -1070,6 +1071,7 @@ class TLFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tl.LocalStoreOp, args: PythonValues
     ) -> PythonValues:
         value, mem = args
+        _check_no_copy_in_flight(self, op, _live_memory(op, mem), "writes")
         _live_memory(op, mem).data[...] = value
         return ()
 
@@ -1090,6 +1092,50 @@ class TLFunctions(InterpreterFunctions):
                 op, f"buffer index {index} is out of range [0, {mem.data.shape[0]})"
             )
         return (SharedMemory(mem.data[index]),)  # a numpy view: writes reach the allocation
+
+    # Asynchronous copies: each copy reads global memory when it starts (nothing writes it
+    # meanwhile in a kernel that pipelines loads) and lands at the tl.async_wait that retires
+    # its group; a local_load or local_store of a buffer a copy still writes is an error.
+    @impl(tl.AsyncCopyGlobalToLocalOp)
+    def run_async_copy(
+        self, interpreter: Interpreter, op: tl.AsyncCopyGlobalToLocalOp, args: PythonValues
+    ) -> PythonValues:
+        ptr, mem = args[0], _live_memory(op, args[1])
+        _check_no_copy_in_flight(self, op, mem, "starts a copy into")
+        mask = args[2] if op.mask is not None else None
+        other = args[3] if op.other is not None else None
+        if not isinstance(ptr, PointerTensor):
+            raise TLInterpretationError(op, f"expected a pointer tensor, got {type(ptr).__name__}")
+        _check_pointee(op, ptr.buffer, op.ptr.type)
+        offsets, active = _active_offsets(op, ptr, mask, "load")
+        data = ptr.buffer.data
+        values = data[np.where(active, offsets, 0)] if data.size else np.zeros(offsets.shape)
+        fill = 0 if other is None else other
+        landed = np.where(active, values, fill).astype(mem.data.dtype)
+        _async_state(self).open.append(_Copy(op, mem, landed))
+        return ()
+
+    @impl(tl.AsyncCommitGroupOp)
+    def run_async_commit(
+        self, interpreter: Interpreter, op: tl.AsyncCommitGroupOp, args: PythonValues
+    ) -> PythonValues:
+        state = _async_state(self)
+        state.groups.append(state.open)
+        state.open = []
+        return ()
+
+    @impl(tl.AsyncWaitOp)
+    def run_async_wait(
+        self, interpreter: Interpreter, op: tl.AsyncWaitOp, args: PythonValues
+    ) -> PythonValues:
+        state = _async_state(self)
+        keep = op.num.value.data
+        retired = state.groups[: max(0, len(state.groups) - keep)]
+        state.groups = state.groups[len(retired) :]
+        for group in retired:
+            for copy in group:
+                copy.mem.data[...] = copy.values
+        return ()
 
     @impl(tl.WarpGroupDotOp)
     def run_warp_group_dot(
@@ -1456,6 +1502,42 @@ class TLExtraFunctions(InterpreterFunctions):
             at = f" (first failing element {where})" if where else ""
             raise TLInterpretationError(op, f"assertion failed: {op.message.data}{at}")
         return ()
+
+
+@dataclass
+class _Copy:
+    """An asynchronous copy in flight: the op, its destination and the values it will write."""
+
+    op: Operation
+    mem: SharedMemory
+    values: np.ndarray
+
+
+@dataclass
+class _AsyncCopies:
+    """Copies not yet committed (``open``) and committed groups not yet retired, oldest first."""
+
+    open: list[_Copy] = field(default_factory=list)
+    groups: list[list[_Copy]] = field(default_factory=list)
+
+
+def _async_state(functions: Any) -> _AsyncCopies:
+    state = getattr(functions, "_async_copies", None)
+    if state is None:
+        state = functions._async_copies = _AsyncCopies()
+    return state
+
+
+def _check_no_copy_in_flight(functions: Any, op: Operation, mem: SharedMemory, verb: str) -> None:
+    """A shared-memory access to a buffer that an asynchronous copy still writes is a race."""
+    state = _async_state(functions)
+    for copy in [*state.open, *(c for g in state.groups for c in g)]:
+        if np.shares_memory(copy.mem.data, mem.data):
+            raise TLInterpretationError(
+                op,
+                f"race: {op.name} {verb} shared memory that a tl.async_copy_global_to_local "
+                "still writes (no tl.async_wait has retired its group)",
+            )
 
 
 def _live_memory(op: Operation, mem: Any) -> SharedMemory:

@@ -38,6 +38,7 @@ PASSES: dict[str, str] = {
     "llc-optimize-layouts": "llc.passes.layout_passes:OptimizeLayoutsPass",
     "llc-strip-layouts": "llc.passes.strip_layouts:StripLayoutsPass",
     "llc-lower-conversions": "llc.passes.lower_conversions:LowerConversionsPass",
+    "llc-pipeline": "llc.passes.pipeline:PipelinePass",
     "llc-lower-to-simt": "llc.passes.lower_to_simt:LowerToSimtPass",
     "llc-compile": "llc.passes.compile:CompilePass",
     "llc-decompose-dot-scaled": "llc.passes.decompose_dot_scaled:DecomposeDotScaledPass",

@@ -227,6 +227,40 @@ class AxisAnalysis:
             if isinstance(arg.type, TensorType):
                 return AxisInfo((1,) * rank, (hint,) * rank, (1,) * rank)
             return AxisInfo.scalar(hint)
+        if parent is not None and parent.name == "scf.for":
+            return self._loop_argument(parent, arg, rank)
+        return AxisInfo.unknown(rank)
+
+    def _loop_argument(self, loop: Operation, arg: BlockArgument, rank: int) -> AxisInfo:
+        """An ``scf.for`` block argument: the induction value is divisible by ``gcd(lb, step)``;
+        a carried value gets the fixed point over the back edge (Triton's): the join of the
+        initial value's info and the yielded one's, iterated until it holds."""
+        body = arg.owner
+        assert isinstance(body, Block)
+        if arg.index == 0:
+            lb, step = self.info(loop.operands[0]), self.info(loop.operands[2])
+            return AxisInfo.scalar(math.gcd(lb.divisibility[0], step.divisibility[0]))
+        last = body.last_op
+        assert last is not None
+        init, nxt = loop.operands[2 + arg.index], last.operands[arg.index - 1]
+        guess = self.info(init)
+        for _ in range(4):
+            before = set(self._cache)
+            self._cache[arg] = guess
+            after = self.info(nxt)
+            new = AxisInfo(
+                tuple(min(a, b) for a, b in zip(guess.contiguity, after.contiguity, strict=True)),
+                tuple(
+                    math.gcd(a, b)
+                    for a, b in zip(guess.divisibility, after.divisibility, strict=True)
+                ),
+                tuple(min(a, b) for a, b in zip(guess.constancy, after.constancy, strict=True)),
+            )
+            for key in set(self._cache) - before:
+                del self._cache[key]
+            if new == guess:
+                return guess
+            guess = new
         return AxisInfo.unknown(rank)
 
 
@@ -242,7 +276,10 @@ def _constant_operand(value: SSAValue) -> int | None:
 
 
 def _constant_int(op: Operation) -> int | None:
-    value = op.properties.get("value") or op.attributes.get("value")
+    # not `or`: an IntegerAttr of 0 is falsy, and 0 is divisible by everything
+    value = op.properties.get("value")
+    if value is None:
+        value = op.attributes.get("value")
     if isinstance(value, IntegerAttr):
         return value.value.data
     values = getattr(value, "get_values", None)

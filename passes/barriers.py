@@ -12,9 +12,10 @@ inserts only the barriers it needs.
 
 The model is the PTX's: each ``simt.shared_alloc`` is one static buffer (whatever the loop
 iteration), two accesses conflict when they touch the same buffer and one of them writes
-(``simt.shared_store``, ``simt.stmatrix``; ``simt.wgmma`` reads its buffers, and since it reads
-them asynchronously, ``simt.wgmma_wait_group`` reads again the buffers of the wgmma chains it
-waits for), and a barrier is needed when some path of the
+(``simt.shared_store``, ``simt.stmatrix``, ``simt.cp_async``, and the
+``simt.cp_async_wait_group`` where the copies land, for every buffer copied to; ``simt.wgmma``
+reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
+the buffers of the wgmma chains it waits for), and a barrier is needed when some path of the
 structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
 loop that runs zero times) leads from an access through that barrier to a conflicting access
 without passing another barrier. Barriers are examined in program order and each one removed
@@ -91,6 +92,9 @@ class _Graph:
         self.nodes: list[_Node] = []
         self.barriers: dict[Operation, _Node] = {}
         self.exit = self._node(None)
+        # a cp.async lands at the wait that retires it: the wait writes every buffer copied to
+        targets = {_buffer(o.operands[0]) for o in fn.walk() if isinstance(o, simt.CpAsyncOp)}
+        self.copied: object = _ANY if _ANY in targets else frozenset(targets)
         if fn.body.blocks:
             self._block(fn.body.block, [self.exit])
         for n in self.nodes:
@@ -124,6 +128,11 @@ class _Graph:
             n = self._node(op, nxt)
             mem = op.operands[1] if isinstance(op, _WRITES) else op.operands[0]
             n.buffer, n.writes = _buffer(mem), isinstance(op, _WRITES)
+            return [n]
+        if isinstance(op, simt.CpAsyncOp | simt.CpAsyncWaitGroupOp):
+            n = self._node(op, nxt)
+            n.writes = True
+            n.buffer = _buffer(op.operands[0]) if isinstance(op, simt.CpAsyncOp) else self.copied
             return [n]
         if isinstance(op, scf.ForOp):
             head = self._node(None)  # each iteration starts here; it may also leave the loop
@@ -164,8 +173,13 @@ class _Graph:
 
 
 def _conflict(a: _Node, b: _Node) -> bool:
-    same = a.buffer is b.buffer or a.buffer is _ANY or b.buffer is _ANY
-    return same and (a.writes or b.writes)
+    if not (a.writes or b.writes):
+        return False
+    if a.buffer is b.buffer or a.buffer is _ANY or b.buffer is _ANY:
+        return True
+    sa = a.buffer if isinstance(a.buffer, frozenset) else {a.buffer}
+    sb = b.buffer if isinstance(b.buffer, frozenset) else {b.buffer}
+    return bool(sa & sb)
 
 
 def barrier_needed(fn: func.FuncOp, barrier: gpu.BarrierOp) -> bool:

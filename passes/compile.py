@@ -177,15 +177,23 @@ def _where(op: Operation) -> str:
 
 @dataclass(frozen=True)
 class CompilePass(ModulePass):
-    """``-p 'llc-compile{mma-version=0}'``."""
+    """``-p 'llc-compile{mma-version=0 num-stages=3}'``: ``num-stages`` pipelines the loads
+    that feed dots (``llc-pipeline``) on ``cuda:80`` and newer; ``num-stages=1`` turns it off.
+
+    >>> CompilePass().num_stages, CompilePass(num_stages=1).num_stages
+    (3, 1)
+    """
 
     name = "llc-compile"
     mma_version: int = 0
+    num_stages: int = 3
 
     def __post_init__(self) -> None:
+        from llc.passes.pipeline import PipelinePass
         from llc.targets import check_pass_options
 
         check_pass_options(self.name, mma_version=self.mma_version)
+        PipelinePass(self.num_stages)  # checks the option
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.dialects.builtin import IntegerAttr, StringAttr
@@ -194,6 +202,7 @@ class CompilePass(ModulePass):
         from llc.passes.layout_assignment import DEFAULT_TARGET
         from llc.passes.layout_passes import OptimizeLayoutsPass
         from llc.passes.lower_to_simt import LowerToSimtPass
+        from llc.passes.pipeline import PipelinePass, module_stages
         from llc.passes.strip_layouts import StripLayoutsPass
 
         check_lowerable(op)
@@ -218,6 +227,7 @@ class CompilePass(ModulePass):
         for stage in (
             DecomposeDotScaledPass(),
             OptimizeLayoutsPass(mma_version=version),
+            PipelinePass(module_stages(op, self.num_stages)),
             LowerToSimtPass(),
         ):
             stage.apply(ctx, op)

@@ -61,7 +61,7 @@ from xdsl.passes import ModulePass
 from llc.dialects import simt, tl
 from llc.errors import LayoutError
 from llc.lowering import SimtProgram
-from llc.passes import lower_elementwise, lower_scan, lower_wgmma
+from llc.passes import lower_async_copy, lower_elementwise, lower_scan, lower_wgmma
 from llc.passes.barriers import prune_barriers
 from llc.passes.simt_lowering import (
     FunctionLowering,
@@ -546,6 +546,9 @@ def lower_local_alloc(lowering: FunctionLowering, op: Operation) -> None:
     elem = mt.element_type
     item = simt.bit_width(elem) // 8
     count = int(np.prod([1 << (int(x) - 1).bit_length() for x in mt.get_shape()]))
+    if any(u.operation.name == "tl.memdesc_index" for u in op.results[0].uses):
+        # a ring of buffers: exactly as many as the leading dim says
+        count = int(mt.get_shape()[0]) * lower_async_copy.slot_bytes(mt) // item
     align = lower_wgmma.shared_alignment(mt)  # a swizzle period for wgmma operands
     smem = lowering.emit(simt.SharedAllocOp(max(16, count * item), align)).results[0]
     lowering.vals[op.results[0]] = smem
@@ -964,6 +967,10 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("tl.local_store", lower_local_store),
     pattern_for("tl.local_load", lower_local_load),
     pattern_for("tl.local_dealloc", lower_local_dealloc),
+    pattern_for("tl.memdesc_index", lower_async_copy.lower_memdesc_index),
+    pattern_for("tl.async_copy_global_to_local", lower_async_copy.lower_async_copy_global_to_local),
+    pattern_for("tl.async_commit_group", lower_async_copy.lower_async_commit_group),
+    pattern_for("tl.async_wait", lower_async_copy.lower_async_wait),
     pattern_for("tl.warp_group_dot", lower_wgmma.lower_warp_group_dot),
     pattern_for("tl.warp_group_dot_wait", lower_wgmma.lower_warp_group_dot_wait),
     pattern_for("tl.fence_async_shared", lower_wgmma.lower_fence_async_shared),

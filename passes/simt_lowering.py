@@ -228,6 +228,8 @@ class FunctionLowering:
         self.rewriter: PatternRewriter | None = None  # the walker's, while it lowers an op
         self.tid: SSAValue | None = None
         self.cache: dict[tuple[Any, ...], SSAValue] = {}
+        # byte base of a shared-memory view (a slot of a multi-buffered allocation) in its buffer
+        self.smem_base: dict[SSAValue, SSAValue] = {}
         # the conversion's bookkeeping (lower_function)
         self.original: set[Operation] = set(fn.walk())
         self.open_blocks: set[Block] = {fn.body.block}
@@ -473,6 +475,8 @@ class FunctionLowering:
             if off is None:
                 off = self.const_index(0)
             addr = self.emit(arith.MuliOp(off, self.const_index(item))).results[0]
+            if mem in self.smem_base:
+                addr = self.emit(arith.AddiOp(addr, self.smem_base[mem])).results[0]
             if store is not None:
                 v = self.shuffle(store, store, list(range(base, base + width)))
                 self.emit(simt.SharedStoreOp(v, smem, addr))

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from llc.dialects.simt_interpreter import SimtError
 
@@ -76,20 +77,19 @@ def run_generated(entry: str) -> Runner:
     return lambda module: run_module(module, entry=entry, seed=0)
 
 
-def _barriers(module: ModuleOp) -> list[gpu.BarrierOp]:
-    return [op for op in module.walk() if isinstance(op, gpu.BarrierOp)]
-
-
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
 
-def delete_each_barrier(module: ModuleOp, run: Runner) -> list[Deletion]:
+def delete_each_barrier(
+    module: ModuleOp, run: Runner, kinds: tuple[type[Operation], ...] = (gpu.BarrierOp,)
+) -> list[Deletion]:
     """For each barrier of the lowered ``module`` (left as it was): delete it alone, run, and
     record whether the run raised a :class:`SimtError` or changed an output (see
-    :class:`Deletion`)."""
-    return delete_each_sync(module, run, ("gpu.barrier",))
+    :class:`Deletion`). ``kinds`` widens what counts as a barrier (``test_pipeline`` adds
+    ``simt.cp_async_commit_group`` and ``simt.cp_async_wait_group``), in program order."""
+    return delete_each_sync(module, run, tuple(kind.name for kind in kinds))
 
 
 SYNC_OPS = (

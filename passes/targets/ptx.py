@@ -1229,6 +1229,31 @@ def _mma(f: _Function, op: Operation) -> None:
     f.regs[op.result] = d
 
 
+# -- cp.async (sm_80, every arch llc emits) ---------------------------------------------------
+
+
+@_handles("simt.cp_async")
+def _cp_async(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.CpAsyncOp)
+    n = op.bytes.value.data
+    dst = f.address(f.get(op.smem)[0], f.get(op.addr)[0], op.addr.type)
+    src, size = f.get(op.src)[0], f.get(op.size)[0]
+    # .cg (L2 only) exists for 16 bytes; the src-size operand zero-fills the rest (masking)
+    cache = "cg" if n == 16 else "ca"
+    f.emit(f"cp.async.{cache}.shared.global [{dst}], [{src}], {n}, {size};")
+
+
+@_handles("simt.cp_async_commit_group")
+def _cp_async_commit(f: _Function, op: Operation) -> None:
+    f.emit("cp.async.commit_group;")
+
+
+@_handles("simt.cp_async_wait_group")
+def _cp_async_wait(f: _Function, op: Operation) -> None:
+    assert isinstance(op, simt.CpAsyncWaitGroupOp)
+    f.emit(f"cp.async.wait_group {op.pending.value.data};")
+
+
 # -- wgmma (sm_90a) ---------------------------------------------------------------------------
 
 

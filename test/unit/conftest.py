@@ -56,18 +56,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The barrier-deletion test's totals (``test_barriers.py``), in every run that has it: the
     tests record them as user properties, which pytest-xdist carries to this process too."""
-    totals = {"barriers_deleted": 0, "barriers_caught": 0}
-    seen = False
+    totals = {"barriers_deleted": 0, "barriers_caught": 0, "syncs_deleted": 0, "syncs_caught": 0}
+    seen: set[str] = set()
     for reports in terminalreporter.stats.values():
         for report in reports:
             for key, value in getattr(report, "user_properties", ()):
                 if key in totals and getattr(report, "when", "call") == "call":
                     totals[key] += int(value)
-                    seen = True
-    if seen:
+                    seen.add(key.split("_")[0])
+    if "barriers" in seen:
         terminalreporter.write_line(
             f"barrier deletion: {totals['barriers_deleted']} barriers deleted one at a time, "
             f"{totals['barriers_caught']} caught (a race reported or the outputs changed)"
+        )
+    if "syncs" in seen:  # test_pipeline.py: cp.async commits and waits, and barriers
+        terminalreporter.write_line(
+            f"cp.async commit/wait/barrier deletion: {totals['syncs_deleted']} deleted one at a "
+            f"time, {totals['syncs_caught']} caught (a race reported or the outputs changed)"
         )
     _sync_summary(terminalreporter)
 

@@ -1,0 +1,192 @@
+"""The SIMT lowering of asynchronous copies (``llc-pipeline``'s ops) to Ampere's ``cp.async``.
+
+* ``tl.memdesc_index %ring[%i]``: the ring's ``simt.shared_alloc`` and the slot's byte base
+  ``%i * slot bytes``, which every shared access of the slot adds (``lowering.smem_base``);
+* ``tl.async_copy_global_to_local %ptrs, %slot mask %m``: per thread, one ``simt.cp_async`` per
+  group of registers that are contiguous both in global memory (as ``tl.load`` vectorizes:
+  layout, axis analysis, mask constancy) and in the slot's shared layout: 16 bytes
+  (``cp.async.cg``) where the alignment allows, else 8 or 4 (``cp.async.ca``); the mask becomes
+  the src-size (0: nothing is read, zeros land). A group narrower than 4 bytes (no ``cp.async``
+  moves it) is a synchronous ``ld.global`` + ``st.shared`` instead, visible after the same
+  wait and barrier;
+* ``tl.async_commit_group``: ``simt.cp_async_commit_group``;
+* ``tl.async_wait {num = N}``: ``simt.cp_async_wait_group N`` and a ``gpu.barrier``: the wait
+  makes a thread's own copies visible to it, the barrier every other thread's (and keeps the
+  reads of the slot the next copies overwrite ahead of them); ``prune_barriers`` drops it where
+  nothing needs it.
+
+Each function takes the lowering state of :mod:`llc.passes.lower_to_simt` and the tensor op.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, VectorType, i32
+from xdsl.ir import Operation
+
+from llc.dialects import simt, tl
+
+__all__ = [
+    "lower_async_commit_group",
+    "lower_async_copy_global_to_local",
+    "lower_async_wait",
+    "lower_memdesc_index",
+    "slot_bytes",
+]
+
+
+def slot_bytes(mem_type: tl.MemDescType) -> int:
+    """Bytes of one buffer of a multi-buffered allocation (its trailing dims, rounded up to
+    powers of two as the lowering lays out every buffer).
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> slot_bytes(tl.MemDescType(f16, [3, 64, 32]))
+    4096
+    """
+    count = int(np.prod([1 << (int(x) - 1).bit_length() for x in mem_type.get_shape()[1:]]))
+    return count * simt.bit_width(mem_type.element_type) // 8
+
+
+def lower_memdesc_index(lowering: Any, op: Operation) -> None:
+    """A slot of a ring: the ring's buffer, and the slot's byte base in ``lowering.smem_base``."""
+    src, index = op.operands
+    mt = src.type
+    assert isinstance(mt, tl.MemDescType)
+    smem = lowering.get(src)
+    i = lowering.get(index)
+    if i.type != IndexType():
+        i = lowering.emit(arith.IndexCastOp(i, IndexType())).results[0]
+    base = lowering.emit(arith.MuliOp(i, lowering.const_index(slot_bytes(mt)))).results[0]
+    outer = lowering.smem_base.get(src)
+    if outer is not None:
+        base = lowering.emit(arith.AddiOp(outer, base)).results[0]
+    lowering.vals[op.results[0]] = smem
+    lowering.smem_base[op.results[0]] = base
+
+
+def _copy_width(reg: list[int], thread: list[int], widest: int) -> int:
+    """Registers per copy: consecutive and aligned shared offsets, at most ``widest``."""
+    width = 1
+    while width * 2 <= min(widest, len(reg)) and all(
+        reg[b + i] == reg[b] + i for b in range(0, len(reg), width * 2) for i in range(width * 2)
+    ):
+        w = width * 2
+        if any(reg[b] % w for b in range(0, len(reg), w)) or any(c % w for c in thread):
+            break
+        width = w
+    return width
+
+
+def _join(a: Any, b: Any) -> Any:
+    from llc.passes.axis_info import AxisInfo
+
+    return AxisInfo(
+        tuple(min(x, y) for x, y in zip(a.contiguity, b.contiguity, strict=True)),
+        tuple(math.gcd(x, y) for x, y in zip(a.divisibility, b.divisibility, strict=True)),
+        tuple(min(x, y) for x, y in zip(a.constancy, b.constancy, strict=True)),
+    )
+
+
+def seed_loop_axis_info(axis: Any, loop: scf.ForOp) -> None:
+    """Give ``loop``'s induction value and carried values their axis info (Triton's fixed point
+    over the back edge: the join of the initial value and the yielded one), where the analysis
+    has none yet, so that copies through loop-carried pointers vectorize as the first
+    iteration's would: the induction value is divisible by ``gcd(lb, step)``, a pointer advanced
+    by ``K`` elements keeps its contiguity and ``gcd`` divisibility.
+    """
+    from llc.passes.axis_info import AxisInfo
+
+    cache = axis._cache
+    body = loop.body.block
+    iv = body.args[0]
+    if iv not in cache:
+        lb, step = axis.info(loop.lb), axis.info(loop.step)
+        cache[iv] = AxisInfo.scalar(math.gcd(lb.divisibility[0], step.divisibility[0]))
+    yield_op = body.last_op
+    assert yield_op is not None
+    for i, arg in enumerate(body.args[1:]):
+        if arg in cache:
+            continue
+        guess = axis.info(loop.iter_args[i])
+        for _ in range(4):
+            before = set(cache)
+            cache[arg] = guess
+            new = _join(guess, axis.info(yield_op.operands[i]))
+            for k in set(cache) - before:
+                del cache[k]
+            if new == guess:
+                break
+            guess = new
+        else:
+            guess = AxisInfo.unknown(len(guess.contiguity))
+        cache[arg] = guess
+
+
+def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:
+    """``cp.async`` copies of ``op``'s tile into its slot (see the module docstring)."""
+    loop = op.parent_op()
+    if isinstance(loop, scf.ForOp):
+        seed_loop_axis_info(lowering.axis, loop)
+    laid = lowering.laid[op.ptr]
+    pt = op.ptr.type
+    elem = tl.element_type_of(pt)
+    assert isinstance(elem, tl.PointerType)
+    item = max(1, simt.bit_width(elem.pointee) // 8)
+    reg, thread = lowering.shared_offsets(op.dst, laid)
+    global_width = lowering.access_plan(op.ptr, op.mask, item)
+    width = _copy_width(reg, thread, min(global_width, max(1, 16 // item)))
+    nbytes = width * item
+    tpart = lowering.thread_linear(thread)
+    smem = lowering.get(op.dst)
+    base = lowering.smem_base.get(op.dst)
+    addrs = lowering.get(op.ptr)
+    # broadcast registers copy once (the copy with those bits clear)
+    ll = laid.ll
+    dup_regs = 0
+    for pos in range(ll.get_in_dim_size_log2("register")):
+        if not any(int(x) for x in ll.basis("register", pos)):
+            dup_regs |= 1 << pos
+    full = lowering.const_scalar(i32, nbytes)
+    zero = lowering.const_scalar(i32, 0)
+    for b in range(0, len(reg), width):
+        if b & dup_regs:
+            continue
+        off = tpart
+        if reg[b]:
+            c = lowering.const_index(reg[b])
+            off = c if off is None else lowering.emit(arith.XOrIOp(off, c)).results[0]
+        if off is None:
+            off = lowering.const_index(0)
+        addr = lowering.emit(arith.MuliOp(off, lowering.const_index(item))).results[0]
+        if base is not None:
+            addr = lowering.emit(arith.AddiOp(addr, base)).results[0]
+        src = lowering.extract(addrs, b)
+        mask = lowering.group_mask(op.mask, b, None)
+        if nbytes >= 4:
+            size = lowering.emit(arith.SelectOp(mask, full, zero)).results[0]
+            lowering.emit(simt.CpAsyncOp(smem, addr, src, size, nbytes))
+            continue
+        # no cp.async moves fewer than 4 bytes: a synchronous copy
+        vt = VectorType(elem.pointee, [width])
+        zeros = 0.0 if not isinstance(elem.pointee, IntegerType) else 0
+        other = lowering.const_vec(vt, [zeros] * width)
+        value = lowering.emit(simt.GlobalLoadOp(src, mask, other)).results[0]
+        lowering.emit(simt.SharedStoreOp(value, smem, addr))
+
+
+def lower_async_commit_group(lowering: Any, op: Operation) -> None:
+    """``cp.async.commit_group``."""
+    lowering.emit(simt.CpAsyncCommitGroupOp())
+
+
+def lower_async_wait(lowering: Any, op: tl.AsyncWaitOp) -> None:
+    """``cp.async.wait_group N`` and the barrier that shows every thread's copies to all."""
+    lowering.emit(simt.CpAsyncWaitGroupOp(op.num.value.data))
+    lowering.emit(gpu.BarrierOp())
+
+
+_ = IntegerAttr

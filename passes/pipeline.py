@@ -1,0 +1,541 @@
+"""``llc-pipeline{num-stages=3}``: software pipelining of the loads that feed dots.
+
+In an ``scf.for`` whose body loads tiles (``tl.load``) that reach a ``tl.dot`` operand (through
+``tl.convert_layout``, ``tl.trans``, ``tl.local_alloc``, casts), each such load becomes an
+asynchronous copy (``tl.async_copy_global_to_local``) into a ring of ``num_stages`` shared
+buffers, issued ``num_stages - 1`` iterations ahead, as Triton's software pipeliner does (a
+two-stage modulo schedule: the loads and the address arithmetic they need in stage 0, the rest
+of the body in stage ``num_stages - 1``):
+
+* **prologue**: the copies of the first ``num_stages - 1`` iterations are issued before the loop,
+  one ``tl.async_commit_group`` each; a copy of an iteration past the trip count (a loop of fewer
+  iterations than stages, dynamic bounds) has its mask cleared, so it reads nothing and fills its
+  slot with zeros;
+* **kernel**: iteration ``j`` waits (``tl.async_wait {num = num_stages - 2}``) until its own
+  group has landed, issues the copy of iteration ``j + num_stages - 1`` into the slot that
+  iteration ``j - 1`` read (the wait's barrier keeps those reads ahead of it), commits, and reads
+  its tile with ``tl.local_load`` (straight into the dot-operand layout when the load's only use
+  was that conversion). The copies of the last ``num_stages - 1`` iterations are masked off as in
+  the prologue: the tail of a loop whose trip count is not a multiple of the stage count keeps
+  its original masks, and-ed with ``iteration < upper bound``;
+* **epilogue**: ``tl.async_wait {num = 0}`` after the loop drains the masked-off copies.
+
+The loop carries two slot counters (the slot to fill, the slot to read) and the values the
+address arithmetic carries (pointer tensors advanced by ``tl.addptr``) ``num_stages - 1``
+iterations ahead. A load is left alone (synchronous) when its address or mask depends on a value
+the later stage computes, on another load, or on a carried value the rest of the body also reads
+or the loop returns. ``other`` values that are not zero are applied after the ``tl.local_load``
+with the consumer iteration's mask (``cp.async`` fills masked bytes with zeros).
+
+The ring is one ``tl.local_alloc`` of ``num_stages x tile`` in the swizzled shared layout the
+layout assignment gives dot operands (:func:`llc.passes.layout_assignment.shared_layout_for`);
+``tl.memdesc_index`` picks a slot.
+
+>>> from llc.testing.semantics import apply_pipeline, parse
+>>> from pathlib import Path
+>>> root = Path(__file__).resolve().parents[1]
+>>> text = (root / "examples" / "matmul.mlir").read_text()
+>>> hint = ": i32 {tl.divisibility = 16 : i32}"  # rows of A and B start 16-byte aligned
+>>> module = parse(text.replace("%N: i32", "%N" + hint).replace("%K: i32", "%K" + hint))
+>>> _ = apply_pipeline(module, "llc-pipeline{num-stages=3}")
+>>> names = [op.name[9:] for op in module.walk() if op.name.startswith("tl.async")]
+>>> print(" ".join(n.replace("copy_global_to_local", "copy") for n in names))
+copy copy commit_group copy copy commit_group wait copy copy commit_group wait
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i1,
+    i32,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import is_side_effect_free
+
+from llc.dialects import tl
+from llc.dialects.simt import bit_width as simt_bits
+
+__all__ = ["PipelinePass", "module_stages", "pipelinable_loads", "pipeline_loop", "pipeline_stages"]
+
+_TO_DOT = ("tl.convert_layout", "tl.trans", "tl.local_alloc", "tl.local_load", "tl.fp_to_fp")
+"""Ops a loaded tile may pass through on its way to a ``tl.dot`` operand."""
+
+
+def _feeds_dot(value: SSAValue, depth: int = 0) -> bool:
+    """Whether ``value`` reaches an A or B operand of a ``tl.dot`` through :data:`_TO_DOT` ops
+    and casts."""
+    if depth > 8:
+        return False
+    for use in value.uses:
+        user = use.operation
+        if user.name in ("tl.dot", "tl.warp_group_dot") and use.index < 2:
+            return True
+        cast = user.name.startswith(("arith.ext", "arith.trunc", "arith.sitofp", "tl.ext"))
+        if (
+            (user.name in _TO_DOT or cast)
+            and user.results
+            and _feeds_dot(user.results[0], depth + 1)
+        ):
+            return True
+    return False
+
+
+def _is_zero(value: SSAValue | None) -> bool:
+    """``value`` is absent or a constant splat of zero (what ``cp.async`` fills masked bytes
+    with)."""
+    if value is None:
+        return True
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.name not in ("tl.constant", "arith.constant"):
+        return False
+    attr = owner.properties.get("value") or owner.attributes.get("value")
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        values = attr.get_values()
+        return len(set(values)) == 1 and values[0] == 0 and str(values[0])[0] != "-"
+    if isinstance(attr, IntegerAttr | FloatAttr):
+        return attr.value.data == 0 and str(attr.value.data)[0] != "-"
+    return False
+
+
+def _copy_bytes(loop: scf.ForOp, load: tl.LoadOp) -> int:
+    """Bytes one thread's widest copy of ``load`` could move: registers consecutive along a
+    dim in its layout, as far as the pointer's contiguity and alignment allow (the axis
+    analysis, seeded over the loop's back edge). ``cp.async`` moves 4 bytes or more: a load
+    below that stays synchronous.
+    """
+    from llc.passes.axis_info import AxisAnalysis
+    from llc.passes.lower_async_copy import seed_loop_axis_info
+
+    rt = load.result.type
+    assert isinstance(rt, TensorType)
+    enc = rt.encoding
+    if not hasattr(enc, "to_linear_layout"):
+        return 0
+    shape = [1 << (int(s) - 1).bit_length() for s in rt.get_shape()]
+    ll = enc.to_linear_layout(shape)  # type: ignore[union-attr]
+    item = max(1, simt_bits(rt.element_type) // 8)
+    axis = AxisAnalysis()
+    seed_loop_axis_info(axis, loop)
+    info = axis.info(load.ptr)
+    best = 0
+    for d in range(len(shape)):
+        k = 0
+        while k < ll.get_in_dim_size_log2("register"):
+            want = [0] * len(shape)
+            want[d] = 1 << k
+            if [int(x) for x in ll.basis("register", k)] != want:
+                break
+            k += 1
+        regs = min(1 << k, info.contiguity[d], max(1, info.divisibility[d] // item))
+        best = max(best, 1 << (max(1, regs).bit_length() - 1))
+    return min(best * item, 16)
+
+
+@dataclass
+class _Plan:
+    """What stage 0 of the loop is: the loads, the ops computing their addresses and masks
+    (body order), and the carried values (iter-arg positions) they advance."""
+
+    loads: list[tl.LoadOp]
+    stage0: list[Operation]
+    carried: list[int]
+    selects: set[tl.LoadOp] = field(default_factory=set)
+    """Loads whose non-zero ``other`` is applied after the ``tl.local_load``."""
+
+
+def _slice(
+    loop: scf.ForOp, load: tl.LoadOp
+) -> tuple[set[Operation], set[int], set[Operation]] | None:
+    """The stage-0 slice of ``load``: body ops computing its pointer and mask, the carried
+    values (iter-arg positions) it reads, and the ops of the slice that read a carried value
+    (directly or not). ``None`` when the slice holds an op that is not pure or has regions."""
+    body = loop.body.block
+    ops: set[Operation] = set()
+    carried: set[int] = set()
+    tainted: set[Operation] = set()
+    work: list[SSAValue] = [load.ptr, *([load.mask] if load.mask is not None else [])]
+    seen: set[SSAValue] = set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if isinstance(v, BlockArgument):
+            if v.block is body and v.index > 0:
+                pos = v.index - 1
+                if pos not in carried:
+                    carried.add(pos)
+                    work.append(body.last_op.operands[pos])  # type: ignore[union-attr]
+            continue
+        op = v.owner
+        assert isinstance(op, Operation)
+        if op.parent_block() is not body:
+            if loop.is_ancestor(op):
+                return None  # defined in a nested region
+            continue  # loop invariant
+        if op.regions or not is_side_effect_free(op):
+            return None
+        ops.add(op)
+        work.extend(op.operands)
+    for op in body.ops:  # program order: taint flows forward
+        if op in ops and any(
+            (isinstance(x, BlockArgument) and x.block is body and x.index - 1 in carried)
+            or (isinstance(x.owner, Operation) and x.owner in tainted)
+            for x in op.operands
+        ):
+            tainted.add(op)
+    return ops, carried, tainted
+
+
+def pipelinable_loads(loop: scf.ForOp) -> _Plan | None:
+    """The loads of ``loop``'s body that feed dots and can be issued iterations ahead, with
+    their stage-0 slice; ``None`` when there is none.
+
+    >>> from xdsl.dialects.builtin import IndexType
+    >>> c = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    >>> body = Block(arg_types=[IndexType()]); body.add_op(scf.YieldOp())
+    >>> pipelinable_loads(scf.ForOp(c, c, c, [], Region(body))) is None
+    True
+    """
+    body = loop.body.block
+    yield_op = body.last_op
+    assert yield_op is not None
+    loads: list[tl.LoadOp] = []
+    stage0: set[Operation] = set()
+    carried: set[int] = set()
+    selects: set[tl.LoadOp] = set()
+    for op in body.ops:
+        if not isinstance(op, tl.LoadOp) or not isinstance(op.result.type, TensorType):
+            continue
+        if not _feeds_dot(op.result) or _copy_bytes(loop, op) < 4:
+            continue
+        found = _slice(loop, op)
+        if found is None:
+            continue
+        ops, args, tainted = found
+        # A carried value advanced for stage 0 must be read by stage 0 only, and not returned.
+        ok = all(not loop.results[p].uses for p in args)
+        for p in args:
+            for use in body.args[p + 1].uses:
+                user = use.operation
+                ok &= user in ops or user is op
+        for t in tainted:
+            for r in t.results:
+                for use in r.uses:
+                    user = use.operation
+                    at_yield = user is yield_op and use.index in args
+                    ok &= user in ops or user is op or at_yield
+        if op.mask is not None and not _is_zero(op.other):
+            # the consumer iteration applies `other` with its own mask, computed in place
+            ok &= not (isinstance(op.mask.owner, Operation) and op.mask.owner in tainted)
+            ok &= not (isinstance(op.other, BlockArgument) and op.other.block is body)
+            if ok:
+                selects.add(op)
+        if not ok:
+            continue
+        loads.append(op)
+        stage0 |= ops
+        carried |= args
+    if not loads:
+        return None
+    # every carried value's update must be computed by stage 0 alone
+    for p in carried:
+        nxt = yield_op.operands[p]
+        owner = nxt.owner
+        if isinstance(owner, Operation) and owner.parent_block() is body and owner not in stage0:
+            return None
+    order = [o for o in body.ops if o in stage0]
+    return _Plan(loads, order, sorted(carried), selects)
+
+
+class _Emitter:
+    """Inserts ops before ``before`` (or at the end of ``block`` when it is ``None``)."""
+
+    def __init__(self, block: Block, before: Operation | None = None) -> None:
+        self.block, self.before = block, before
+
+    def __call__(self, op: Operation) -> Operation:
+        if self.before is None:
+            self.block.add_op(op)
+        else:
+            self.block.insert_op_before(op, self.before)
+        return op
+
+    def const(self, typ: Attribute, v: int) -> SSAValue:
+        return self(arith.ConstantOp(IntegerAttr(v, typ))).results[0]  # type: ignore[arg-type]
+
+
+def _ring_type(load: tl.LoadOp, stages: int) -> tuple[tl.MemDescType, tl.MemDescType]:
+    """The ring (``stages x tile``) and slot memdesc types, in the dot-operand shared layout."""
+    from llc.dialects.layout_attrs import SwizzledSharedEncodingAttr
+    from llc.layouts.shared import SwizzledSharedLayout
+    from llc.passes.layout_assignment import shared_layout_for
+
+    rt = load.result.type
+    assert isinstance(rt, TensorType)
+    shape = list(rt.get_shape())
+    staged = _staging_alloc(load)
+    if staged is not None:  # the kernel stages the tile itself: keep its shared layout
+        slot_enc = staged.results[0].type.encoding  # type: ignore[attr-defined]
+    else:
+        slot_enc = shared_layout_for(tl.MemDescType(rt.element_type, shape))
+    lay = slot_enc.layout  # type: ignore[attr-defined]
+    if isinstance(slot_enc, SwizzledSharedEncodingAttr):
+        # the slot's layout on the trailing dims; the leading dim picks whole slots
+        ring_enc = SwizzledSharedEncodingAttr(
+            SwizzledSharedLayout(
+                lay.vec, lay.per_phase, lay.max_phase, [o + 1 for o in lay.order] + [0]
+            )
+        )
+    else:  # nvmma_shared (wgmma operands) applies to the trailing two dims as it is
+        ring_enc = slot_enc
+    return (
+        tl.MemDescType(rt.element_type, [stages, *shape], ring_enc),
+        tl.MemDescType(rt.element_type, shape, slot_enc),
+    )
+
+
+def _issue(
+    plan: _Plan,
+    loop: scf.ForOp,
+    rings: list[tuple[SSAValue, tl.MemDescType]],
+    iv: SSAValue,
+    carried_in: list[SSAValue],
+    slot: SSAValue,
+    put: _Emitter,
+) -> list[SSAValue]:
+    """Clone stage 0 for the iteration of induction value ``iv`` (carried values
+    ``carried_in``), issue its copies into ``slot`` (masked off past the upper bound) and
+    commit them; return the carried values of the next iteration."""
+    body = loop.body.block
+    mapping: dict[SSAValue, SSAValue] = {body.args[0]: iv}
+    for p, v in zip(plan.carried, carried_in, strict=True):
+        mapping[body.args[p + 1]] = v
+    for op in plan.stage0:
+        put(op.clone(value_mapper=mapping))
+    valid = put(arith.CmpiOp(iv, loop.ub, "slt")).results[0]
+    for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
+        ptr = mapping.get(load.ptr, load.ptr)
+        pt = ptr.type
+        assert isinstance(pt, TensorType)
+        mask_t = TensorType(i1, pt.get_shape(), pt.encoding)
+        live = put(tl.SplatOp(valid, mask_t)).results[0]  # type: ignore[arg-type]
+        if load.mask is not None:
+            live = put(arith.AndIOp(mapping.get(load.mask, load.mask), live)).results[0]
+        dst = put(tl.MemDescIndexOp(operands=[ring, slot], result_types=[slot_t])).results[0]
+        put(tl.AsyncCopyGlobalToLocalOp(ptr, dst, live))
+    put(tl.AsyncCommitGroupOp())
+    yield_op = body.last_op
+    assert yield_op is not None
+    return [mapping.get(yield_op.operands[p], yield_op.operands[p]) for p in plan.carried]
+
+
+def _next_slot(idx: SSAValue, stages: int, put: _Emitter) -> SSAValue:
+    inc = put(arith.AddiOp(idx, put.const(i32, 1))).results[0]
+    wrap = put(arith.CmpiOp(inc, put.const(i32, stages), "eq")).results[0]
+    return put(arith.SelectOp(wrap, put.const(i32, 0), inc)).results[0]
+
+
+def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
+    """Pipeline ``loop`` over ``stages`` buffers (see the module docstring); return the new
+    loop, or ``None`` (``loop`` unchanged) when no load qualifies or ``stages < 2``."""
+    if stages < 2:
+        return None
+    plan = pipelinable_loads(loop)
+    if plan is None:
+        return None
+    body = loop.body.block
+    outer = loop.parent_block()
+    assert outer is not None
+    before = _Emitter(outer, loop)
+    iv_t = body.args[0].type
+
+    # ---- prologue: the rings, then the copies of the first stages - 1 iterations
+    rings = []
+    for load in plan.loads:
+        ring_t, slot_t = _ring_type(load, stages)
+        rings.append((before(tl.LocalAllocOp(ring_t)).results[0], slot_t))
+    ahead = before(arith.MuliOp(loop.step, before.const(iv_t, stages - 1))).results[0]
+    carried = [loop.iter_args[p] for p in plan.carried]
+    iv = loop.lb
+    for s in range(stages - 1):
+        if s:
+            iv = before(arith.AddiOp(iv, loop.step)).results[0]
+        carried = _issue(plan, loop, rings, iv, carried, before.const(i32, s), before)
+
+    # ---- the loop: wait for this iteration's tiles, issue stages - 1 iterations ahead, then
+    # the old body with each load reading its slot
+    inits = list(loop.iter_args)
+    for p, v in zip(plan.carried, carried, strict=True):
+        inits[p] = v
+    inits += [before.const(i32, stages - 1), before.const(i32, 0)]
+    new_body = Block(arg_types=[a.type for a in body.args] + [i32, i32])
+    for old_arg, new_arg in zip(body.args, new_body.args, strict=False):
+        new_arg.name_hint = old_arg.name_hint
+    fill, read = new_body.args[-2], new_body.args[-1]
+    fill.name_hint, read.name_hint = "fill_slot", "read_slot"
+    put = _Emitter(new_body)
+    put(tl.AsyncWaitOp(stages - 2))
+    iv_ahead = put(arith.AddiOp(new_body.args[0], ahead)).results[0]
+    ahead_args = [new_body.args[p + 1] for p in plan.carried]
+    next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fill, put)
+    for op in list(body.ops):
+        op.detach()
+        new_body.add_op(op)
+    for old_arg, new_arg in zip(body.args, new_body.args, strict=False):
+        old_arg.replace_all_uses_with(new_arg)
+    for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
+        at = _Emitter(new_body, load)
+        src = at(tl.MemDescIndexOp(operands=[ring, read], result_types=[slot_t])).results[0]
+        _replace_load(load, src, at, plan)
+    old_yield = new_body.last_op
+    assert isinstance(old_yield, scf.YieldOp)
+    values = list(old_yield.operands)
+    for p, v in zip(plan.carried, next_carried, strict=True):
+        values[p] = v
+    at_end = _Emitter(new_body, old_yield)
+    values += [_next_slot(fill, stages, at_end), _next_slot(read, stages, at_end)]
+    old_yield.detach()
+    old_yield.erase()
+    new_body.add_op(scf.YieldOp(*values))
+    _dce(new_body)
+
+    new_loop = before(scf.ForOp(loop.lb, loop.ub, loop.step, inits, Region(new_body)))
+    assert isinstance(new_loop, scf.ForOp)
+    for old, new in zip(loop.results, new_loop.results, strict=False):
+        old.replace_all_uses_with(new)
+    loop.detach()
+    loop.erase()
+    # ---- epilogue: the masked-off copies of the last iterations are still in flight
+    outer.insert_op_after(tl.AsyncWaitOp(0), new_loop)
+    return new_loop
+
+
+def _staging_alloc(load: tl.LoadOp) -> Operation | None:
+    """The ``tl.local_alloc %tile`` that is the load's only use, when the kernel stages the tile
+    through shared memory itself (with a shared layout): the ring's slot can replace it."""
+    users = [u.operation for u in load.result.uses]
+    if len(users) != 1 or users[0].name != "tl.local_alloc":
+        return None
+    mt = users[0].results[0].type
+    if not isinstance(mt, tl.MemDescType) or not hasattr(mt.encoding, "layout"):
+        return None
+    return users[0]
+
+
+def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> None:
+    """Read this iteration's tile in place of ``load``: the slot itself replaces a staging
+    ``tl.local_alloc`` (its ``tl.local_dealloc`` goes: the ring outlives the loop); else a
+    ``tl.local_load``, straight into the dot-operand layout when the load's only use converts
+    it there, with ``other`` applied when it is not zero."""
+    rt = load.result.type
+    assert isinstance(rt, TensorType)
+    staged = _staging_alloc(load) if load not in plan.selects else None
+    if staged is not None:
+        for use in list(staged.results[0].uses):
+            if use.operation.name == "tl.local_dealloc":
+                use.operation.detach()
+                use.operation.erase()
+        staged.results[0].replace_all_uses_with(src)
+        staged.detach()
+        staged.erase()
+        load.detach()
+        load.erase()
+        return
+    users = [u.operation for u in load.result.uses]
+    if load not in plan.selects and len(users) == 1 and users[0].name == "tl.convert_layout":
+        conv = users[0]
+        ct = conv.results[0].type
+        if getattr(getattr(ct, "encoding", None), "kind", "") == "dot_op":
+            out = at(tl.LocalLoadOp(src, ct)).results[0]  # type: ignore[arg-type]
+            conv.results[0].replace_all_uses_with(out)
+            conv.detach()
+            conv.erase()
+            load.detach()
+            load.erase()
+            return
+    value = at(tl.LocalLoadOp(src, rt)).results[0]
+    if load in plan.selects:
+        assert load.mask is not None and load.other is not None
+        value = at(tl.SelectOp(load.mask, value, load.other)).results[0]
+    load.result.replace_all_uses_with(value)
+    load.detach()
+    load.erase()
+
+
+def _dce(block: Block) -> None:
+    """Erase pure ops of ``block`` whose results are unused (last first)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(block.ops)):
+            if op.results and not any(r.uses for r in op.results) and is_side_effect_free(op):
+                if op.regions:
+                    continue
+                op.detach()
+                op.erase()
+                changed = True
+
+
+def pipeline_stages(target: str, requested: int) -> int:
+    """The stages ``llc-compile`` pipelines with on ``target``: ``requested`` where
+    ``cp.async`` exists (``cuda:80`` and newer), else 1 (no pipelining).
+
+    >>> pipeline_stages("cuda:80", 3), pipeline_stages("cuda:90", 4), pipeline_stages("cuda:75", 3)
+    (3, 4, 1)
+    >>> pipeline_stages("hip:gfx942", 3)
+    1
+    """
+    vendor, _, arch = target.partition(":")
+    return requested if vendor == "cuda" and arch.isdigit() and int(arch) >= 80 else 1
+
+
+def module_stages(module: ModuleOp, requested: int) -> int:
+    """:func:`pipeline_stages` for the module's ``tl.target`` (``cuda:90`` when it has none).
+
+    >>> module_stages(ModuleOp([]), 3)
+    3
+    """
+    from xdsl.dialects.builtin import StringAttr
+
+    from llc.passes.layout_assignment import DEFAULT_TARGET
+
+    target = module.attributes.get("tl.target")
+    return pipeline_stages(
+        target.data if isinstance(target, StringAttr) else DEFAULT_TARGET, requested
+    )
+
+
+@dataclass(frozen=True)
+class PipelinePass(ModulePass):
+    """``-p 'llc-pipeline{num-stages=3}'``: pipeline every ``scf.for`` whose loads feed dots
+    over ``num-stages`` shared buffers (``num-stages < 2``: nothing to do).
+
+    >>> PipelinePass().num_stages
+    3
+    """
+
+    name = "llc-pipeline"
+    num_stages: int = 3
+
+    def __post_init__(self) -> None:
+        from llc.errors import LayoutError
+
+        if not isinstance(self.num_stages, int) or self.num_stages < 1:
+            raise LayoutError(f"llc-pipeline: num-stages must be at least 1, got {self.num_stages}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # innermost loops first: a pipelined loop's body is not pipelined again
+        for loop in [o for o in op.walk() if isinstance(o, scf.ForOp)]:
+            if not any(isinstance(x, scf.ForOp) for x in loop.body.walk()):
+                pipeline_loop(loop, self.num_stages)
