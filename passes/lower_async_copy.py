@@ -128,9 +128,7 @@ def seed_loop_axis_info(axis: Any, loop: scf.ForOp) -> None:
 
 def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:
     """``cp.async`` copies of ``op``'s tile into its slot (see the module docstring)."""
-    loop = op.parent_op()
-    if isinstance(loop, scf.ForOp):
-        seed_loop_axis_info(lowering.axis, loop)
+    # (the lowering state analysed every loop's carried values before moving loop bodies)
     laid = lowering.laid[op.ptr]
     pt = op.ptr.type
     elem = tl.element_type_of(pt)

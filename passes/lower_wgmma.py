@@ -386,8 +386,11 @@ def _descriptors(
     steps: int,
     kinst: int,
     what: str,
+    memdesc: SSAValue | None = None,
 ) -> dict[tuple[int, int], SSAValue]:
-    """The descriptor value of each (tile origin along M/N, K step) for every warpgroup."""
+    """The descriptor value of each (tile origin along M/N, K step) for every warpgroup; a
+    ``memdesc`` that is a slot of a ring (``tl.memdesc_index``: the pipelined operand) adds the
+    slot's byte base to the start address."""
     offsets = operand.byte_offsets
     base_row = int(offsets[0, 0])
     per_group = []
@@ -402,6 +405,21 @@ def _descriptors(
                     )
         per_group.append(delta >> 4)
     offset = _group_offset(lowering, per_group)
+    slot = lowering.smem_base.get(memdesc) if memdesc is not None else None
+    if slot is not None:
+        from llc.passes.lower_async_copy import slot_bytes as ring_slot_bytes
+
+        period = shared_alignment(memdesc.type)
+        slot_bytes = ring_slot_bytes(_ring_type(memdesc))
+        if slot_bytes % period:
+            raise LayoutError(
+                f"wgmma: {what}'s ring slots are {slot_bytes} bytes apart, not a multiple of "
+                f"the {period}-byte swizzle period a descriptor's start must keep"
+            )
+        units = lowering.emit(arith.IndexCastOp(slot, i64)).results[0]
+        four = lowering.emit(arith.ConstantOp(IntegerAttr(4, i64))).results[0]
+        units = lowering.emit(arith.ShRUIOp(units, four)).results[0]  # 16-byte units
+        offset = units if offset is None else lowering.emit(arith.AddiOp(offset, units)).results[0]
     out: dict[tuple[int, int], SSAValue] = {}
     for o in sorted(set(origins)):
         for s in range(steps):
@@ -412,6 +430,13 @@ def _descriptors(
                 const = lowering.emit(arith.AddiOp(const, offset)).results[0]
             out[(o, s)] = const
     return out
+
+
+def _ring_type(slot: SSAValue) -> Any:
+    """The ring buffer's type of a slot (the ``tl.memdesc_index`` that made it)."""
+    owner = slot.owner
+    assert isinstance(owner, Operation) and owner.name == "tl.memdesc_index"
+    return owner.operands[0].type
 
 
 def _memdesc_layout(typ: Any) -> tuple[Any, tuple[int, int]]:
@@ -487,6 +512,7 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
         steps,
         kinst,
         "B",
+        b,
     )
     a_smem = None
     a_parts: dict[tuple[int, int], SSAValue] = {}
@@ -523,6 +549,7 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
             steps,
             kinst,
             "A",
+            a,
         )
         a_smem = lowering.get(a)
         a_trans = not a_op.k_major

@@ -223,6 +223,12 @@ class FunctionLowering:
         self.vals: dict[SSAValue, SSAValue] = {}
         self.laid: dict[SSAValue, Laid] = {}
         self.axis = AxisAnalysis()
+        # A loop's carried values are analysed over its back edge (its yield); the lowering
+        # moves loop bodies into new blocks, so they are analysed before it starts.
+        for op in fn.walk():
+            if op.name == "scf.for":
+                for arg in op.regions[0].block.args:
+                    self.axis.info(arg)
         self.block: Block = fn.body.block
         self.insertion: InsertPoint = InsertPoint.at_end(self.block)
         self.rewriter: PatternRewriter | None = None  # the walker's, while it lowers an op
