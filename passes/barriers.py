@@ -202,3 +202,39 @@ def prune_barriers(fn: func.FuncOp) -> int:
             op.erase()
             removed += 1
     return removed
+
+
+_GENERIC_SHARED_WRITES = frozenset(
+    {"simt.shared_store", "simt.stmatrix", "simt.cp_async", "simt.cp_async_wait_group"}
+)
+"""Ops that write shared memory through the generic proxy (a ``cp.async`` copy lands at its
+wait), which a ``fence.proxy.async`` must order before a wgmma reads the bytes."""
+
+
+def prune_async_fences(fn: func.FuncOp) -> int:
+    """Remove every ``simt.fence_async_shared`` that an earlier one in the same block already
+    covers: no generic-proxy shared write (``_GENERIC_SHARED_WRITES``), call or op with regions
+    between them (a fence orders every buffer). Return how many went. A fence first in its
+    block stays (a loop's back edge may bring writes).
+
+    >>> from xdsl.dialects import func
+    >>> from xdsl.ir import Block, Region
+    >>> from llc.dialects import simt
+    >>> block = Block()
+    >>> block.add_ops([simt.FenceAsyncSharedOp(), simt.FenceAsyncSharedOp(), func.ReturnOp()])
+    >>> fn = func.FuncOp("k", ((), ()), Region(block))
+    >>> prune_async_fences(fn), len(list(fn.walk()))
+    (1, 3)
+    """
+    removed = 0
+    for fence in [o for o in fn.walk() if isinstance(o, simt.FenceAsyncSharedOp)]:
+        prev = fence.prev_op
+        while prev is not None and not isinstance(prev, simt.FenceAsyncSharedOp):
+            if prev.name in _GENERIC_SHARED_WRITES or prev.regions or prev.name == "func.call":
+                break
+            prev = prev.prev_op
+        if isinstance(prev, simt.FenceAsyncSharedOp):
+            fence.detach()
+            fence.erase()
+            removed += 1
+    return removed

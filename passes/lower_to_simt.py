@@ -62,7 +62,7 @@ from llc.dialects import simt, tl
 from llc.errors import LayoutError
 from llc.lowering import SimtProgram
 from llc.passes import lower_async_copy, lower_elementwise, lower_scan, lower_wgmma
-from llc.passes.barriers import prune_barriers
+from llc.passes.barriers import prune_async_fences, prune_barriers
 from llc.passes.simt_lowering import (
     FunctionLowering,
     Laid,
@@ -1012,6 +1012,7 @@ def lower_module(module: ModuleOp) -> None:
         if "llc.src" in fn.attributes or not fn.body.blocks:
             continue
         lower_function(FunctionLowering(fn, num_warps, tpw, capability), PATTERNS)
+        prune_async_fences(fn)  # before the barriers: a fence's barrier may go with it
         prune_barriers(fn)
         fn.attributes["llc.num_warps"] = IntegerAttr(num_warps, 32)
         fn.attributes["llc.threads_per_warp"] = IntegerAttr(tpw, 32)
