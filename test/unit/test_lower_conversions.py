@@ -358,3 +358,20 @@ def test_lowering_passes_take_the_target_from_the_module() -> None:
     assert "simt.stmatrix" not in sm80 and "simt.ldmatrix" in sm80
     assert "simt.stmatrix" in sm90
     assert not {"simt.stmatrix", "simt.ldmatrix"} & _lowered_ops("cuda:70")
+
+
+# Random warp-local pairs of 8/16-bit elements whose packed program (values that travel
+# together share a 32-bit word) receives words whose values are in another order than the
+# destination's, by destination register and by thread (the source's columns differ from the
+# destination's by a packing direction): the program must put them back.
+_PACKED_REORDERED = [9, 57, 313, 529]
+
+
+@pytest.mark.parametrize("seed", _PACKED_REORDERED)
+def test_packed_shuffles_restore_the_order_of_values_in_a_word(seed: int) -> None:
+    src, dst, bits, kind = random_pair(seed)
+    plan, result = _lower_and_check(src, dst, bits, force="shuffle")
+    words = {i.type[2] for i in plan.program.instrs if i.op == "shfl"}
+    assert words and words <= {"i32", "b16"}, f"seed {seed} ({kind}): {words}"
+    assert result.ok, f"seed {seed} ({kind}): {result.message}"
+    assert result.stats.instructions == plan.instructions
