@@ -584,6 +584,18 @@ def _plan_rank(plan: LoweringPlan) -> tuple[float, int]:
     return plan.cost, plan.wavefronts + plan.instructions.get("shfl", 0)
 
 
+def _shuffle_rank(plan: LoweringPlan) -> tuple[float, float]:
+    """How warp-local programs of one conversion compare: the cycle cost with each shuffle
+    charged one wavefront more, then the cycle cost. A shuffle goes through the shared-memory
+    crossbar as a shared access does, so trading it for selects (which never leave the thread)
+    pays even where the issue cycles alone come out a cycle apart: a 32-element f16 vector
+    going to a layout that repeats it over lanes takes 2 shuffles and 4 selects of words, as
+    Triton does, not 4 shuffles. Against shared memory the plain cycle cost decides
+    (:func:`_plan_rank`)."""
+    shuffles = plan.instructions.get("shfl", 0)
+    return plan.cost + _WAVEFRONT_CYCLES * shuffles, plan.cost
+
+
 def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, int, float]:
     """How shared-memory round trips of one conversion compare: fewest wavefronts, then fewest
     bank conflicts (extra wavefronts), then fewest shared-memory instructions, then the smallest
@@ -807,11 +819,11 @@ def _warp_local_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Low
     best: LoweringPlan | None = None
     for wm, q in _shuffle_maps(_Columns.of(src), _Columns.of(dst)):
         plan = _shuffle_program(wm, q, bitwidth)
-        if best is None or _plan_rank(plan) < _plan_rank(best):
+        if best is None or _shuffle_rank(plan) < _shuffle_rank(best):
             best = plan
     if best is not None and best.strategy == "shuffle" and bitwidth < 32:
         packed = _packed_plan(src, dst, bitwidth)
-        if packed is not None and _plan_rank(packed) < _plan_rank(best):
+        if packed is not None and _shuffle_rank(packed) < _shuffle_rank(best):
             best = packed
     return best
 
@@ -877,7 +889,7 @@ def _packed_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Lowerin
         return None
     for pack in itertools.combinations(common[:_PACK_CHOICES], count):
         plan = _packed_program(src, dst, bitwidth, list(pack))
-        if plan is not None and (best is None or _plan_rank(plan) < _plan_rank(best)):
+        if plan is not None and (best is None or _shuffle_rank(plan) < _shuffle_rank(best)):
             best = plan
     return best
 
@@ -959,7 +971,7 @@ def _packed_program(
             counts,
             cost=_cost(counts),
         )
-        if best is None or _plan_rank(plan) < _plan_rank(best):
+        if best is None or _shuffle_rank(plan) < _shuffle_rank(best):
             best = plan
     return best
 
