@@ -94,6 +94,7 @@ def _suite() -> list[tuple[str, Any, Any, list[int], str]]:
     b3_batch = B([1, 1, 4], [2, 2, 8], [2, 2, 1], [2, 1, 0])
     lanes_r = B([1, 1], [4, 8], [1, 4], [1, 0])
     lanes_c = B([1, 1], [4, 8], [1, 4], [0, 1])
+    dot_v3_k1 = DotOperandLayout(0, mma3_64, 1)
     return [
         ("blocked -> transposed", row4, col4, [64, 64], "f32"),
         ("blocked -> transposed", row4, col4, [64, 64], "f16"),
@@ -158,6 +159,17 @@ def _suite() -> list[tuple[str, Any, Any, list[int], str]]:
         ("3D batch blocked -> 3D", b3_batch, b3, [4, 32, 32], "f32"),
         ("lane permutation (warp-local)", lanes_r, lanes_c, [32, 32], "f16"),
         ("lane permutation (warp-local)", lanes_r, lanes_c, [32, 32], "f32"),
+        # Issue 19's held-out examples: 16-bit values packed two to a shuffle (Triton: 16
+        # shuffles), a small cross-warp tensor, a broadcast vector through ldmatrix.
+        ("dot_op(mma v3, kWidth 1) -> mma v2", dot_v3_k1, mma_41, [64, 64], "f16"),
+        ("mma v2 -> blocked (64x1)", mma_41, B([1, 1], [32, 1], [4, 1], [1, 0]), [64, 1], "f16"),
+        (
+            "slice(0) of mma -> slice(1) of mma",
+            SliceLayout(0, mma_22),
+            SliceLayout(1, mma_22),
+            [32],
+            "f16",
+        ),
     ]
 
 

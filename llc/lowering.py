@@ -24,10 +24,13 @@ Strategies, cheapest first (chosen by cost, never by layout family):
   so one shuffle moves one register of every lane. When several receivers read the same sender
   but need different registers, the sender sends each in its own round and the receiver selects
   (``Δ``); rounds with the same (lane offset, register) are shared (broadcast destinations read
-  once);
+  once); 8- and 16-bit values that travel together (along tensor directions that are
+  registers of both layouts) share one 32-bit word for the whole program (:func:`_packed_plan`),
+  so that every shuffle and select moves a word;
 * ``shared``: a round trip through the swizzled shared layout of :func:`llc.swizzle.plan_swizzle`
   (vectorized stores and loads, duplicated source registers stored once, duplicated destination
-  registers loaded once and copied), or with ``ldmatrix``/``stmatrix`` on one side.
+  registers loaded once and copied), or with ``ldmatrix``/``stmatrix`` on one side (a broadcast
+  matrix side gives its copies repeated row addresses).
 
 Scratch and rounds. Every round trip (plain or matrix) runs in as many rounds as it can, as
 Triton does (``buildReps``): the directions that are registers on both sides and that the vector
@@ -60,6 +63,7 @@ wavefronts plus shuffles) wins.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -583,6 +587,18 @@ def _plan_rank(plan: LoweringPlan) -> tuple[float, int]:
     return plan.cost, plan.wavefronts + plan.instructions.get("shfl", 0)
 
 
+def _shuffle_rank(plan: LoweringPlan) -> tuple[float, float]:
+    """How warp-local programs of one conversion compare: the cycle cost with each shuffle
+    charged one wavefront more, then the cycle cost. A shuffle goes through the shared-memory
+    crossbar as a shared access does, so trading it for selects (which never leave the thread)
+    pays even where the issue cycles alone come out a cycle apart: a 32-element f16 vector
+    going to a layout that repeats it over lanes takes 2 shuffles and 4 selects of words, as
+    Triton does, not 4 shuffles. Against shared memory the plain cycle cost decides
+    (:func:`_plan_rank`)."""
+    shuffles = plan.instructions.get("shfl", 0)
+    return plan.cost + _WAVEFRONT_CYCLES * shuffles, plan.cost
+
+
 def _trip_rank(plan: LoweringPlan) -> tuple[int, int, int, int, float]:
     """How shared-memory round trips of one conversion compare: fewest wavefronts, then fewest
     bank conflicts (extra wavefronts), then fewest shared-memory instructions, then the smallest
@@ -642,7 +658,29 @@ class _WarpMap:
 
 
 def _warp_map(src: LinearLayout, dst: LinearLayout) -> _WarpMap | None:
-    src_regs, src_lanes = _dims(src, "register"), _dims(src, "lane")
+    return _warp_map_of(_Columns.of(src), _Columns.of(dst))
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """A distributed layout as its bit-packed tensor columns per hardware dim (a layout of
+    packed words is one of these whose columns are taken modulo the packing directions)."""
+
+    registers: tuple[int, ...]
+    lanes: tuple[int, ...]
+    warps: tuple[int, ...]
+
+    @staticmethod
+    def of(layout: LinearLayout) -> _Columns:
+        return _Columns(
+            tuple(_dims(layout, "register")),
+            tuple(_dims(layout, "lane")),
+            tuple(_dims(layout, "warp")),
+        )
+
+
+def _warp_map_of(src: _Columns, dst: _Columns) -> _WarpMap | None:
+    src_regs, src_lanes = src.registers, src.lanes
     solver = EchelonBasis([*src_regs, *src_lanes])
     nr = len(src_regs)
     reg_mask = (1 << nr) - 1
@@ -653,7 +691,7 @@ def _warp_map(src: LinearLayout, dst: LinearLayout) -> _WarpMap | None:
 
     g: list[int] = []
     k: list[int] = []
-    for col in _dims(dst, "register"):
+    for col in dst.registers:
         sol = split(col)
         if sol is None:
             return None
@@ -661,13 +699,13 @@ def _warp_map(src: LinearLayout, dst: LinearLayout) -> _WarpMap | None:
         g.append(sol[1])
     S: list[int] = []
     H: list[int] = []
-    for col in _dims(dst, "lane"):
+    for col in dst.lanes:
         sol = split(col)
         if sol is None:
             return None
         H.append(sol[0])
         S.append(sol[1])
-    for a, b in zip(_dims(dst, "warp"), _dims(src, "warp"), strict=True):
+    for a, b in zip(dst.warps, src.warps, strict=True):
         sol = split(a ^ b)
         if sol is None:
             return None
@@ -781,28 +819,167 @@ def _kernel(columns: Sequence[int]) -> list[int]:
 
 
 def _warp_local_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> LoweringPlan | None:
-    wm = _warp_map(src, dst)
+    best: LoweringPlan | None = None
+    for wm, q in _shuffle_maps(_Columns.of(src), _Columns.of(dst)):
+        plan = _shuffle_program(wm, q, bitwidth)
+        if best is None or _shuffle_rank(plan) < _shuffle_rank(best):
+            best = plan
+    if best is not None and best.strategy == "shuffle" and bitwidth < 32:
+        packed = _packed_plan(src, dst, bitwidth)
+        if packed is not None and _shuffle_rank(packed) < _shuffle_rank(best):
+            best = packed
+    return best
+
+
+def _shuffle_maps(src: _Columns, dst: _Columns) -> list[tuple[_WarpMap, list[int]]]:
+    """The warp maps a shuffle program may implement, each with its receiver permutations ``Q``.
+
+    The map is unique only up to the source's copies (a broadcast source holds an element in
+    several lanes): the solved map, the one that reads the own lane, and the one that spreads
+    receivers over copies are all tried, the cheapest program wins. None where data crosses
+    warps.
+    """
+    wm = _warp_map_of(src, dst)
     if wm is None:
-        return None
-    # The map is unique only up to the source's copies (a broadcast source holds an element in
-    # several lanes): the solved map, the one that reads the own lane, and the one that spreads
-    # receivers over copies are all tried, the cheapest program wins.
+        return []
     own = _WarpMap(wm.n_src_regs, wm.n_dst_regs, wm.n_lanes, *map(list, (wm.S, wm.H, wm.g, wm.k)))
-    _prefer_own_lane(_dims(src, "register"), _dims(src, "lane"), own.S, own.H, own.g, own.k)
+    _prefer_own_lane(src.registers, src.lanes, own.S, own.H, own.g, own.k)
     variants = [wm]
     for variant in (own, _spread_over_copies(src, wm)):
         if variant is not None and variant not in variants:
             variants.append(variant)
+    return [(variant, q) for variant in variants for q in _q_candidates(variant)]
+
+
+_PACK_CHOICES = 4
+"""How many of the directions that both layouts keep in registers are tried as packing
+directions (each choice of ``32 / bits`` of them is one candidate)."""
+
+
+def _packed_plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> LoweringPlan | None:
+    """The warp-local program on packed words: 8- and 16-bit values that travel together, from
+    one source thread to one destination thread, share a 32-bit word for the whole program, so
+    that every shuffle and every select moves a word (Triton packs the same way), or None where
+    no pair of values travels together.
+
+    Values travel together along the tensor directions that are register directions of both
+    layouts (``span(src registers) ∩ span(dst registers)``): along such a direction ``w``, the
+    values ``x`` and ``x ^ w`` sit in one source thread and in one destination thread. Choosing
+    ``log2(32 / bits)`` of them (the *packing* directions ``W``) makes each word hold the values
+    ``x ^ W j``; the conversion of words is the conversion of the layouts taken modulo ``W``,
+    planned by the ordinary shuffle planner on ``i32`` (or ``b16`` for two bytes). Modulo ``W`` a
+    source word may be the destination's word with its values in another order (the source's
+    columns differ from the destination's by a packing direction): that order is a linear
+    function of the destination register (a renaming) and thread (a select per value), undone
+    after the shuffles.
+
+    A dot operand with ``kWidth`` 1 read from an Ampere accumulator, 16x64 i8: 16 shuffles of
+    values one by one, or 8 of words.
+
+    >>> from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
+    >>> mma = NvidiaMmaLayout(2, 0, [4, 1], [16, 8])
+    >>> src = mma.to_linear_layout([16, 64])
+    >>> dst = DotOperandLayout(0, mma, 1).to_linear_layout([16, 64])
+    >>> _packed_plan(src, dst, 8).instructions["shfl"]
+    8
+    """
+    per = 32 // bitwidth
+    s_cols, d_cols = _Columns.of(src), _Columns.of(dst)
+    common = intersection(s_cols.registers, d_cols.registers, src.total_out_size_log2)
+    count = min(per.bit_length() - 1, len(common))
     best: LoweringPlan | None = None
-    for variant in variants:
-        for q in _q_candidates(variant):
-            plan = _shuffle_program(src, dst, bitwidth, variant, q)
-            if best is None or _plan_rank(plan) < _plan_rank(best):
-                best = plan
+    if not count:
+        return None
+    for pack in itertools.combinations(common[:_PACK_CHOICES], count):
+        plan = _packed_program(src, dst, bitwidth, list(pack))
+        if plan is not None and (best is None or _shuffle_rank(plan) < _shuffle_rank(best)):
+            best = plan
     return best
 
 
-def _spread_over_copies(src: LinearLayout, wm: _WarpMap) -> _WarpMap | None:
+def _packed_program(
+    src: LinearLayout, dst: LinearLayout, bitwidth: int, pack: list[int]
+) -> LoweringPlan | None:
+    """:func:`_packed_plan` for the packing directions ``pack`` (the cheapest word program)."""
+    packing = EchelonBasis(pack)
+    per = 1 << len(pack)
+    word_bits = bitwidth * per
+    elem = "i32" if word_bits == 32 else "b16"
+    s, d = _Columns.of(src), _Columns.of(dst)
+    s_rest = independent_vectors(list(s.registers), pack)
+    d_rest = independent_vectors(list(d.registers), pack)
+
+    def modulo(columns: Sequence[int]) -> tuple[int, ...]:
+        return tuple(packing.reduce(v)[0] for v in columns)
+
+    words_src = _Columns(modulo(s_rest), modulo(s.lanes), modulo(s.warps))
+    words_dst = _Columns(modulo(d_rest), modulo(d.lanes), modulo(d.warps))
+    n_lanes = len(s.lanes)
+    R_src, R_dst = 1 << len(s.registers), 1 << len(d.registers)
+    src_index = _register_index(src)
+    in_mask = [
+        src_index[matrix_vector_product(s_rest, r) ^ matrix_vector_product(pack, j)]
+        for r in range(1 << len(s_rest))
+        for j in range(per)
+    ]
+    n_out = (1 << len(d_rest)) * per
+    position = {
+        matrix_vector_product(d_rest, i // per) ^ matrix_vector_product(pack, i % per): i
+        for i in range(n_out)
+    }
+    out_mask = [position[matrix_vector_product(list(d.registers), r)] for r in range(R_dst)]
+
+    def order(target: int, registers: int, lanes: int) -> int:
+        """The packing coordinates by which the source's word differs from the destination's."""
+        got = matrix_vector_product(s_rest, registers) ^ matrix_vector_product(list(s.lanes), lanes)
+        residual, combination = packing.reduce(target ^ got)
+        assert not residual, "the word map is the value map modulo the packing directions"
+        return combination
+
+    best: LoweringPlan | None = None
+    for wm, q in _shuffle_maps(words_src, words_dst):
+        p = SimtProgram(R_src, bitwidth)
+        words = p.bitcast(p.vperm(0, 0, in_mask), len(in_mask) // per, elem)
+        moved = _shuffle_body(p, words, wm, q, word_bits)
+        if not p.counts().get("shfl"):
+            continue
+        by_register = [order(d_rest[r], wm.k[r], wm.g[r]) for r in range(len(d_rest))]
+        by_thread = [
+            order(
+                d.lanes[b] if b < n_lanes else d.warps[b - n_lanes] ^ s.warps[b - n_lanes],
+                wm.H[b],
+                wm.S[b],
+            )
+            for b in range(len(wm.S))
+        ]
+        values = p.bitcast(moved, n_out, "T")
+        mask = [
+            i ^ matrix_vector_product(by_register, i // per) if by_register else i
+            for i in range(n_out)
+        ]
+        values = p.vperm(values, values, mask)
+        for b, c in enumerate(by_thread):
+            if c:
+                values = p.permute_by_thread(values, b, c)
+        p.output = p.vperm(values, values, out_mask)
+        counts = p.counts()
+        plan = LoweringPlan(
+            "shuffle",
+            p,
+            bitwidth,
+            R_src,
+            R_dst,
+            1 << (len(wm.S) - n_lanes),
+            1 << n_lanes,
+            counts,
+            cost=_cost(counts),
+        )
+        if best is None or _shuffle_rank(plan) < _shuffle_rank(best):
+            best = plan
+    return best
+
+
+def _spread_over_copies(src: _Columns, wm: _WarpMap) -> _WarpMap | None:
     """The map with receivers that share a sender but need different registers of it moved to
     other copies of that sender (source lanes that hold the same elements), or None where there
     is nothing to move.
@@ -814,9 +991,8 @@ def _spread_over_copies(src: LinearLayout, wm: _WarpMap) -> _WarpMap | None:
     gets the same from its choice of senders). A 1x128 f32 Hopper accumulator to an Ampere
     operand goes from 64 shuffles and 64 selects to 32 shuffles.
     """
-    src_regs, src_lanes = _dims(src, "register"), _dims(src, "lane")
-    nr = len(src_regs)
-    kernel = [v for v in _kernel([*src_regs, *src_lanes]) if v >> nr]
+    nr = len(src.registers)
+    kernel = [v for v in _kernel([*src.registers, *src.lanes]) if v >> nr]
     if not kernel:
         return None
     lane_parts = [v >> nr for v in kernel]
@@ -846,9 +1022,38 @@ def _spread_over_copies(src: LinearLayout, wm: _WarpMap) -> _WarpMap | None:
     return _WarpMap(wm.n_src_regs, wm.n_dst_regs, wm.n_lanes, S, H, wm.g, wm.k) if changed else None
 
 
-def _shuffle_program(
-    src: LinearLayout, dst: LinearLayout, bitwidth: int, wm: _WarpMap, Q: list[int]
-) -> LoweringPlan:
+def _shuffle_program(wm: _WarpMap, Q: list[int], bitwidth: int) -> LoweringPlan:
+    n_t = len(wm.S)
+    R_src = 1 << wm.n_src_regs
+    R_dst = 1 << wm.n_dst_regs
+    p = SimtProgram(R_src, bitwidth)
+    p.output = _shuffle_body(p, 0, wm, Q, bitwidth)
+    counts = p.counts()
+    strategy = "shuffle" if counts.get("shfl") else "registers"
+    if not counts:
+        # Nothing but renaming: every destination register is source register k ρ.
+        p = SimtProgram(R_src, bitwidth)
+        mask = [matrix_vector_product(wm.k, rho) for rho in range(R_dst)]
+        if mask == list(range(R_src)):
+            strategy = "none"
+        else:
+            p.output = p.vperm(0, 0, mask)
+    return LoweringPlan(
+        strategy,
+        p,
+        bitwidth,
+        R_src,
+        R_dst,
+        1 << (n_t - wm.n_lanes),
+        1 << wm.n_lanes,
+        counts,
+        cost=_cost(counts),
+    )
+
+
+def _shuffle_body(p: SimtProgram, x: int, wm: _WarpMap, Q: list[int], bits: int) -> int:
+    """Emit into ``p`` the shuffles, selects and renamings that take the registers ``x`` (one
+    per source register of ``wm``, ``bits`` wide) to the destination's; returns the result."""
     n_t = len(wm.S)
     lane_mask = (1 << wm.n_lanes) - 1
     # Fetch register ρ ^ Q t in round ρ: the map seen by the rounds.
@@ -868,9 +1073,8 @@ def _shuffle_program(
     phi = [[((d_solver.solve(delta[b]) or 0) >> i) & 1 for b in range(n_t)] for i in range(len(D))]
     xor_mode = all(S2[b] == ((1 << b) if b < wm.n_lanes else 0) for b in range(n_t))
 
-    R_src = 1 << wm.n_src_regs
+    R_src = p.type_of(x)[1]
     R_dst = 1 << wm.n_dst_regs
-    p = SimtProgram(R_src, bitwidth)
     base = None if xor_mode else p.linear(S2)
     conds = [p.thread_bit(col.index(1)) if sum(col) == 1 else p.cmpne(p.linear(col)) for col in phi]
     c_operand = lane_mask  # clamp = last lane, no segments: the whole warp
@@ -897,13 +1101,13 @@ def _shuffle_program(
             sent |= {reg ^ m for reg in sent}
     order = sorted(sent)
     at = {reg: i for i, reg in enumerate(order)}
-    Y = 0 if len(order) == R_src else p.vperm(0, 0, order)
+    Y = x if len(order) == R_src else p.vperm(x, x, order)
     for j in range(wm.n_lanes):
         if M[j]:
             cond = p.thread_bit(j)
             swapped = p.vperm(Y, Y, [at[reg ^ M[j]] for reg in order])
             Y = p.select(cond, swapped, Y)
-    per_word = max(1, 32 // bitwidth)
+    per_word = max(1, 32 // bits)
     fetched: dict[tuple[int, int], int] = {}
     mode = "bfly" if xor_mode else "idx"
     for lane_offset, regs in by_offset.items():
@@ -939,28 +1143,7 @@ def _shuffle_program(
     for b in range(n_t):
         if Q[b]:
             out = p.permute_by_thread(out, b, Q[b])
-    p.output = out
-    counts = p.counts()
-    strategy = "shuffle" if counts.get("shfl") else "registers"
-    if not counts:
-        # Nothing but renaming: every destination register is source register k ρ.
-        p = SimtProgram(R_src, bitwidth)
-        mask = [matrix_vector_product(wm.k, rho) for rho in range(R_dst)]
-        if mask == list(range(R_src)):
-            strategy = "none"
-        else:
-            p.output = p.vperm(0, 0, mask)
-    return LoweringPlan(
-        strategy,
-        p,
-        bitwidth,
-        R_src,
-        R_dst,
-        1 << (n_t - wm.n_lanes),
-        1 << wm.n_lanes,
-        counts,
-        cost=_cost(counts),
-    )
+    return out
 
 
 # ------------------------------------------------------------------------------ shared memory
@@ -1135,11 +1318,15 @@ def _matrix_trip(
     n = src.total_out_size_log2
     if matrix_side.get_in_dim_size("lane") != 32:
         return None
-    s_regs = in_dim_columns(matrix_side, "register")
+    # A broadcast matrix side (zero columns: Triton keeps the duplicates) moves each register
+    # once, and its duplicated lanes give the same row address (a row read or written twice
+    # holds the same values, and costs no wavefront: it is the same row).
+    s_regs = [v for v in in_dim_columns(matrix_side, "register") if v]
     s_lanes = in_dim_columns(matrix_side, "lane")
     s_warps = in_dim_columns(matrix_side, "warp") if matrix_side.has_in_dim("warp") else []
-    if (bitwidth == 16 and not s_regs) or rank([*s_regs, *s_lanes]) != len(s_regs) + len(s_lanes):
-        return None  # the matrix side holds every element once per warp
+    distinct = [*s_regs, *(v for v in s_lanes if v)]
+    if (bitwidth == 16 and not s_regs) or rank(distinct) != len(distinct):
+        return None  # the matrix side holds an element in two places that are not copies
     first = 1 if bitwidth == 16 else 0  # 16-bit: register 0 is the second b16 of a pair
     c = min(2, len(s_regs) - first)
     tile = _MatrixTile(side, 1 << c, trans, bitwidth)
@@ -1159,6 +1346,9 @@ def _matrix_trip(
         fragment, rows = s_lanes[2:5], [s_regs[0], s_lanes[0], s_lanes[1]]
     else:
         fragment, rows = [s_regs[0], s_lanes[0], s_lanes[1]], s_lanes[2:5]
+    if not all(fragment):
+        return None  # a row of the instruction would hold one value twice
+    rows = [v for v in rows if v]
     placed = [*fragment, *rows, *s_regs[first : first + c]]
     # As the plain trip's rounds: at least one 128-byte row per round unless the limit asks
     # for more rounds.
@@ -1206,7 +1396,7 @@ def _matrix_trip(
     ordered += [p for p in above if columns[p] not in o_lane_set]
     for position in ordered:
         base = columns[position]
-        for mix in range(1, 8):
+        for mix in range(1, 1 << len(rows)):
             if best_wf <= ideal:
                 break
             trial = list(columns)

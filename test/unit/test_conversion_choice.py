@@ -136,13 +136,6 @@ _WARP_LOCAL = [
         "f16",
         "shuffle",
     ),
-    (  # 8x32 f16, operand A to operand B
-        DotOperandLayout(0, _mma2([2, 4]), 2),
-        DotOperandLayout(1, _mma2([2, 4]), 2),
-        [8, 32],
-        "f16",
-        "shuffle",
-    ),
     (  # 64x1 f32 (broadcast columns): 2 shuffles once receivers pick their copies (16 before,
         # when a round trip of 18 wavefronts was cheaper)
         DotOperandLayout(1, _mma2([2, 2]), 1),
@@ -184,3 +177,132 @@ def test_shuffles_or_shared_by_cost(src, dst, shape, dtype, cheaper) -> None:
     assert plan.strategy == cheaper
     assert plan.cost == min(p.cost for p in forced.values())
     assert forced[cheaper].cost < forced[({"shuffle", "shared"} - {cheaper}).pop()].cost
+
+
+# ------------------------------------------------------------------ 8/16-bit values packed
+_MMA3_64 = NvidiaMmaLayout(3, 0, [4, 1], [16, 64, 16])
+
+_PACKED = [
+    # (source, destination, shape, dtype, shuffles per thread, Triton 3.9's figure)
+    # Triton's: shared wavefronts plus shuffles of its sm_90 PTX for the same one-op kernel
+    # (bench/conversions.py --triton; the first is the held-out suite's example, the others
+    # are rows #288, #44 and #13 of the drawn sweep).
+    (DotOperandLayout(0, _MMA3_64, 1), _mma2([4, 1]), [64, 64], "f16", 16, 16),
+    (_mma2([4, 1]), DotOperandLayout(0, _mma2([4, 1]), 1), [16, 64], "i8", 8, 8),
+    (
+        DotOperandLayout(0, _mma2([4, 1]), 2),
+        DotOperandLayout(0, _MMA3_64, 1),
+        [16, 64],
+        "f16",
+        16,
+        16,
+    ),
+    # Rows #89 and #146 of the sweep drawn from seed 7: one shuffle fewer costs a few selects
+    # of words (a shuffle is charged the wavefront it takes in the crossbar).
+    (
+        BlockedLayout([4], [32], [4], [0]),
+        SliceLayout(0, BlockedLayout([2, 4], [8, 4], [4, 1], [1, 0])),
+        [32],
+        "f16",
+        2,
+        2,
+    ),
+    (DotOperandLayout(0, _MMA3_64, 1), _mma2([4, 1]), [64, 16], "f16", 4, 4),
+    (
+        SliceLayout(2, BlockedLayout([1, 1, 2], [1, 16, 2], [1, 1, 4], [1, 2, 0])),
+        _MMA3_64,
+        [16, 64],
+        "f16",
+        16,
+        48,
+    ),
+]
+
+
+@pytest.mark.parametrize(("src", "dst", "shape", "dtype", "shuffles", "triton"), _PACKED)
+def test_narrow_values_that_travel_together_share_a_shuffle(
+    src, dst, shape, dtype, shuffles, triton
+) -> None:
+    # Two f16 (four i8) that go from one source thread to one destination thread travel in one
+    # 32-bit word, so the shuffles are those of the f32 conversion (the values one by one took
+    # twice (four times) as many: 32, 16, 32 and 64 here).
+    plan = _lower(src, dst, shape, dtype)
+    assert plan.strategy == "shuffle"
+    assert plan.instructions["shfl"] == shuffles
+    assert _moved(plan) <= triton
+    words = [i.type for i in plan.program.instrs if i.op == "shfl"]
+    assert words and all(t == ("vec", 1, "i32") for t in words)
+    f32 = plan_conversion(src.to_linear_layout(shape), dst.to_linear_layout(shape), 32)
+    assert plan.instructions["shfl"] <= f32.instructions["shfl"]
+
+
+def test_bytes_pack_two_to_a_half_word_when_one_direction_travels_together() -> None:
+    # 16x8 i8, an Ampere accumulator to its A operand (kWidth 1): only one register direction
+    # is common to both layouts, so bytes travel two to a b16 word, and the shuffle emitter
+    # sends two such words in one 32-bit shuffle: 2 shuffles, where f32 values take 4.
+    mma = _mma2([4, 1])
+    plan = _lower(mma, DotOperandLayout(0, mma, 1), [16, 8], "i8")
+    assert plan.strategy == "shuffle"
+    assert plan.instructions["shfl"] == 2
+    assert {i.type for i in plan.program.instrs if i.op == "shfl"} == {("vec", 2, "b16")}
+    assert _lower(mma, DotOperandLayout(0, mma, 1), [16, 8], "f32").instructions["shfl"] == 4
+
+
+# ------------------------------------------------------------------ broadcast matrix sides
+@pytest.mark.parametrize(
+    ("src", "dst", "shape", "op", "wavefronts"),
+    [
+        (  # sweep row #118: a Hopper accumulator of one column to a sliced blocked layout
+            NvidiaMmaLayout(3, 0, [4, 2], [16, 128, 16]),
+            SliceLayout(1, BlockedLayout([2, 1, 2], [16, 2, 1], [4, 2, 1], [0, 1, 2])),
+            [128, 1],
+            "stm",
+            3,
+        ),
+        (  # sweep row #275: a row vector of an Ampere accumulator to its column vector
+            SliceLayout(0, _mma2([2, 2])),
+            SliceLayout(1, _mma2([2, 2])),
+            [32],
+            "ldm",
+            3,
+        ),
+        (  # 8x32 f16, operand A to operand B (rows repeated over warps): 48 cycles, 4
+            # shuffles and their selects 51
+            DotOperandLayout(0, _mma2([2, 4]), 2),
+            DotOperandLayout(1, _mma2([2, 4]), 2),
+            [8, 32],
+            "stm",
+            5,
+        ),
+    ],
+)
+def test_broadcast_sides_use_matrix_instructions_with_repeated_rows(
+    src, dst, shape, op, wavefronts
+) -> None:
+    # Where the matrix side holds copies (lanes with zero columns), its copies give the same
+    # row address: ldmatrix reads a row twice, stmatrix writes the same values twice. Triton's
+    # kernels (stmatrix + ldmatrix) take 3, 3 and 5 wavefronts; plain accesses took 4, 4, 6.
+    plan = _lower(src, dst, shape, "f16")
+    assert plan.strategy == "shared"
+    assert any(i.op == op for i in plan.program.instrs)
+    assert plan.wavefronts == wavefronts
+    plain = plan_conversion(
+        src.to_linear_layout(shape), dst.to_linear_layout(shape), 16, force="shared"
+    )
+    assert plain.wavefronts > wavefronts
+
+
+@pytest.mark.parametrize(
+    ("src", "dst"),
+    [
+        (_mma2([4, 1]), BlockedLayout([1, 1], [32, 1], [4, 1], [1, 0])),
+        (BlockedLayout([1, 1], [32, 1], [4, 1], [0, 1]), _mma2([4, 1])),
+        (_MMA3_64, BlockedLayout([1, 1], [32, 1], [4, 1], [1, 0])),
+    ],
+)
+def test_small_cross_warp_tensors_take_the_cheapest_path(src, dst) -> None:
+    # 64x1 f16 across warps (the held-out suite's small tensors): one store and one load of the
+    # distinct values, 2 wavefronts; Triton's kernels take 3.
+    plan = _lower(src, dst, [64, 1], "f16")
+    assert plan.strategy == "shared"
+    assert _moved(plan) == 2
