@@ -270,7 +270,9 @@ def _same_linear_layout(a: Attribute | None, b: Attribute, typ: Attribute) -> bo
 def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
     """A load may change layout (not be duplicated) only if nothing else reads it, and, when
     it is expensive (a coalesced anchor, Triton's ``canBeRemat``), only to a layout that
-    touches no more memory segments (:func:`llc.passes.coalesce.memory_transactions`)."""
+    touches no more memory segments (:func:`llc.passes.coalesce.memory_transactions`) and
+    costs no more to access (:func:`llc.passes.layout_cost.access_cost`: vector width and
+    sectors, what ``--layout-report`` and the layout solver charge a load)."""
     uses = [u for r in op.results for u in r.uses]
     if len(uses) != 1 or op.name != "tl.load":
         return False
@@ -284,17 +286,23 @@ def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
         return True
     from llc.passes.axis_info import AxisAnalysis
     from llc.passes.coalesce import memory_transactions
+    from llc.passes.layout_cost import access_cost
 
     info = AxisAnalysis().info(ptr)
     contiguous = max(range(len(shape)), key=lambda d: (info.contiguity[d], d))
     element_bytes = max(1, element_bits(op.results[0].type) // 8)
     current = encoding_of(op.results[0].type)
+    bits = element_bits(op.results[0].type)
     try:
-        return memory_transactions(enc, shape, contiguous, element_bytes) <= memory_transactions(
+        if memory_transactions(enc, shape, contiguous, element_bytes) > memory_transactions(
             current, shape, contiguous, element_bytes
-        )
+        ):
+            return False
+        new_cost = access_cost(enc, shape, bits, info.contiguity, info.divisibility)
+        old_cost = access_cost(current, shape, bits, info.contiguity, info.divisibility)  # type: ignore[arg-type]
     except (ValueError, AttributeError):
         return False
+    return new_cost.total <= old_cost.total
 
 
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
