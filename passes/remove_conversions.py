@@ -706,7 +706,10 @@ def sink_conversion(
                 required is not None
                 and required[pos] not in (ANY, src_enc)
                 and not _view_takes(user, cvt.src, required[pos])
+                and not (user.name in _VIEWS and len(tensor_operands(user)) == 1)
             ):
+                # A one-operand view (split, reshape, trans) runs on whatever layout its
+                # forward rule accepted: its result is derived from that operand layout.
                 return False
             continue
         want = required[pos] if required is not None else None
@@ -731,6 +734,7 @@ def sink_conversion(
     # conversion back to its current layout or, for uses that are conversions already, the
     # difference between converting from the new layout and from the old one (the chains fold).
     after = extra_cost
+    new_backs = 0
     for r, enc in zip(results, new_encs, strict=False):
         res = user.results[r]
         t = res.type
@@ -755,8 +759,13 @@ def sink_conversion(
                 after += conversion_cost(enc, target, shape, bits, capability)
         if back:
             after += conversion_cost(enc, old_enc, shape, bits, capability)
+            new_backs += 1
     before = _conversion_cost_of(cvt)
-    if after >= (before if best is None else min(best, before)):
+    limit = before if best is None else min(best, before)
+    # Equal cost still pays when the move inserts no conversion: the op count drops by one
+    # (a free register reordering in front of a split or a reshape that can read its source).
+    new_ops = sum(1 for v in operands.values() if v is None) + new_backs
+    if after > limit or (after == limit and (after != before or new_ops > 0)):
         return False
     new_operands = []
     for i, value in enumerate(user.operands):
