@@ -802,7 +802,8 @@ def sink_conversion(
     if not cvt.result.uses:
         Rewriter.erase_op(cvt)
     if log is not None:
-        log.append(f"sink {_label(cvt)} below {user.name}: {after:g} < {before:g}")
+        relation = "<" if after < before else "= (one conversion fewer)"
+        log.append(f"sink {_label(cvt)} below {user.name}: {after:g} {relation} {before:g}")
     return True
 
 
