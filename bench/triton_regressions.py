@@ -171,9 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
     cases = measure(args.test_file, args.triton_cache)
-    print(
-        "| # | functions | input cvt | triton cvt | llc cvt | triton figure | llc figure | llc error |"
-    )
+    columns = "input cvt | triton cvt | llc cvt | triton figure | llc figure | llc error"
+    print(f"| # | functions | {columns} |")
     print("|---|---|---|---|---|---|---|---|")
     for c in cases:
         llc = "-" if c.llc_cvt is None else str(c.llc_cvt)
