@@ -12,7 +12,8 @@ Options (``-p 'llc-optimize-layouts{num-warps=8 target="cuda:80" debug=true}'``)
 * ``max-slice``: the largest producer slice ``llc-remove-conversions`` recomputes;
 * ``solver``: ``ilp`` (default) solves each function's assignment exactly
   (:mod:`llc.passes.layout_solver`), warm-started by the staged analysis; ``staged`` keeps the
-  staged analysis alone;
+  staged analysis alone; for ``llc-remove-conversions``, ``ilp`` also tries the solver on fully
+  laid-out input (:class:`RemoveConversionsPass`), ``staged`` keeps its greedy rewrites alone;
 * ``solver-budget``: seconds per function for the ILP (default 2); past it the function keeps
   the staged assignment and a ``remark:`` says so;
 * ``debug``: print each analysis stage to stderr (the ILP's as stage ``solve``).
