@@ -272,7 +272,7 @@ def module_figure(module: ModuleOp) -> tuple[float, int]:
     from llc.passes.layout_report import layout_report
 
     total = sum(r.total for r in layout_report(module))
-    return round(total, 6), count_conversions(module)
+    return round(float(total), 6), count_conversions(module)
 
 
 def _dot_layouts(module: ModuleOp) -> list[Attribute | None]:
