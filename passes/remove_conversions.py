@@ -200,6 +200,8 @@ def backward_slice(
     # costs
     in_slice = set(plan.order)
     for op in plan.order:
+        if op.name == "tl.load":  # a load read in another layout: its access cost changes
+            plan.cost += _access_delta(op, plan.needed[op.results[0]])
         for r in tensor_results(op):
             result = op.results[r]
             if result not in plan.needed:
@@ -270,9 +272,8 @@ def _same_linear_layout(a: Attribute | None, b: Attribute, typ: Attribute) -> bo
 def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
     """A load may change layout (not be duplicated) only if nothing else reads it, and, when
     it is expensive (a coalesced anchor, Triton's ``canBeRemat``), only to a layout that
-    touches no more memory segments (:func:`llc.passes.coalesce.memory_transactions`) and
-    costs no more to access (:func:`llc.passes.layout_cost.access_cost`: vector width and
-    sectors, what ``--layout-report`` and the layout solver charge a load)."""
+    touches no more memory segments (:func:`llc.passes.coalesce.memory_transactions`); what the
+    new layout costs to access is charged to the plan (:func:`_access_delta`)."""
     uses = [u for r in op.results for u in r.uses]
     if len(uses) != 1 or op.name != "tl.load":
         return False
@@ -286,23 +287,42 @@ def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
         return True
     from llc.passes.axis_info import AxisAnalysis
     from llc.passes.coalesce import memory_transactions
-    from llc.passes.layout_cost import access_cost
 
     info = AxisAnalysis().info(ptr)
     contiguous = max(range(len(shape)), key=lambda d: (info.contiguity[d], d))
     element_bytes = max(1, element_bits(op.results[0].type) // 8)
     current = encoding_of(op.results[0].type)
-    bits = element_bits(op.results[0].type)
     try:
-        if memory_transactions(enc, shape, contiguous, element_bytes) > memory_transactions(
+        return memory_transactions(enc, shape, contiguous, element_bytes) <= memory_transactions(
             current, shape, contiguous, element_bytes
-        ):
-            return False
-        new_cost = access_cost(enc, shape, bits, info.contiguity, info.divisibility)
-        old_cost = access_cost(current, shape, bits, info.contiguity, info.divisibility)  # type: ignore[arg-type]
+        )
     except (ValueError, AttributeError):
         return False
-    return new_cost.total <= old_cost.total
+
+
+def _access_delta(op: Operation, enc: Attribute) -> float:
+    """What reading ``op`` (a ``tl.load``) in ``enc`` costs more than in its current layout
+    (:func:`llc.passes.layout_cost.access_cost`: vector width and sectors, as
+    ``--layout-report`` and the layout solver charge a load); never negative.
+
+    >>> _access_delta.__name__
+    '_access_delta'
+    """
+    from llc.passes.axis_info import AxisAnalysis
+    from llc.passes.layout_cost import access_cost
+
+    ptr = op.operands[0]
+    current = encoding_of(op.results[0].type)
+    if current is None or current == enc:
+        return 0.0
+    info = AxisAnalysis().info(ptr)
+    shape, bits = shape_of(ptr.type), element_bits(op.results[0].type)
+    try:
+        new = access_cost(enc, shape, bits, info.contiguity, info.divisibility).total
+        old = access_cost(current, shape, bits, info.contiguity, info.divisibility).total
+    except (ValueError, AttributeError):
+        return float("inf")
+    return max(0.0, new - old)
 
 
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
