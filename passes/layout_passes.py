@@ -329,15 +329,22 @@ class RemoveConversionsPass(_LayoutPass):
         with gc_paused():
             self.hardware(op)
             log: list[str] = []
-            best, best_figure = op, module_figure(op)
-            greedy = op.clone()
-            remove_conversions(greedy, self.max_slice, log)
-            if (figure := module_figure(greedy)) <= best_figure:
-                best, best_figure = greedy, figure
-            else:
-                log.append(f"greedy rewrites dropped: figure {figure[0]:g} > {best_figure[0]:g}")
-            if self.solver == "ilp" and _fully_laid_out(op):
-                solved = self._solved(ctx, op)
+            laid_out = _fully_laid_out(op)
+            given = op.clone()
+            best: ModuleOp = op
+            if remove_conversions(op, self.max_slice, log):
+                best_figure, figure = module_figure(given), module_figure(op)
+                if figure > best_figure:
+                    log.append(
+                        f"greedy rewrites dropped: figure {figure[0]:g} > {best_figure[0]:g}"
+                    )
+                    best = given
+                else:
+                    best_figure = figure
+            else:  # nothing rewritten: the figure is the input's
+                best_figure = module_figure(op) if self.solver == "ilp" and laid_out else (0.0, 0)
+            if self.solver == "ilp" and laid_out:
+                solved = self._solved(ctx, given)
                 if solved is not None and (figure := module_figure(solved)) < best_figure:
                     log.append(
                         f"whole-function solver kept: figure {figure[0]:g} "
@@ -352,8 +359,8 @@ class RemoveConversionsPass(_LayoutPass):
             _emit(self.debug, "\n".join(f"// {line}" for line in log))
 
     def _solved(self, ctx: Context, op: ModuleOp) -> ModuleOp | None:
-        """``op`` re-laid out by the whole-function solver then the greedy rewrites, or
-        ``None`` when that changes what Triton's pass keeps (a dot's layout, a signature)."""
+        """A copy of ``op`` re-laid out by the whole-function solver then the greedy rewrites,
+        or ``None`` when that changes what Triton's pass keeps (a dot's layout, a signature)."""
         solved = op.clone()
         try:
             PropagateLayoutsPass(
