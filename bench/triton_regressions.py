@@ -4,6 +4,7 @@ Give it the path of ``test/TritonGPU/combine.mlir`` from a Triton checkout (the 
 none of Triton's test text)::
 
     python bench/triton_regressions.py PATH/combine.mlir [--show NAME] [--json OUT]
+        [--triton-cache FILE]
 
 The file is split on ``// -----`` as ``triton-opt -split-input-file`` does. A *case* is a chunk
 that Triton 3.9 parses (``ir.parse_mlir_module``) and that has laid-out tensors (``#ttg.``
@@ -14,8 +15,11 @@ layouts). Each case goes two ways:
 * **llc**: ``llc-opt CASE -p llc-remove-conversions -t ttgir`` (in process: the importer, the
   pass, the TTGIR printer).
 
-The table gives, per case, whether llc reads it (else the first line of its error) and the
-``convert_layout`` ops each leaves; the totals compare them on the cases both read.
+The table gives, per case, whether llc reads it (else the first line of its error), the
+``convert_layout`` ops each leaves and the whole-kernel figure of each output under llc's cost
+model (``vs_triton_cases.module_cost``: weighted conversions, staged dot operands, accesses); the
+totals compare them on the cases both read. ``--triton-cache FILE`` keeps Triton's outputs
+between runs.
 """
 
 from __future__ import annotations
