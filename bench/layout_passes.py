@@ -91,7 +91,7 @@ def scaling(sizes: list[int], solver: str = "ilp") -> None:
     stages = (
         AssignAnchorsPass(),
         PropagateLayoutsPass(solver=solver),
-        RemoveConversionsPass(),
+        RemoveConversionsPass(solver="staged"),  # as llc-optimize-layouts runs it
         CanonicalizePass(),
         CommonSubexpressionElimination(),
         DeadCodeElimination(),

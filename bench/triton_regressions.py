@@ -4,6 +4,7 @@ Give it the path of ``test/TritonGPU/combine.mlir`` from a Triton checkout (the 
 none of Triton's test text)::
 
     python bench/triton_regressions.py PATH/combine.mlir [--show NAME] [--json OUT]
+        [--triton-cache FILE]
 
 The file is split on ``// -----`` as ``triton-opt -split-input-file`` does. A *case* is a chunk
 that Triton 3.9 parses (``ir.parse_mlir_module``) and that has laid-out tensors (``#ttg.``
@@ -14,14 +15,18 @@ layouts). Each case goes two ways:
 * **llc**: ``llc-opt CASE -p llc-remove-conversions -t ttgir`` (in process: the importer, the
   pass, the TTGIR printer).
 
-The table gives, per case, whether llc reads it (else the first line of its error) and the
-``convert_layout`` ops each leaves; the totals compare them on the cases both read.
+The table gives, per case, whether llc reads it (else the first line of its error), the
+``convert_layout`` ops each leaves and the whole-kernel figure of each output under llc's cost
+model (``vs_triton_cases.module_cost``: weighted conversions, staged dot operands, accesses); the
+totals compare them on the cases both read. ``--triton-cache FILE`` keeps Triton's outputs
+between runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
@@ -29,6 +34,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 _CVT = re.compile(r"\bttg\.convert_layout\b")
 _NAME = re.compile(r"tt\.func\s+(?:public\s+|private\s+)?@([\w$.]+)")
 
@@ -43,6 +49,10 @@ class Case:
     llc_cvt: int | None = None
     llc_error: str = ""
     input_cvt: int = 0
+    triton_figure: float | None = None
+    llc_figure: float | None = None
+    """Whole-kernel figures of both outputs (:func:`vs_triton_cases.module_cost`: weighted
+    conversions, staged dot operands and global accesses under llc's cost model)."""
 
 
 def split_cases(text: str) -> list[str]:
@@ -108,24 +118,46 @@ def run_llc(text: str, name: str) -> str:
     return module_to_ttgir(module)
 
 
-def measure(path: Path) -> list[Case]:
-    """Every laid-out case of the file that Triton parses, run both ways."""
+def _figure(ttgir: str) -> float | None:
+    from vs_triton_cases import module_cost
+
+    try:
+        return module_cost(ttgir)[2]
+    except Exception:  # a type the text pricer does not read: no figure, the count stands
+        return None
+
+
+def measure(path: Path, cache: Path | None = None) -> list[Case]:
+    """Every laid-out case of the file that Triton parses, run both ways. ``cache``: a JSON
+    file keeping Triton's outputs by chunk text (Triton's answer does not change between runs)."""
+    known: dict[str, str | None] = json.loads(cache.read_text()) if cache and cache.exists() else {}
     cases = []
     for i, chunk in enumerate(split_cases(path.read_text())):
         if "#ttg." not in chunk and "ttg.convert_layout" not in chunk:
             continue
-        triton = run_triton(chunk)
+        if chunk not in known:
+            known[chunk] = run_triton(chunk)
+        triton = known[chunk]
         if triton is None:
             continue
         case = Case(i, ",".join(_NAME.findall(chunk)) or f"chunk{i}")
         case.input_cvt = count_conversions(chunk)
         case.triton_cvt = count_conversions(triton)
+        case.triton_figure = _figure(triton)
         try:
-            case.llc_cvt = count_conversions(run_llc(chunk, f"{path.name}#{i}"))
+            out = run_llc(chunk, f"{path.name}#{i}")
+            case.llc_cvt = count_conversions(out)
+            case.llc_figure = _figure(out)
         except Exception as err:
             case.llc_error = str(err).strip().splitlines()[0][:120] if str(err) else repr(err)
         cases.append(case)
+    if cache:
+        cache.write_text(json.dumps(known))
     return cases
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:g}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("test_file", type=Path, help="Triton's test/TritonGPU/combine.mlir")
     parser.add_argument("--json", type=Path, help="also write the cases as JSON")
     parser.add_argument("--show", help="print llc's and Triton's output for this function")
+    parser.add_argument("--triton-cache", type=Path, help="JSON file caching Triton's outputs")
     args = parser.parse_args(argv)
     if args.show:
         for chunk in split_cases(args.test_file.read_text()):
@@ -141,14 +174,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(run_llc(chunk, args.show))
         return 0
     start = time.perf_counter()
-    cases = measure(args.test_file)
-    print("| # | functions | input cvt | triton cvt | llc cvt | llc error |")
-    print("|---|---|---|---|---|---|")
+    cases = measure(args.test_file, args.triton_cache)
+    columns = "input cvt | triton cvt | llc cvt | triton figure | llc figure | llc error"
+    print(f"| # | functions | {columns} |")
+    print("|---|---|---|---|---|---|---|---|")
     for c in cases:
         llc = "-" if c.llc_cvt is None else str(c.llc_cvt)
         print(
             f"| {c.index} | {c.names[:60]} | {c.input_cvt} | {c.triton_cvt} | {llc} | "
-            f"{c.llc_error} |"
+            f"{_num(c.triton_figure)} | {_num(c.llc_figure)} | {c.llc_error} |"
         )
     read = [c for c in cases if c.llc_cvt is not None]
     assert all(c.triton_cvt is not None for c in read)
@@ -157,10 +191,15 @@ def main(argv: list[str] | None = None) -> int:
     fewer = sum(1 for c in read if c.llc_cvt < c.triton_cvt)  # type: ignore[operator]
     same = sum(1 for c in read if c.llc_cvt == c.triton_cvt)
     more = len(read) - fewer - same
+    priced = [c for c in read if c.llc_figure is not None and c.triton_figure is not None]
+    worse = [c.index for c in priced if c.llc_figure > c.triton_figure + 1e-6]  # type: ignore[operator]
     print(
         f"\nllc reads {len(read)} of {len(cases)} cases; on those it leaves {llc_total} "
         f"conversions where Triton leaves {triton_total} (fewer on {fewer}, the same on {same}, "
-        f"more on {more}); {time.perf_counter() - start:.1f} s"
+        f"more on {more}); figure: llc "
+        f"{sum(c.llc_figure for c in priced):.1f}, Triton "  # type: ignore[misc]
+        f"{sum(c.triton_figure for c in priced):.1f} on the {len(priced)} priced cases, "  # type: ignore[misc]
+        f"llc above Triton on {len(worse)} {worse}; {time.perf_counter() - start:.1f} s"
     )
     if args.json:
         args.json.write_text(json.dumps([asdict(c) for c in cases], indent=1))

@@ -648,11 +648,16 @@ def mark_unhinted_pointers(module: ModuleOp) -> None:
 
 
 def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> None:
-    """TTGIR's ``"ttg.num-warps"`` etc. become llc's names; missing ones take ``defaults``."""
+    """TTGIR's ``"ttg.num-warps"`` etc. become llc's names, on the module and on every module
+    nested in it (a file holding several modules parses as one module around them, each with
+    its own hardware); the outer module's missing ones take ``defaults``."""
+    for nested in module.walk():
+        if isinstance(nested, ModuleOp):
+            attrs = nested.attributes
+            for triton_name, llc_name in MODULE_ATTR_NAMES.items():
+                if triton_name in attrs:
+                    attrs[llc_name] = attrs.pop(triton_name)
     attrs = module.attributes
-    for triton_name, llc_name in MODULE_ATTR_NAMES.items():
-        if triton_name in attrs:
-            attrs[llc_name] = attrs.pop(triton_name)
     attrs.setdefault(tl.NUM_WARPS_ATTR, IntegerAttr(defaults.num_warps, i32))
     attrs.setdefault(tl.THREADS_PER_WARP_ATTR, IntegerAttr(defaults.threads_per_warp, i32))
     attrs.setdefault(tl.TARGET_ATTR, StringAttr(defaults.target))

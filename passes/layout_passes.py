@@ -12,7 +12,8 @@ Options (``-p 'llc-optimize-layouts{num-warps=8 target="cuda:80" debug=true}'``)
 * ``max-slice``: the largest producer slice ``llc-remove-conversions`` recomputes;
 * ``solver``: ``ilp`` (default) solves each function's assignment exactly
   (:mod:`llc.passes.layout_solver`), warm-started by the staged analysis; ``staged`` keeps the
-  staged analysis alone;
+  staged analysis alone; for ``llc-remove-conversions``, ``ilp`` also tries the solver on fully
+  laid-out input (:class:`RemoveConversionsPass`), ``staged`` keeps its greedy rewrites alone;
 * ``solver-budget``: seconds per function for the ILP (default 2); past it the function keeps
   the staged assignment and a ``remark:`` says so;
 * ``debug``: print each analysis stage to stderr (the ILP's as stage ``solve``).
@@ -31,10 +32,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
 
 from llc.dialects.diagnostics import error_at
 from llc.dialects.layout_rules import is_tensor
 from llc.dialects.tl import ConvertLayoutOp, encoding_of
+from llc.errors import LayoutError
 from llc.passes.layout_assignment import (
     Hardware,
     LayoutAnalysis,
@@ -58,6 +61,7 @@ __all__ = [
     "PropagateLayoutsPass",
     "RemoveConversionsPass",
     "count_conversions",
+    "module_figure",
 ]
 
 
@@ -257,22 +261,123 @@ class PropagateLayoutsPass(_LayoutPass):
             _emit(self.debug, f"// llc-propagate-layouts: {count_conversions(op)} conversions")
 
 
+def module_figure(module: ModuleOp) -> tuple[float, int]:
+    """What llc-remove-conversions minimizes when it chooses between rewrites: the whole-kernel
+    figure of :func:`llc.passes.layout_report.layout_report` (weighted conversions, accesses
+    and reductions), then the number of conversions left.
+
+    >>> module_figure(ModuleOp([]))
+    (0.0, 0)
+    """
+    from llc.passes.layout_report import layout_report
+
+    total = sum(r.total for r in layout_report(module))
+    return round(float(total), 6), count_conversions(module)
+
+
+def _dot_layouts(module: ModuleOp) -> list[Attribute | None]:
+    """The result layouts of the dots, in program order: the anchors Triton's pass keeps."""
+    return [
+        encoding_of(o.results[0].type)
+        for o in walk_ops(module)
+        if o.name in _DOTS and o.results and is_tensor(o.results[0])
+    ]
+
+
+_DOTS = ("tl.dot", "tl.dot_scaled", "tl.warp_group_dot")
+
+
+def _signatures(module: ModuleOp) -> list[Attribute]:
+    return [f.function_type for f in walk_ops(module) if isinstance(f, FuncOp)]
+
+
+def _replace_body(module: ModuleOp, other: ModuleOp) -> None:
+    """Make ``module`` hold ``other``'s ops (the chosen rewrite of a clone)."""
+    block = module.body.block
+    for o in list(block.ops):
+        o.detach()
+        o.erase(safe_erase=False)
+    for o in list(other.body.block.ops):
+        o.detach()
+        block.add_op(o)
+
+
 @dataclass(frozen=True)
 class RemoveConversionsPass(_LayoutPass):
-    """Backward rematerialization, hoisting, loop-carried conversions, dot operand staging."""
+    """Backward rematerialization, hoisting, loop-carried conversions, dot operand staging.
+
+    The greedy rewrites (:func:`llc.passes.remove_conversions.remove_conversions`) keep the
+    layouts they find. With ``solver=ilp`` (the default) on fully laid-out input, the pass also
+    re-decides every layout with the whole-function solver (``llc-propagate-layouts``, the
+    input's layouts among the candidates) followed by the same greedy rewrites, and keeps that
+    result when its dots keep their layouts, the signatures are unchanged and its figure
+    (:func:`module_figure`) is lower. Whatever it does, the result's figure is never above the
+    input's: a rewrite that would raise it is dropped (so a run after the solver cannot undo
+    its optimum).
+    """
 
     name = "llc-remove-conversions"
     max_slice: int = 64
+    solver: str = "ilp"
+    solver_budget: float = 2.0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.solver not in SOLVERS:
+            raise error_at(
+                op, f"solver={self.solver}: unknown layout solver (expected ilp or staged)"
+            )
         with gc_paused():
             self.hardware(op)
             log: list[str] = []
-            remove_conversions(op, self.max_slice, log)
+            laid_out = _fully_laid_out(op)
+            given = op.clone()
+            best: ModuleOp = op
+            if remove_conversions(op, self.max_slice, log):
+                best_figure, figure = module_figure(given), module_figure(op)
+                if figure > best_figure:
+                    log.append(
+                        f"greedy rewrites dropped: figure {figure[0]:g} > {best_figure[0]:g}"
+                    )
+                    best = given
+                else:
+                    best_figure = figure
+            else:  # nothing rewritten: the figure is the input's
+                best_figure = module_figure(op) if self.solver == "ilp" and laid_out else (0.0, 0)
+            if self.solver == "ilp" and laid_out:
+                solved = self._solved(ctx, given)
+                if solved is not None and (figure := module_figure(solved)) < best_figure:
+                    log.append(
+                        f"whole-function solver kept: figure {figure[0]:g} "
+                        f"< {best_figure[0]:g} ({figure[1]} conversions)"
+                    )
+                    best, best_figure = solved, figure
+            if best is not op:
+                _replace_body(op, best)
             stage_dot_operands(op)
             fold_conversions(op)
             erase_dead_ops(op)
             _emit(self.debug, "\n".join(f"// {line}" for line in log))
+
+    def _solved(self, ctx: Context, op: ModuleOp) -> ModuleOp | None:
+        """A copy of ``op`` re-laid out by the whole-function solver then the greedy rewrites,
+        or ``None`` when that changes what Triton's pass keeps (a dot's layout, a signature)."""
+        solved = op.clone()
+        try:
+            PropagateLayoutsPass(
+                num_warps=self.num_warps,
+                threads_per_warp=self.threads_per_warp,
+                target=self.target,
+                mma_version=self.mma_version,
+                solver="ilp",
+                solver_budget=self.solver_budget,
+            ).apply(ctx, solved)
+            if _dot_layouts(solved) != _dot_layouts(op) or _signatures(solved) != _signatures(op):
+                return None
+            remove_conversions(solved, self.max_slice)
+            solved.verify()
+        except (LayoutError, VerifyException):
+            return None  # an assignment the rewrite cannot state keeps the greedy result
+        return solved
 
 
 @dataclass(frozen=True)
@@ -305,7 +410,11 @@ class OptimizeLayoutsPass(_LayoutPass):
             PropagateLayoutsPass(
                 **options, solver=self.solver, solver_budget=self.solver_budget
             ).apply(ctx, op)
-            RemoveConversionsPass(**options, max_slice=self.max_slice).apply(ctx, op)
+            # The solver ran in llc-propagate-layouts already; the greedy rewrites after it
+            # keep its optimum (the pass drops any rewrite that would raise the figure).
+            RemoveConversionsPass(**options, max_slice=self.max_slice, solver="staged").apply(
+                ctx, op
+            )
             CanonicalizePass().apply(ctx, op)
             CommonSubexpressionElimination().apply(ctx, op)
             DeadCodeElimination().apply(ctx, op)

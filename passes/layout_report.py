@@ -154,7 +154,7 @@ def layout_report(module: ModuleOp) -> list[FunctionReport]:
 
     reports: list[FunctionReport] = []
     axis = AxisAnalysis()
-    for func in module.ops:
+    for func in module.walk():  # nested modules' functions too
         if not isinstance(func, FuncOp) or not func.body.blocks:
             continue
         report = FunctionReport(func.sym_name.data)

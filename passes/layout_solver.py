@@ -634,6 +634,16 @@ def build_model(
         cands.append(list(dict.fromkeys(seeds)))
         pinned.append(False)
 
+    # The layouts a laid-out function's signature gives its returned values: the rewrite
+    # converts a returned value into its result type, so that layout is a candidate and a demand.
+    returned = [(v, e) for v, e in _returned_layouts(func, ops) if v in model.node_of]
+    for v, enc in returned:
+        n = model.node_of[v]
+        if pinned[n] or enc in cands[n] or _redundant(enc, cands[n], shapes[n], valid_cache):
+            continue
+        cands[n].insert(1, enc)  # after the staged choice, before what transfer offers
+        del cands[n][MAX_SOLVER_CANDIDATES:]
+
     # ---- transfer: forward and backward through the rules, two rounds
     def offer(n: int, enc: Attribute | None, dot_operand: bool = False) -> None:
         if (
@@ -727,6 +737,8 @@ def build_model(
         clean = [None if t is ANY else t for t in targets]
         model.demands.setdefault(v, []).append(Demand(v, key, clean))
 
+    for v, enc in returned:
+        demand(v, None, [enc])
     for op in ops:
         for v, carrier in _connections(op):
             c = model.node_of[carrier]
@@ -773,6 +785,21 @@ def build_model(
             demand(op.operands[i], r, per_operand[k])
     model.finalize()
     return model
+
+
+def _returned_layouts(func: FuncOp, ops: list[Operation]) -> list[tuple[SSAValue, Attribute]]:
+    """``(value, layout)`` for each tensor a return of ``func`` gives back in a result type
+    that has a layout (laid-out input: the signature is kept)."""
+    outputs = func.function_type.outputs.data
+    out: list[tuple[SSAValue, Attribute]] = []
+    for op in ops:
+        if op.name != "func.return" or op.parent_op() is not func:
+            continue
+        for v, t in zip(op.operands, outputs, strict=False):
+            enc = encoding_of(t)
+            if enc is not None and is_tensor(v):
+                out.append((v, enc))
+    return out
 
 
 _RULE_ERRORS = (LayoutError, ValueError, AttributeError, TypeError, IndexError)

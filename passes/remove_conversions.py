@@ -200,6 +200,8 @@ def backward_slice(
     # costs
     in_slice = set(plan.order)
     for op in plan.order:
+        if op.name == "tl.load":  # a load read in another layout: its access cost changes
+            plan.cost += _access_delta(op, plan.needed[op.results[0]])
         for r in tensor_results(op):
             result = op.results[r]
             if result not in plan.needed:
@@ -270,7 +272,8 @@ def _same_linear_layout(a: Attribute | None, b: Attribute, typ: Attribute) -> bo
 def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
     """A load may change layout (not be duplicated) only if nothing else reads it, and, when
     it is expensive (a coalesced anchor, Triton's ``canBeRemat``), only to a layout that
-    touches no more memory segments (:func:`llc.passes.coalesce.memory_transactions`)."""
+    touches no more memory segments (:func:`llc.passes.coalesce.memory_transactions`); what the
+    new layout costs to access is charged to the plan (:func:`_access_delta`)."""
     uses = [u for r in op.results for u in r.uses]
     if len(uses) != 1 or op.name != "tl.load":
         return False
@@ -295,6 +298,31 @@ def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
         )
     except (ValueError, AttributeError):
         return False
+
+
+def _access_delta(op: Operation, enc: Attribute) -> float:
+    """What reading ``op`` (a ``tl.load``) in ``enc`` costs more than in its current layout
+    (:func:`llc.passes.layout_cost.access_cost`: vector width and sectors, as
+    ``--layout-report`` and the layout solver charge a load); never negative.
+
+    >>> _access_delta.__name__
+    '_access_delta'
+    """
+    from llc.passes.axis_info import AxisAnalysis
+    from llc.passes.layout_cost import access_cost
+
+    ptr = op.operands[0]
+    current = encoding_of(op.results[0].type)
+    if current is None or current == enc:
+        return 0.0
+    info = AxisAnalysis().info(ptr)
+    shape, bits = shape_of(ptr.type), element_bits(op.results[0].type)
+    try:
+        new = access_cost(enc, shape, bits, info.contiguity, info.divisibility).total
+        old = access_cost(current, shape, bits, info.contiguity, info.divisibility).total
+    except (ValueError, AttributeError):
+        return float("inf")
+    return max(0.0, new - old)
 
 
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
@@ -698,7 +726,10 @@ def sink_conversion(
                 required is not None
                 and required[pos] not in (ANY, src_enc)
                 and not _view_takes(user, cvt.src, required[pos])
+                and not (user.name in _VIEWS and len(tensor_operands(user)) == 1)
             ):
+                # A one-operand view (split, reshape, trans) runs on whatever layout its
+                # forward rule accepted: its result is derived from that operand layout.
                 return False
             continue
         want = required[pos] if required is not None else None
@@ -723,6 +754,7 @@ def sink_conversion(
     # conversion back to its current layout or, for uses that are conversions already, the
     # difference between converting from the new layout and from the old one (the chains fold).
     after = extra_cost
+    new_backs = 0
     for r, enc in zip(results, new_encs, strict=False):
         res = user.results[r]
         t = res.type
@@ -747,8 +779,13 @@ def sink_conversion(
                 after += conversion_cost(enc, target, shape, bits, capability)
         if back:
             after += conversion_cost(enc, old_enc, shape, bits, capability)
+            new_backs += 1
     before = _conversion_cost_of(cvt)
-    if after >= (before if best is None else min(best, before)):
+    limit = before if best is None else min(best, before)
+    # Equal cost still pays when the move inserts no conversion: the op count drops by one
+    # (a free register reordering in front of a split or a reshape that can read its source).
+    new_ops = sum(1 for v in operands.values() if v is None) + new_backs
+    if after > limit or (after == limit and (after != before or new_ops > 0)):
         return False
     new_operands = []
     for i, value in enumerate(user.operands):
@@ -785,7 +822,8 @@ def sink_conversion(
     if not cvt.result.uses:
         Rewriter.erase_op(cvt)
     if log is not None:
-        log.append(f"sink {_label(cvt)} below {user.name}: {after:g} < {before:g}")
+        relation = "<" if after < before else "= (one conversion fewer)"
+        log.append(f"sink {_label(cvt)} below {user.name}: {after:g} {relation} {before:g}")
     return True
 
 

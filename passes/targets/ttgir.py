@@ -238,7 +238,11 @@ def to_triton_module(module: ModuleOp) -> ModuleOp:
             attrs[triton_name] = attrs.pop(llc_name)
     attrs.setdefault("ttg.num-ctas", IntegerAttr(1, i32))
     for op in copy.walk():
-        if op is not copy:
+        if isinstance(op, ModuleOp) and op is not copy:  # a nested module: its own hardware
+            for triton_name, llc_name in MODULE_ATTR_NAMES.items():
+                if llc_name in op.attributes:
+                    op.attributes[triton_name] = op.attributes.pop(llc_name)
+        elif op is not copy:
             _triton_spelling(op.attributes)
         if isinstance(op, func.FuncOp):
             _hint_pointers(op)

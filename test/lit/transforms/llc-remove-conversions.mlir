@@ -1,5 +1,5 @@
-// RUN: llc-opt %s -p llc-remove-conversions --split-input-file | filecheck %s
-// RUN: llc-opt %s -p 'llc-remove-conversions{debug=true}' --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=DEBUG
+// RUN: llc-opt %s -p 'llc-remove-conversions{solver=staged}' --split-input-file | filecheck %s
+// RUN: llc-opt %s -p 'llc-remove-conversions{solver=staged debug=true}' --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=DEBUG
 
 #A = #tl.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #B = #tl.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
