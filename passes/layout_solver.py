@@ -46,6 +46,15 @@ source choice and target), so several users demanding the same layout pay once. 
 of the optimum equals the model's cost of its assignment (:meth:`LayoutModel.evaluate`), which
 :func:`brute_force_minimum` checks by enumeration on small functions.
 
+**Lazy prices.** A conversion not priced yet counts at its lower bound
+(:func:`~llc.passes.layout_cost.conversion_lower_bound`); each round prices exactly the
+conversions the optimum uses, until it uses only exact prices. An exact price is shared by every
+value of the function with the same (layouts, shape, element type), never taken from another
+function (the rounds, and so the optimum kept among equal ones, do not depend on what the process
+compiled before). Where the LP relaxation is fractional, the conversions are all priced before
+the first MIP when few are left (:data:`PRICE_ALL_GROUPS`), and each later MIP round starts from
+the last round's optimum.
+
 **Budget.** Past ``budget`` seconds of the compiling process' CPU time (building plus solving;
 CPU time, so that a loaded machine does not change the result) the function keeps the staged
 assignment and the pass prints a ``remark:`` saying so.
@@ -113,6 +122,10 @@ ENUMERATION_CAP = 1 << 16
 """The most assignments :func:`brute_force_minimum` enumerates per independent component."""
 MAX_REMAT_OPS = 16
 """The largest producer slice :func:`rematerialization` prices."""
+
+PRICE_ALL_GROUPS = 256
+"""Where the LP relaxation is fractional and at most this many distinct conversions are
+unpriced, all are priced exactly before the first MIP (one MIP instead of one per round)."""
 
 CONVERSION_OP_COST = 1e-3
 """Added to every conversion's price: one the cost model prices 0 (a register renaming) still
@@ -1101,6 +1114,23 @@ class _Ilp:
         self.costs = costs.tolist()
         self.constant = self.base_constant + float(np.dot(const_coef, prices[const_key]))
 
+    def price_all(self, limit: int) -> bool:
+        """Before the first MIP, price exactly every conversion of the model when at most
+        ``limit`` (layouts, shape, bits) groups are unpriced: a MIP round costs far more than an
+        LP round, and with every price exact the first MIP is the last. Whether a price
+        changed (decided by the function alone, so the rounds do not depend on what the
+        process compiled before)."""
+        m = self.model
+        assert self._entries is not None
+        keys = self._entries[0]
+        groups = {(hi, t, m._signature(vi)) for vi, hi, t in keys if not m.is_priced(vi, hi, t)}
+        if not groups or len({g for g in groups if g not in m._converts}) > limit:
+            return False
+        for vi, hi, t in keys:
+            m.price(vi, hi, t)
+        self.reprice()
+        return True
+
     def _highs(self, time_limit: float):  # type: ignore[no-untyped-def]
         """A HiGHS instance holding the LP relaxation (built on the first solve)."""
         import highspy
@@ -1170,6 +1200,10 @@ class _Ilp:
             or any(1e-6 < values[c] < 1 - 1e-6 for cols in self.x if cols is not None for c in cols)
         ):
             self._integer = True
+            if self.price_all(PRICE_ALL_GROUPS):
+                h.changeColsCost(
+                    ncol, np.arange(ncol, dtype=np.int32), np.array(self.costs, dtype=float)
+                )
             integer = [c for c in range(ncol) if self.integer[c]]
             h.changeColsIntegrality(
                 len(integer),
