@@ -161,6 +161,8 @@ _CYCLES = {
 }
 _WAVEFRONT_CYCLES = 2.0
 _BARRIER_CYCLES = 32.0
+_TRIP_COST_FLOOR = _BARRIER_CYCLES
+"""No shared-memory round trip costs less: each has a barrier between its stores and loads."""
 
 
 # ------------------------------------------------------------------------------ the program
@@ -552,7 +554,14 @@ def _plan(
             raise LayoutError("the conversion moves data across warps: it cannot use shuffles")
         if warp_local is not None:
             candidates.append(warp_local)
-    if force != "shuffle" and not (candidates and candidates[0].strategy in ("none", "registers")):
+    # Every shared-memory round trip waits at a CTA barrier (``_round_trip``): a warp-local
+    # program cheaper than that barrier alone already wins, and planning the trips (swizzle
+    # search, matrix tiles) is most of the planner's time when the solver prices conversions.
+    settled = candidates and (
+        candidates[0].strategy in ("none", "registers")
+        or (force is None and candidates[0].cost < _TRIP_COST_FLOOR)
+    )
+    if force != "shuffle" and not settled:
         trips: list[LoweringPlan] = []
         too_large: LayoutError | None = None
         try:

@@ -34,7 +34,9 @@ from xdsl.ir import Attribute, Operation
 from llc import cost as cost_model
 from llc.dialects.tl import TARGET_ATTR
 from llc.errors import LayoutError
+from llc.f2 import EchelonBasis
 from llc.layouts.common import padded_shape
+from llc.linear_layout import LinearLayout
 from llc.lowering import DEFAULT_COMPUTE_CAPABILITY, compute_capability_of
 
 __all__ = [
@@ -102,24 +104,81 @@ def conversion_lower_bound(
 
 @functools.lru_cache(maxsize=16384)
 def _lower_bound(src: Attribute, dst: Attribute, shape: tuple[int, ...], bits: int) -> float:
-    from llc.conversion import analyze_conversion
-
     padded = padded_shape(shape)
+    pair = _linear_pair(src, dst, padded)
+    if pair is None:
+        return 0.0
+    return linear_lower_bound(*pair, bits)
+
+
+@functools.lru_cache(maxsize=8192)
+def _linear_pair(
+    src: Attribute, dst: Attribute, padded: tuple[int, ...]
+) -> tuple[LinearLayout, LinearLayout, str | None] | None:
+    """The two layouts' linear layouts and the level the conversion must cross (shared by the
+    element types: the solver asks about one pair at several widths)."""
+    from llc.conversion import required_level
+
     try:
         a = src.to_linear_layout(padded)  # type: ignore[attr-defined]
         b = dst.to_linear_layout(padded)  # type: ignore[attr-defined]
-        level = analyze_conversion(a, b).required
+        return a, b, required_level(a, b)
     except (LayoutError, ValueError, AttributeError):
-        return 0.0
+        return None
+
+
+def linear_lower_bound(src: LinearLayout, dst: LinearLayout, level: str | None, bits: int) -> float:
+    """:func:`conversion_lower_bound` of two linear layouts of one (padded) tensor whose
+    conversion must cross ``level`` (:func:`llc.conversion.required_level`).
+
+    Within a warp: the shuffles that deliver what some lane lacks (:func:`_lane_words`, 32 bits a
+    shuffle) or, when cheaper, the barrier every shared-memory round trip waits at. Across warps:
+    the barrier and the wavefronts that storing and loading a warp's share take at least.
+
+    >>> regs = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [4]])], ["dim0"])
+    >>> swap = LinearLayout.from_bases([("register", [[2]]), ("lane", [[1], [4]])], ["dim0"])
+    >>> linear_lower_bound(regs, swap, "lane", 32), linear_lower_bound(regs, regs, None, 32)
+    (2.0, 0.0)
+    """
     if level in (None, "register"):
         return 0.0
     if level == "lane":
-        return cost_model.SHUFFLE_CYCLES
+        words = _lane_words(src, dst, max(1, bits))
+        return min(cost_model.SHUFFLE_CYCLES * max(1, words), cost_model.BARRIER_CYCLES)
     if level == "warp":
-        warps = max(1, a.in_dims.get("warp", 1))
-        wavefronts = math.ceil(math.prod(padded) * max(8, bits) // 8 / warps / 128)
+        warps = max(1, src.in_dims.get("warp", 1))
+        size = math.prod(src.out_dim_sizes.values())
+        wavefronts = math.ceil(size * max(8, bits) // 8 / warps / 128)
         return cost_model.BARRIER_CYCLES + 2 * wavefronts * cost_model.WAVEFRONT_CYCLES
     return 0.0
+
+
+def _lane_words(src: LinearLayout, dst: LinearLayout, bits: int) -> int:
+    """32-bit words some lane must receive from other lanes in a ``src -> dst`` conversion
+    within warps: the destination elements of a lane that its source registers do not hold.
+
+    Lane ``l`` (of warp 0) holds ``src(l) + span(src registers)`` and needs
+    ``dst(l) + span(dst registers)``; two cosets meet in a coset of the spans' intersection or
+    not at all (when ``src(l) ^ dst(l)`` is outside the sum of the spans). Lane 0 and the lanes
+    of the lane bases are checked; each shuffle moves one 32-bit word per lane.
+
+    >>> regs = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [4]])], ["dim0"])
+    >>> swap = LinearLayout.from_bases([("register", [[2]]), ("lane", [[1], [4]])], ["dim0"])
+    >>> _lane_words(regs, swap, 32), _lane_words(regs, regs, 32), _lane_words(regs, swap, 16)
+    (1, 0, 1)
+    """
+    from llc.conversion import in_dim_columns
+
+    src_regs, dst_regs = in_dim_columns(src, "register"), in_dim_columns(dst, "register")
+    dst_rank = EchelonBasis(dst_regs).rank
+    both = EchelonBasis([*dst_regs, *src_regs])
+    common = dst_rank + EchelonBasis(src_regs).rank - both.rank
+    needed = (1 << dst_rank) - (1 << common)
+    for s, d in zip(in_dim_columns(src, "lane"), in_dim_columns(dst, "lane"), strict=False):
+        if both.reduce(s ^ d)[0]:
+            needed = 1 << dst_rank  # that lane holds none of what it needs
+            break
+    return -(-needed * bits // 32)
 
 
 def capability_of(op: Operation) -> int:

@@ -46,6 +46,15 @@ source choice and target), so several users demanding the same layout pay once. 
 of the optimum equals the model's cost of its assignment (:meth:`LayoutModel.evaluate`), which
 :func:`brute_force_minimum` checks by enumeration on small functions.
 
+**Lazy prices.** A conversion not priced yet counts at its lower bound
+(:func:`~llc.passes.layout_cost.conversion_lower_bound`); each round prices exactly the
+conversions the optimum uses, until it uses only exact prices. An exact price is shared by every
+value of the function with the same (layouts, shape, element type), never taken from another
+function (the rounds, and so the optimum kept among equal ones, do not depend on what the process
+compiled before). Where the LP relaxation is fractional, the conversions are all priced before
+the first MIP when few are left (:data:`PRICE_ALL_GROUPS`), and each later MIP round starts from
+the last round's optimum.
+
 **Budget.** Past ``budget`` seconds of the compiling process' CPU time (building plus solving;
 CPU time, so that a loaded machine does not change the result) the function keeps the staged
 assignment and the pass prints a ``remark:`` saying so.
@@ -113,6 +122,10 @@ ENUMERATION_CAP = 1 << 16
 """The most assignments :func:`brute_force_minimum` enumerates per independent component."""
 MAX_REMAT_OPS = 16
 """The largest producer slice :func:`rematerialization` prices."""
+
+PRICE_ALL_GROUPS = 256
+"""Where the LP relaxation is fractional and at most this many distinct conversions are
+unpriced, all are priced exactly before the first MIP (one MIP instead of one per round)."""
 
 CONVERSION_OP_COST = 1e-3
 """Added to every conversion's price: one the cost model prices 0 (a register renaming) still
@@ -221,6 +234,19 @@ class LayoutModel:
     _price: dict[tuple[int, int, int], float] = field(default_factory=dict)
     _lower: dict[tuple[int, int, int], float] = field(default_factory=dict)
     _remat: dict[tuple[SSAValue, Attribute], float] = field(default_factory=dict)
+    _converts: dict[tuple[int, int, tuple[tuple[int, ...], int]], float] = field(
+        default_factory=dict
+    )
+    """Conversions this model priced exactly, by (source, target, (shape, bits)): shared by
+    every value of that shape and element type."""
+    _sigs: dict[int, tuple[tuple[int, ...], int]] = field(default_factory=dict)
+    _bounds: dict[tuple[int, int, tuple[tuple[int, ...], int]], float] = field(default_factory=dict)
+    _fresh: list[tuple[int, int, int]] = field(default_factory=list)
+    """Keys of :attr:`_price` added since the ILP last read the prices."""
+    _fresh_converts: list[tuple[int, int, tuple[tuple[int, ...], int]]] = field(
+        default_factory=list
+    )
+    """Keys of :attr:`_converts` added since the ILP last read the prices."""
     gather_operands: dict[Operation, Attribute] = field(default_factory=dict)
     """The gathers the anchors laid out (warp-local), with the layout the rewrite converts both
     their operands to: what their rule sees when the rewrite recomputes one in another layout
@@ -264,7 +290,9 @@ class LayoutModel:
         cached = self._price.get(key)
         if cached is not None:
             return cached
-        if not exact:
+        sig = self._signature(vi)
+        convert = self._converts.get((hi, wi, sig))
+        if not exact and convert is None:
             bound = self._lower.get(key)
             if bound is not None:
                 return bound
@@ -272,13 +300,24 @@ class LayoutModel:
         remat = rematerialization(v, want, self._remat, self.gather_operands)
         if remat == 0:  # a free recomputation needs no conversion priced
             self._price[key] = 0.0
+            self._fresh.append(key)
             return 0.0
-        shape, bits = shape_of(v.type), element_bits(v.type)
+        shape, bits = sig
+        if convert is not None:
+            # This function priced the same conversion (layouts, shape, element type) for
+            # another value: its price is known here whatever the process compiled before.
+            self._price[key] = cached = min(remat, convert)
+            self._fresh.append(key)
+            return cached
         if not exact:
             # The lower bound even where an earlier function priced the pair exactly: the lazy
             # rounds, and so the optimum picked among equal-cost ones, must not depend on what
             # the process compiled before.
-            bound = conversion_lower_bound(have, want, shape, bits) + CONVERSION_OP_COST
+            group = (hi, wi, sig)
+            bound = self._bounds.get(group)
+            if bound is None:
+                bound = conversion_lower_bound(have, want, shape, bits) + CONVERSION_OP_COST
+                self._bounds[group] = bound
             self._lower[key] = min(remat, bound)
             return self._lower[key]
         known_key = (have, want, shape, bits, self.capability)
@@ -289,9 +328,21 @@ class LayoutModel:
             if len(_KNOWN_CONVERSIONS) >= 1 << 16:
                 _KNOWN_CONVERSIONS.clear()
             _KNOWN_CONVERSIONS[known_key] = convert
+        self._converts[(hi, wi, sig)] = convert
+        self._fresh_converts.append((hi, wi, sig))
         cached = min(remat, convert)
         self._price[key] = cached
+        self._fresh.append(key)
         return cached
+
+    def _signature(self, vi: int) -> tuple[tuple[int, ...], int]:
+        """``values[vi]``'s (shape, element bits): what a conversion's price depends on besides
+        the two layouts."""
+        sig = self._sigs.get(vi)
+        if sig is None:
+            t = self.values[vi].type
+            sig = self._sigs[vi] = (shape_of(t), element_bits(t))
+        return sig
 
     def is_priced(self, vi: int, hi: int, wi: int) -> bool:
         """Whether :meth:`price` knows the exact figure."""
@@ -634,6 +685,16 @@ def build_model(
         cands.append(list(dict.fromkeys(seeds)))
         pinned.append(False)
 
+    # What each op's rule requires of its operands for a result layout: asked again by the
+    # transfer, the pruning and the costs (the IR does not change while the model is built).
+    required_of: dict[tuple[Operation, Attribute], list[Attribute] | None] = {}
+
+    def backward(rule: object, op: Operation, enc: Attribute, results: int) -> list | None:
+        key = (op, enc)
+        if key not in required_of:
+            required_of[key] = _backward(rule, op, [enc] * results)
+        return required_of[key]
+
     # The layouts a laid-out function's signature gives its returned values: the rewrite
     # converts a returned value into its result type, so that layout is a candidate and a demand.
     returned = [(v, e) for v, e in _returned_layouts(func, ops) if v in model.node_of]
@@ -704,7 +765,7 @@ def build_model(
                 op.name == "tl.load"
             )
             for enc in list(cands[r]):
-                required = _backward(rule, op, [enc] * len(results))
+                required = backward(rule, op, enc, len(results))
                 if required is None:
                     continue
                 for i, req in zip(tensor_operands(op), required, strict=False):
@@ -722,7 +783,7 @@ def build_model(
             continue
         r = model.node_of[op.results[results[0]]]
         cands[r] = [cands[r][0]] + [
-            e for e in cands[r][1:] if _backward(rule, op, [e] * len(results)) is not None
+            e for e in cands[r][1:] if backward(rule, op, e, len(results)) is not None
         ]
     model.candidates = cands
     model.pinned = pinned
@@ -776,7 +837,7 @@ def build_model(
         r = model.node_of[op.results[results[0]]]
         per_operand: list[list[Attribute | None]] = [[] for _ in operands]
         for j, lr in enumerate(cands[r]):
-            required = _backward(rule, op, [lr] * len(results))
+            required = backward(rule, op, lr, len(results))
             if required is None:
                 required = _fallback(op, rule, j, lr, model, cands, staged, hw)
             for k in range(len(operands)):
@@ -928,7 +989,11 @@ class _Ilp:
         self.base_constant = 0.0
         self._h = None
         self._integer = False
+        self._incumbent: list[float] | None = None
         self._entries: tuple | None = None
+        self._prices: np.ndarray | None = None
+        self._key_index: dict[tuple[int, int, int], int] = {}
+        self._groups: dict[tuple, list[int]] = {}
         self.x: list[list[int] | None] = []
         self.y: dict[tuple[int, int], np.ndarray] = {}
         for cands in model.candidates:
@@ -1053,12 +1118,49 @@ class _Ilp:
                 np.array(const_coef, dtype=float),
             )
         keys_list, key_idx, col_idx, coef, const_key, const_coef = self._entries
-        prices = np.array([m.price(vi, hi, t, exact=False) for vi, hi, t in keys_list])
+        if self._prices is None:
+            m._fresh.clear()
+            m._fresh_converts.clear()
+            self._prices = np.array([m.price(vi, hi, t, exact=False) for vi, hi, t in keys_list])
+            self._key_index = {key: k for k, key in enumerate(keys_list)}
+            for k, (vi, hi, t) in enumerate(keys_list):
+                self._groups.setdefault((hi, t, m._signature(vi)), []).append(k)
+        else:
+            # Only the prices learnt since the last round change (most keys keep their lower
+            # bound): a conversion priced for one value is known for every value of its group.
+            prices = self._prices
+            for group in m._fresh_converts:
+                for k in self._groups.get(group, ()):
+                    prices[k] = m.price(*keys_list[k], exact=False)
+            m._fresh_converts.clear()
+            for key in m._fresh:
+                k = self._key_index.get(key)
+                if k is not None:
+                    prices[k] = m._price[key]
+            m._fresh.clear()
+        prices = self._prices
         costs = np.array(self.base_costs, dtype=float)
         if len(col_idx):
             np.add.at(costs, col_idx, coef * prices[key_idx])
         self.costs = costs.tolist()
         self.constant = self.base_constant + float(np.dot(const_coef, prices[const_key]))
+
+    def price_all(self, limit: int) -> bool:
+        """Before the first MIP, price exactly every conversion of the model when at most
+        ``limit`` (layouts, shape, bits) groups are unpriced: a MIP round costs far more than an
+        LP round, and with every price exact the first MIP is the last. Whether a price
+        changed (decided by the function alone, so the rounds do not depend on what the
+        process compiled before)."""
+        m = self.model
+        assert self._entries is not None
+        keys = self._entries[0]
+        groups = {(hi, t, m._signature(vi)) for vi, hi, t in keys if not m.is_priced(vi, hi, t)}
+        if not groups or len({g for g in groups if g not in m._converts}) > limit:
+            return False
+        for vi, hi, t in keys:
+            m.price(vi, hi, t)
+        self.reprice()
+        return True
 
     def _highs(self, time_limit: float):  # type: ignore[no-untyped-def]
         """A HiGHS instance holding the LP relaxation (built on the first solve)."""
@@ -1111,6 +1213,13 @@ class _Ilp:
             )
         h = self._h
         h.setOptionValue("time_limit", 4 * max(1e-6, time_limit) + 1.0)  # wall clock: slack
+        if self._integer and self._incumbent is not None:
+            # The last round's optimum is feasible (only prices changed): the branch and bound
+            # starts with it as its incumbent.
+            sol = highspy.HighsSolution()
+            sol.col_value = self._incumbent
+            sol.value_valid = True
+            h.setSolution(sol)
         # The LP relaxation first: on tree-like functions the local polytope is integral and
         # the simplex answers in a few milliseconds; the MIP (presolve, cuts, branching) only
         # runs when some x is fractional.
@@ -1122,6 +1231,10 @@ class _Ilp:
             or any(1e-6 < values[c] < 1 - 1e-6 for cols in self.x if cols is not None for c in cols)
         ):
             self._integer = True
+            if self.price_all(PRICE_ALL_GROUPS):
+                h.changeColsCost(
+                    ncol, np.arange(ncol, dtype=np.int32), np.array(self.costs, dtype=float)
+                )
             integer = [c for c in range(ncol) if self.integer[c]]
             h.changeColsIntegrality(
                 len(integer),
@@ -1131,10 +1244,13 @@ class _Ilp:
             # HiGHS counts wall-clock time: give it slack, the budget is checked in CPU time
             left = max(1e-6, time_limit - (time.process_time() - start))
             h.setOptionValue("time_limit", 4 * left + 1.0)
-            h.setOptionValue("presolve", "on")
+            # No presolve: on these small models it costs more than it saves, and each round
+            # would redo it.
             h.run()
             status = h.getModelStatus()
             values = h.getSolution().col_value
+        if self._integer and status == highspy.HighsModelStatus.kOptimal:
+            self._incumbent = list(values)
         if status != highspy.HighsModelStatus.kOptimal:
             seconds = time.process_time() - start
             return SolveResult(None, _INF, h.modelStatusToString(status), seconds)

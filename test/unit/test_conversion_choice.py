@@ -306,3 +306,41 @@ def test_small_cross_warp_tensors_take_the_cheapest_path(src, dst) -> None:
     plan = _lower(src, dst, [64, 1], "f16")
     assert plan.strategy == "shared"
     assert _moved(plan) == 2
+
+
+def test_a_shuffle_program_cheaper_than_a_barrier_skips_the_round_trips(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every shared-memory round trip waits at a barrier, so the planner does not plan the trips
+    of a conversion within warps whose shuffle program costs less than that barrier (the layout
+    solver prices hundreds of conversions). On drawn conversions within warps the plan is the
+    one the planner picks when it plans every trip."""
+    from conversion_pairs import random_pair
+
+    from llc import lowering
+    from llc.conversion import required_level
+    from llc.errors import LayoutError
+
+    compared = skipped = 0
+    for seed in range(160):
+        src, dst, bits, _ = random_pair(seed)
+        if required_level(src, dst) != "lane":
+            continue
+        lowering._plan.cache_clear()
+        try:
+            fast = plan_conversion(src, dst, bits)
+        except LayoutError:
+            continue
+        monkeypatch.setattr(lowering, "_TRIP_COST_FLOOR", float("-inf"))
+        lowering._plan.cache_clear()
+        full = plan_conversion(src, dst, bits)
+        monkeypatch.undo()
+        assert (fast.strategy, fast.cost, fast.instructions) == (
+            full.strategy,
+            full.cost,
+            full.instructions,
+        ), seed
+        compared += 1
+        skipped += fast.cost < lowering._BARRIER_CYCLES
+    lowering._plan.cache_clear()
+    assert compared >= 40 and skipped >= 10, (compared, skipped)

@@ -240,3 +240,31 @@ def test_dot_operand_layout_moves_above_a_load() -> None:
     converts = [op for op in module.walk() if op.name == "tl.convert_layout"]
     assert len(converts) == 1, [str(op.results[0].type) for op in converts]
     assert "tl.ptr" not in str(converts[0].results[0].type)
+
+
+def test_lower_bound_of_conversions_within_warps_is_below_their_price() -> None:
+    """The lazy pricing's bound for a conversion within warps (the shuffles that deliver what a
+    lane lacks, or a round trip's barrier) is never above the planned cost, and above one
+    shuffle where a lane lacks several words (the old bound), on drawn conversion pairs."""
+    from conversion_pairs import random_pair
+
+    from llc import cost
+    from llc.conversion import required_level
+    from llc.errors import LayoutError
+    from llc.passes.layout_cost import linear_lower_bound
+
+    checked = tighter = 0
+    for seed in range(240):
+        src, dst, bits, _ = random_pair(seed)
+        level = required_level(src, dst)
+        if level != "lane":
+            continue
+        try:
+            price = cost.conversion_cost(src, dst, list(src.out_dim_sizes.values()), bits).total
+        except LayoutError:
+            continue
+        bound = linear_lower_bound(src, dst, level, bits)
+        assert bound <= price + 1e-9, (seed, bound, price)
+        checked += 1
+        tighter += bound > cost.SHUFFLE_CYCLES
+    assert checked >= 60 and tighter >= 20, (checked, tighter)
