@@ -1824,7 +1824,7 @@ class LocalLoadOp(TLOperation):
         src = parser.parse_unresolved_operand()
         token = None
         if parser.parse_optional_keyword("token") is not None:
-            token = parser.parse_operand()
+            token = parser.parse_operand(AsyncTokenType())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         src_type = parser.parse_type()
@@ -2799,7 +2799,9 @@ def _parse_memdesc_type(parser: Parser) -> Attribute:
 
 
 def _parse_tokens(parser: Parser) -> list[SSAValue]:
-    return parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parser.parse_operand())
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, lambda: parser.parse_operand(AsyncTokenType())
+    )
 
 
 def _token_results(with_token: bool) -> list[list[Attribute]]:

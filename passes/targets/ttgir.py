@@ -35,7 +35,16 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.target import Target
 
@@ -116,6 +125,18 @@ class TTGIRPrinter(LLCPrinter):
             return
         if isinstance(op, tl.AsyncCopyGlobalToLocalOp):
             self._print_async_copy(op)
+            return
+        if isinstance(op, tl.ConstantOp) and not isinstance(op.value, DenseIntOrFPElementsAttr):
+            # arith.constant spells a splat tensor dense<v> (tl.constant's bare scalar is llc's).
+            self._print_results(op)
+            self.print_string("arith.constant ")
+            value = op.value.value.data  # type: ignore[attr-defined]
+            typ = op.result.type
+            if isinstance(typ, TensorType):
+                self.print_attribute(DenseIntOrFPElementsAttr.from_list(typ, [value]))
+            else:
+                self.print_attribute(op.value)
+            self.print_op_attributes(op.attributes)
             return
         if isinstance(op, tl.Fp4ToFpOp):
             self._print_results(op)
