@@ -540,13 +540,18 @@ def test_reoptimizing_tritons_hopper_ttgir_keeps_its_dots(path: Path) -> None:
 TRITON39 = Path(__file__).resolve().parents[1] / "lit" / "triton" / "triton39.ttgir"
 
 
+PIPELINED_TILESUM = TRITON39.parent / "Inputs" / "pipelined-tilesum.ttgir"
+
+
 @needs_triton
-def test_triton39_ops_written_back_parse_in_triton(tmp_path: Path) -> None:
+@pytest.mark.parametrize("source", [TRITON39, PIPELINED_TILESUM], ids=lambda p: p.name)
+def test_triton39_ops_written_back_parse_in_triton(source: Path, tmp_path: Path) -> None:
     """Every op and spelling of issue 18 (scan, inline asm, extern calls, memdesc_trans,
-    fp4_to_fp, dot_scaled, tensor descriptors, reshape flags, nvmma rank, mma 16x16) comes out
-    of ``-t ttgir`` in a form Triton 3.9's verifier accepts."""
-    exported = tmp_path / TRITON39.name
-    exported.write_text(module_to_ttgir(_import(TRITON39)))
+    fp4_to_fp, dot_scaled, tensor descriptors, reshape flags, nvmma rank, mma 16x16), and of a
+    pipelined kernel (tokens through scf.for, memdesc_subslice, local_load with a token, a copy
+    with attributes) comes out of ``-t ttgir`` in a form Triton 3.9's verifier accepts."""
+    exported = tmp_path / source.name
+    exported.write_text(module_to_ttgir(_import(source)))
     script = (
         "import sys\n"
         "from triton._C.libtriton import ir\n"
