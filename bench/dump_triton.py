@@ -631,7 +631,11 @@ DEBUG_KERNELS = frozenset({"extra_ops"})
 
 
 def compile_kernel(
-    name: str, arch: int, constexprs: dict[str, int] | None = None, num_warps: int | None = None
+    name: str,
+    arch: int,
+    constexprs: dict[str, int] | None = None,
+    num_warps: int | None = None,
+    num_stages: int = 1,
 ) -> Any:
     """``triton.compile`` one of :data:`KERNELS` for ``sm_<arch>`` (no GPU needed)."""
     fn, signature, default_constexprs, default_warps = KERNELS[name]
@@ -640,7 +644,7 @@ def compile_kernel(
     source = ASTSource(fn=fn, signature=full_signature, constexprs=consts)
     options = {
         "num_warps": num_warps or default_warps,
-        "num_stages": 1,
+        "num_stages": num_stages,
         "debug": name in DEBUG_KERNELS,
     }
     return triton.compile(source, target=GPUTarget("cuda", arch, 32), options=options)

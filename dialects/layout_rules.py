@@ -803,6 +803,15 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     # Views of shared memory: no register tensor, nothing to choose.
     "tl.memdesc_trans": LayoutRule("memory", _free_forward, _free_backward, False),
     "tl.memdesc_index": LayoutRule("memory", _free_forward, _free_backward, False),
+    "tl.memdesc_subslice": LayoutRule("memory", _free_forward, _free_backward, False),
+    # Triton's pipelined copies: pointers, mask and other in one layout, as tl.store takes
+    # them (the copy writes shared memory, so its layout is free otherwise); commit and wait
+    # hold tokens only.
+    "tl.async_copy_global_to_local": LayoutRule(
+        "sink", _same_forward, _same_backward, rematerializable=False
+    ),
+    "tl.async_commit_group": LayoutRule("memory", _free_forward, _free_backward, False),
+    "tl.async_wait": LayoutRule("memory", _free_forward, _free_backward, False),
     "tl.local_dealloc": LayoutRule("memory", _free_forward, _free_backward, False),
     "tl.fence_async_shared": LayoutRule("memory", _free_forward, _free_backward, False),
 }

@@ -82,6 +82,7 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    opt_result_def,
     prop_def,
     region_def,
     result_def,
@@ -360,6 +361,62 @@ class MemDescType(_BlockParameters, ParametrizedAttribute, TypeAttribute, Shaped
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
     encoding: Attribute
+    alloc_shape: ArrayAttr[IntAttr]
+
+    def __init__(
+        self,
+        element_type: Attribute,
+        shape: Sequence[int],
+        encoding: Attribute | None = None,
+        alloc_shape: Sequence[int] = (),
+    ):
+        ParametrizedAttribute.__init__(
+            self,
+            ArrayAttr(IntAttr(d) for d in shape),
+            element_type,
+            NoneAttr() if encoding is None else encoding,
+            ArrayAttr(IntAttr(d) for d in alloc_shape),
+        )
+
+    def get_alloc_shape(self) -> tuple[int, ...]:
+        """The shape of the allocation this buffer is a view of (``tl.memdesc_subslice``'s
+        results: Triton's trailing ``64x32``); the buffer's own shape when it is not a view.
+
+        >>> from xdsl.dialects.builtin import f32
+        >>> MemDescType(f32, [64, 8], None, [64, 32]).get_alloc_shape()
+        (64, 32)
+        >>> MemDescType(f32, [64, 8]).get_alloc_shape()
+        (64, 8)
+        """
+        return tuple(d.data for d in self.alloc_shape.data) or self.get_shape()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+            encoding: Attribute = NoneAttr()
+            alloc: list[int] = []
+            while parser.parse_optional_punctuation(",") is not None:
+                if peek_token(parser).text[:1].isdigit():
+                    alloc = parser.parse_dimension_list()
+                else:
+                    encoding = parser.parse_attribute()
+        return (
+            ArrayAttr(IntAttr(d) for d in dims),
+            element,
+            encoding,
+            ArrayAttr(IntAttr(d) for d in alloc),
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string("".join(f"{d}x" for d in self.get_shape()))
+            printer.print_attribute(self.element_type)
+            if not isinstance(self.encoding, NoneAttr):
+                printer.print_string(", ")
+                printer.print_attribute(self.encoding)
+            if self.alloc_shape.data:
+                printer.print_string(", " + "x".join(str(d.data) for d in self.alloc_shape.data))
 
     def get_num_dims(self) -> int:
         return len(self.shape.data)
@@ -372,12 +429,34 @@ class MemDescType(_BlockParameters, ParametrizedAttribute, TypeAttribute, Shaped
             raise VerifyException(
                 f"!tl.memdesc: dimensions must be positive, got {list(self.get_shape())}"
             )
+        alloc = self.get_alloc_shape()
+        if len(alloc) != len(self.get_shape()) or any(
+            d > a for d, a in zip(self.get_shape(), alloc, strict=False)
+        ):
+            raise VerifyException(
+                f"!tl.memdesc: the allocation shape {list(alloc)} must have the rank of the "
+                f"shape {list(self.get_shape())} and contain it"
+            )
         kind = _kind(self.encoding)
         if kind is not None and hasattr(layout_of(self.encoding), "check_hardware"):
             raise VerifyException(
                 f"!tl.memdesc: the encoding must be a shared layout, got the distributed "
                 f"layout {self.encoding}"
             )
+
+
+@irdl_attr_definition
+class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
+    """The completion of asynchronous copies: ``!tl.async_token`` (Triton's
+    ``!ttg.async.token``). Triton threads one through its copies, commits, waits and
+    ``local_load``s (and through ``scf.for``); llc's own pipeliner orders the ops instead, so
+    every token is optional.
+
+    >>> print(AsyncTokenType())
+    !tl.async_token
+    """
+
+    name = "tl.async_token"
 
 
 # --------------------------------------------------------------------------------------
@@ -1724,12 +1803,48 @@ class LocalLoadOp(TLOperation):
 
     name = "tl.local_load"
     src = operand_def(MemDescType)
+    token = opt_operand_def(AsyncTokenType)
     result = result_def(TensorType)
     traits = traits_def(MemoryReadEffect())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
-    def __init__(self, src: SSAValue | Operation, result_type: TensorType):
-        super().__init__(operands=[src], result_types=[result_type])
+    def __init__(
+        self,
+        src: SSAValue | Operation,
+        result_type: TensorType,
+        token: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[src, [] if token is None else [token]], result_types=[result_type]
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LocalLoadOp:
+        """``%x = tl.local_load %m [token %t] : !tl.memdesc<...> -> tensor<...>``: the token
+        (Triton's) names the ``tl.async_wait`` after which ``%m`` holds its copies."""
+        src = parser.parse_unresolved_operand()
+        token = None
+        if parser.parse_optional_keyword("token") is not None:
+            token = parser.parse_operand(AsyncTokenType())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls(parser.resolve_operand(src, src_type), result_type, token)  # type: ignore[arg-type]
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        if self.token is not None:
+            printer.print_string(" token ")
+            printer.print_operand(self.token)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
 
     def verify_tl(self) -> None:
         _check_tensor_memdesc(self, self.result.type, self.src.type)
@@ -2469,9 +2584,86 @@ class MemDescIndexOp(TLOperation):
             raise self.fail(f"result {dst} must be one leading slice of {src}")
 
 
+@irdl_op_definition
+class MemDescSubsliceOp(TLOperation):
+    """A view of a shared buffer at static offsets (Triton 3.9's ``ttg.memdesc_subslice``):
+    ``%v = tl.memdesc_subslice %m[0, 8] : !tl.memdesc<64x32xf32, #s> ->
+    !tl.memdesc<64x8xf32, #s, 64x32>`` is the ``64x8`` block of ``%m`` starting at row 0,
+    column 8. It aliases ``%m``; its elements sit where ``%m``'s shared layout puts the
+    coordinates ``offsets + (i, j)``, so the view keeps ``%m``'s encoding and its type records
+    the allocation's shape (``64x32``).
+    """
+
+    name = "tl.memdesc_subslice"
+    src = operand_def(MemDescType)
+    offsets = prop_def(ArrayAttr[IntAttr])
+    result = result_def(MemDescType)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, src: SSAValue | Operation, offsets: Sequence[int], result_type: MemDescType
+    ) -> None:
+        super().__init__(
+            operands=[src],
+            properties={"offsets": ArrayAttr(IntAttr(o) for o in offsets)},
+            result_types=[result_type],
+        )
+
+    def get_offsets(self) -> tuple[int, ...]:
+        """The static offsets, one per dimension."""
+        return tuple(o.data for o in self.offsets.data)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MemDescSubsliceOp:
+        src = parser.parse_unresolved_operand()
+        offsets = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        if not isinstance(result_type, MemDescType):
+            parser.raise_error(f"{cls.name}: the result must be a !tl.memdesc, got {result_type}")
+        op = cls(parser.resolve_operand(src, src_type), offsets, result_type)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string("[" + ", ".join(str(o) for o in self.get_offsets()) + "]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_tl(self) -> None:
+        src, dst = self.src.type, self.result.type
+        assert isinstance(src, MemDescType) and isinstance(dst, MemDescType)
+        offsets, shape, full = self.get_offsets(), dst.get_shape(), src.get_shape()
+        if len(offsets) != len(full) or len(shape) != len(full):
+            raise self.fail(f"offsets {list(offsets)} and result {dst} must have the rank of {src}")
+        if src.element_type != dst.element_type or src.encoding != dst.encoding:
+            raise self.fail(f"result {dst} must keep the element type and encoding of {src}")
+        if any(o < 0 or o + d > f for o, d, f in zip(offsets, shape, full, strict=True)):
+            raise self.fail(
+                f"the {'x'.join(map(str, shape))} view at offsets {list(offsets)} leaves "
+                f"the {'x'.join(map(str, full))} buffer"
+            )
+        if dst.get_alloc_shape() != src.get_alloc_shape():
+            raise self.fail(
+                f"result {dst} must record the allocation shape "
+                f"{'x'.join(map(str, src.get_alloc_shape()))} of {src}"
+            )
+
+
 # --------------------------------------------------------------------------------------
 # Asynchronous copies (Triton's ttg.async_copy_global_to_local / async_commit_group /
-# async_wait, without the async tokens: the order of the ops carries the dependence)
+# async_wait). Triton threads !ttg.async.token values through them; llc's own pipeliner makes
+# them without tokens (the order of the ops carries the dependence), so tokens are optional.
 # --------------------------------------------------------------------------------------
 
 
@@ -2491,6 +2683,7 @@ class AsyncCopyGlobalToLocalOp(TLOperation):
     dst = operand_def(MemDescType)
     mask = opt_operand_def(TensorType)
     other = opt_operand_def(TensorType)
+    token = opt_result_def(AsyncTokenType)
     traits = traits_def(MemoryWriteEffect(), MemoryReadEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -2500,9 +2693,12 @@ class AsyncCopyGlobalToLocalOp(TLOperation):
         dst: SSAValue | Operation,
         mask: SSAValue | Operation | None = None,
         other: SSAValue | Operation | None = None,
+        *,
+        with_token: bool = False,
     ):
         super().__init__(
-            operands=[ptr, dst, [] if mask is None else [mask], [] if other is None else [other]]
+            operands=[ptr, dst, [] if mask is None else [mask], [] if other is None else [other]],
+            result_types=[[AsyncTokenType()] if with_token else []],
         )
 
     def verify_tl(self) -> None:
@@ -2519,6 +2715,7 @@ class AsyncCopyGlobalToLocalOp(TLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncCopyGlobalToLocalOp:
+        with_token = binds_result(parser, "async_copy_global_to_local")
         ptr = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         dst = parser.parse_unresolved_operand()
@@ -2531,7 +2728,7 @@ class AsyncCopyGlobalToLocalOp(TLOperation):
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
         parser.parse_punctuation("->")
-        dst_type = parser.parse_type()
+        dst_type = _parse_memdesc_type(parser)
         element = element_type_of(ptr_type)
         if not isinstance(element, PointerType):
             parser.raise_error(f"{cls.name}: expected a pointer tensor, got {ptr_type}")
@@ -2544,6 +2741,7 @@ class AsyncCopyGlobalToLocalOp(TLOperation):
             None
             if other is None
             else parser.resolve_operand(other, with_element_type(ptr_type, element.pointee)),
+            with_token=with_token,
         )
         op.attributes |= attrs
         return op
@@ -2564,32 +2762,125 @@ class AsyncCopyGlobalToLocalOp(TLOperation):
         printer.print_attribute(self.dst.type)
 
 
+def binds_result(parser: Parser, op_suffix: str) -> bool:
+    """Whether the op being parsed (its name, ending in ``op_suffix``, just read) has a result
+    bound (``%t = ...``): the asynchronous-copy ops return a token exactly when one is bound,
+    as Triton's always do and llc's own pipeliner's never do. (xDSL hands a custom parser no
+    count of the bound results, so the text before the op name answers.)
+
+    >>> from llc.dialects.diagnostics import parse_module
+    >>> from xdsl.context import Context
+    >>> ctx = Context()
+    >>> ctx.load_dialect(TL)
+    >>> text = "%t = tl.async_wait {num = 0 : i32}\\ntl.async_wait {num = 1 : i32}"
+    >>> block = parse_module(ctx, text)
+    >>> [len(op.results) for op in block.ops]
+    [1, 0]
+    """
+    text = parser.lexer.input.content
+    start = text.rfind(op_suffix, 0, parser.pos)
+    if start < 0:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start].rstrip()
+    while before and (before[-1].isalnum() or before[-1] in '._"'):
+        before = before[:-1]
+    return before.rstrip().endswith("=")
+
+
+def _parse_memdesc_type(parser: Parser) -> Attribute:
+    """A ``!tl.memdesc`` type, also in the short form ``<64x32xf16, #s>`` that Triton prints
+    for a result whose type is known to be a memdesc (``ttg.async_copy_global_to_local``);
+    the short form is read by the context's ``ttg.memdesc`` type when it has one (TTGIR)."""
+    if peek_token(parser).text != "<":
+        return parser.parse_type()
+    typ = parser.ctx.get_optional_type("ttg.memdesc") or MemDescType
+    return typ.new(typ.parse_parameters(parser))
+
+
+def _parse_tokens(parser: Parser) -> list[SSAValue]:
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, lambda: parser.parse_operand(AsyncTokenType())
+    )
+
+
+def _token_results(with_token: bool) -> list[list[Attribute]]:
+    return [[AsyncTokenType()] if with_token else []]
+
+
 @irdl_op_definition
 class AsyncCommitGroupOp(TLOperation):
-    """``tl.async_commit_group``: the copies started since the last commit form one group."""
+    """``tl.async_commit_group``: the copies started since the last commit form one group.
+
+    Triton's form ``%g = tl.async_commit_group tokens %t1, %t2`` names the copies' tokens
+    and returns the group's token (both optional here)."""
 
     name = "tl.async_commit_group"
+    tokens = var_operand_def(AsyncTokenType)
+    token = opt_result_def(AsyncTokenType)
     traits = traits_def(MemoryWriteEffect())
-    assembly_format = "attr-dict"
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(
+        self, tokens: Sequence[SSAValue | Operation] = (), *, with_token: bool = False
+    ) -> None:
+        super().__init__(operands=[list(tokens)], result_types=_token_results(with_token))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncCommitGroupOp:
+        with_token = binds_result(parser, "async_commit_group")
+        tokens = _parse_tokens(parser) if parser.parse_optional_keyword("tokens") else []
+        op = cls(tokens, with_token=with_token)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.tokens:
+            printer.print_string(" tokens ")
+            printer.print_list(self.tokens, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
 class AsyncWaitOp(TLOperation):
     """``tl.async_wait {num = 1 : i32}``: wait until at most ``num`` of the most recently
     committed groups are still in flight; the copies of every older group have landed (for
-    every thread: the lowering adds the barrier that makes other threads' copies visible)."""
+    every thread: the lowering adds the barrier that makes other threads' copies visible).
+
+    Triton's form ``%w = tl.async_wait %g1, %g2 {num = 1 : i32}`` names group tokens and
+    returns a token that ``tl.local_load`` takes (both optional here)."""
 
     name = "tl.async_wait"
+    tokens = var_operand_def(AsyncTokenType)
     num = prop_def(IntegerAttr[IntegerType], prop_name="num")
+    token = opt_result_def(AsyncTokenType)
     traits = traits_def(MemoryWriteEffect())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "attr-dict"
 
-    def __init__(self, num: int) -> None:
-        super().__init__(properties={"num": IntegerAttr(num, i32)})
+    def __init__(
+        self, num: int, tokens: Sequence[SSAValue | Operation] = (), *, with_token: bool = False
+    ) -> None:
+        super().__init__(
+            operands=[list(tokens)],
+            properties={"num": IntegerAttr(num, i32)},
+            result_types=_token_results(with_token),
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncWaitOp:
+        with_token = binds_result(parser, "async_wait")
+        tokens = _parse_tokens(parser) if peek_token(parser).text.startswith("%") else []
+        attrs = dict(parser.parse_optional_attr_dict())
+        num = attrs.pop("num", None)
+        if not isinstance(num, IntegerAttr):
+            parser.raise_error("tl.async_wait needs {num = N : i32}")
+        op = cls(num.value.data, tokens, with_token=with_token)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.tokens:
+            printer.print_string(" ")
+            printer.print_list(self.tokens, printer.print_operand)
+        printer.print_op_attributes({"num": self.num} | dict(self.attributes))
 
     def verify_tl(self) -> None:
         if self.num.value.data < 0:
@@ -3339,6 +3630,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     WarpGroupDotWaitOp,
     FenceAsyncSharedOp,
     MemDescIndexOp,
+    MemDescSubsliceOp,
     AtomicRMWOp,
     AtomicCASOp,
     CatOp,
@@ -3369,7 +3661,12 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
 )
 """Every op of the tl dialect."""
 
-TL_TYPES: tuple[type[ParametrizedAttribute], ...] = (PointerType, MemDescType, TensorDescType)
+TL_TYPES: tuple[type[ParametrizedAttribute], ...] = (
+    PointerType,
+    MemDescType,
+    TensorDescType,
+    AsyncTokenType,
+)
 """The types of the tl dialect (the layout attributes are in ``LAYOUT_ATTRIBUTES``)."""
 
 TL = Dialect("tl", list(TL_OPS), [*LAYOUT_ATTRIBUTES, *TL_TYPES])

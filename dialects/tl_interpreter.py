@@ -1093,6 +1093,17 @@ class TLFunctions(InterpreterFunctions):
             )
         return (SharedMemory(mem.data[index]),)  # a numpy view: writes reach the allocation
 
+    @impl(tl.MemDescSubsliceOp)
+    def run_memdesc_subslice(
+        self, interpreter: Interpreter, op: tl.MemDescSubsliceOp, args: PythonValues
+    ) -> PythonValues:
+        mem = _live_memory(op, args[0])
+        window = tuple(
+            slice(o, o + d)
+            for o, d in zip(op.get_offsets(), op.result.type.get_shape(), strict=True)
+        )
+        return (SharedMemory(mem.data[window]),)  # a numpy view: writes reach the allocation
+
     # Asynchronous copies: each copy reads global memory when it starts (nothing writes it
     # meanwhile in a kernel that pipelines loads) and lands at the tl.async_wait that retires
     # its group; a local_load or local_store of a buffer a copy still writes is an error.
@@ -1113,7 +1124,7 @@ class TLFunctions(InterpreterFunctions):
         fill = 0 if other is None else other
         landed = np.where(active, values, fill).astype(mem.data.dtype)
         _async_state(self).open.append(_Copy(op, mem, landed))
-        return ()
+        return _tokens(op)
 
     @impl(tl.AsyncCommitGroupOp)
     def run_async_commit(
@@ -1122,7 +1133,7 @@ class TLFunctions(InterpreterFunctions):
         state = _async_state(self)
         state.groups.append(state.open)
         state.open = []
-        return ()
+        return _tokens(op)
 
     @impl(tl.AsyncWaitOp)
     def run_async_wait(
@@ -1135,7 +1146,7 @@ class TLFunctions(InterpreterFunctions):
         for group in retired:
             for copy in group:
                 copy.mem.data[...] = copy.values
-        return ()
+        return _tokens(op)
 
     @impl(tl.WarpGroupDotOp)
     def run_warp_group_dot(
@@ -1502,6 +1513,15 @@ class TLExtraFunctions(InterpreterFunctions):
             at = f" (first failing element {where})" if where else ""
             raise TLInterpretationError(op, f"assertion failed: {op.message.data}{at}")
         return ()
+
+
+ASYNC_TOKEN = "async-token"
+"""The value of every ``!tl.async_token``: the interpreter orders the copies by the order of
+the ops (Triton's tokens name the same order), so a token carries nothing."""
+
+
+def _tokens(op: Operation) -> PythonValues:
+    return tuple(ASYNC_TOKEN for _ in op.results)
 
 
 @dataclass

@@ -130,7 +130,11 @@ _TTG_TO_TL = (
     "local_store",
     "local_dealloc",
     "memdesc_index",
+    "memdesc_subslice",
     "memdesc_trans",
+    "async_copy_global_to_local",
+    "async_commit_group",
+    "async_wait",
     "fp4_to_fp",
 )
 _TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
@@ -164,7 +168,11 @@ OP_NAMES: dict[str, str] = {
 ATTR_NAMES: dict[str, str] = {f"ttg.{attr.kind}": attr.name for attr in LAYOUT_ATTRIBUTES}
 """``#ttg.<kind>`` -> ``#tl.<kind>`` for every layout attribute llc knows."""
 
-TYPE_NAMES: dict[str, str] = {"tt.ptr": "tl.ptr", "tt.tensordesc": "tl.tensordesc"}
+TYPE_NAMES: dict[str, str] = {
+    "tt.ptr": "tl.ptr",
+    "tt.tensordesc": "tl.tensordesc",
+    "ttg.async.token": "tl.async_token",
+}
 """Triton type name -> llc type name (``!ttg.memdesc`` has a shim: :class:`_TritonMemDesc`)."""
 
 MODULE_ATTR_NAMES: dict[str, str] = {
@@ -183,10 +191,12 @@ _DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "triton_gpu.")
 
 @irdl_attr_definition
 class _TritonMemDesc(ParametrizedAttribute, TypeAttribute):
-    """Parses ``!ttg.memdesc<64x32xf16, #shared, #smem[, mutable]>`` into ``!tl.memdesc``.
+    """Parses ``!ttg.memdesc<64x8xf16, #shared, #smem[, mutable][, 64x32]>`` into
+    ``!tl.memdesc``.
 
     llc models one shared memory, so the memory space and mutability are dropped; the TTGIR
-    printer puts them back (``#smem``, and ``mutable`` on buffers allocated without a value).
+    printer puts them back (``#smem``, and ``mutable`` on buffers allocated without a value and
+    their views). The trailing allocation shape of a view (``ttg.memdesc_subslice``) is kept.
     """
 
     name = "ttg.memdesc"
@@ -197,21 +207,29 @@ class _TritonMemDesc(ParametrizedAttribute, TypeAttribute):
             dims, element = parser.parse_ranked_shape()
             encoding: Attribute = NoneAttr()
             extra: list[Attribute | str] = []
+            alloc: list[int] = []
             while parser.parse_optional_punctuation(",") is not None:
                 if parser.parse_optional_keyword("mutable") is not None:
                     extra.append("mutable")
+                    continue
+                if peek_token(parser).text[:1].isdigit():
+                    alloc = parser.parse_dimension_list()
                     continue
                 attr = parser.parse_attribute()
                 if isinstance(encoding, tl.NoneAttr) and _is_shared_layout(attr):
                     encoding = attr
                 else:
                     extra.append(attr)
-        return (ArrayAttr(IntAttr(d) for d in dims), element, encoding)
+        return (
+            ArrayAttr(IntAttr(d) for d in dims),
+            element,
+            encoding,
+            ArrayAttr(IntAttr(d) for d in alloc),
+        )
 
     @classmethod
     def new(cls, params: Sequence[Attribute]) -> tl.MemDescType:  # type: ignore[override]
-        shape, element, encoding = params
-        return tl.MemDescType.new((shape, element, encoding))
+        return tl.MemDescType.new(tuple(params))
 
 
 def _is_shared_layout(attr: Attribute) -> bool:

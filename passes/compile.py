@@ -112,9 +112,43 @@ a kernel's parameters are pointers and scalars (pass a !tl.ptr and tl.load it)
     for op in module.walk():
         if isinstance(op, func.FuncOp):
             _check_signature(op)
+        if (message := _pipelined_triton_error(op)) is not None:
+            raise error_at(op, message)
         for result in op.results:
             if (message := _type_error(result.type)) is not None:
                 raise error_at(op, message)
+
+
+def _pipelined_triton_error(op: Operation) -> str | None:
+    """What of Triton's pipelined TTGIR ``op`` holds that the SIMT lowering does not take: a
+    ``tl.memdesc_subslice`` view, an ``!tl.async_token`` (llc's own pipeliner makes neither).
+
+    >>> from llc.dialects import tl
+    >>> print(_pipelined_triton_error(tl.AsyncWaitOp(0, with_token=True)))
+    async tokens (Triton's pipelined TTGIR) have no SIMT lowering: the \
+tensor-level interpreter (llc-run) runs it; llc-compile pipelines the unpipelined kernel itself
+    >>> _pipelined_triton_error(tl.AsyncWaitOp(0)) is None  # llc's own pipeliner's
+    True
+    >>> from xdsl.dialects.builtin import f32
+    >>> from xdsl.ir import Block
+    >>> buf = Block(arg_types=[tl.MemDescType(f32, [4, 8])]).args[0]
+    >>> view = tl.MemDescSubsliceOp(buf, [0, 4], tl.MemDescType(f32, [4, 4], None, [4, 8]))
+    >>> print(_pipelined_triton_error(view))  # doctest: +ELLIPSIS
+    a view of a shared buffer at static offsets has no SIMT lowering: ...
+    """
+    from llc.dialects import tl
+
+    what = None
+    if isinstance(op, tl.MemDescSubsliceOp):
+        what = "a view of a shared buffer at static offsets has no SIMT lowering"
+    elif any(isinstance(v.type, tl.AsyncTokenType) for v in (*op.operands, *op.results)):
+        what = "async tokens (Triton's pipelined TTGIR) have no SIMT lowering"
+    if what is None:
+        return None
+    return (
+        f"{what}: the tensor-level interpreter (llc-run) runs it; llc-compile pipelines the "
+        "unpipelined kernel itself"
+    )
 
 
 def _check_signature(fn: func.FuncOp) -> None:

@@ -305,9 +305,15 @@ def _values_of(op: Operation) -> Iterator[SSAValue]:
             yield from block.args
 
 
+STORE_LIKE = ("tl.store", "tl.async_copy_global_to_local")
+"""Ops whose pointers, mask and value (``other``) are laid out together and coalesced like a
+store's: the copies of an imported pipelined TTGIR read global memory the way ``tl.load`` does,
+but their result is a shared buffer, so nothing downstream asks for a register layout."""
+
+
 def is_expensive_memory_op(op: Operation, hw: Hardware) -> bool:
     """Triton's ``isExpensiveLoadOrStore``: a tensor of at least one element per thread."""
-    if op.name not in ("tl.load", "tl.store"):
+    if op.name not in ("tl.load", *STORE_LIKE):
         return False
     ptr = op.operands[0]
     if not isinstance(ptr.type, TensorType):
@@ -455,7 +461,7 @@ class LayoutAnalysis:
                             if anchor and op.name == "tl.load" and not self.partial:
                                 self.coalesced_roots.add(self.cls(v))
                 enc = None
-                if op.name == "tl.store":
+                if op.name in STORE_LIKE:
                     enc = self.store_layouts.get(op) or encoding_of(op.operands[0].type)
                 if enc is not None and (self.partial or is_expensive_memory_op(op, self.hw)):
                     self.sink_layouts[op] = enc
@@ -471,7 +477,7 @@ class LayoutAnalysis:
             )
             if already:
                 continue
-            if op.name in ("tl.load", "tl.store") and is_expensive_memory_op(op, self.hw):
+            if op.name in ("tl.load", *STORE_LIKE) and is_expensive_memory_op(op, self.hw):
                 enc = coalesced_layout(op, axis, self.hw)
                 if op.name == "tl.load":
                     self._pin(op.results[0], enc, "coalesced load")
@@ -1102,7 +1108,7 @@ def _legalize(
     if rule is None:
         return
     if not results:
-        if rule.kind == "sink" and op.name == "tl.store":  # a store no anchor laid out
+        if rule.kind == "sink" and op.name in STORE_LIKE:  # a store no anchor laid out
             enc = encoding_of(op.operands[0].type)
             for i in operands:
                 op.operands[i] = converter.convert(op.operands[i], enc)  # type: ignore[arg-type]

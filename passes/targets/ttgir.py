@@ -35,7 +35,16 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.target import Target
 
@@ -72,7 +81,8 @@ class TTGIRPrinter(LLCPrinter):
         self._mutable = set()
         for op in root.walk():
             if (isinstance(op, tl.LocalAllocOp) and op.src is None) or (
-                isinstance(op, tl.MemDescIndexOp) and op.src.type in self._mutable
+                isinstance(op, tl.MemDescIndexOp | tl.MemDescSubsliceOp)
+                and op.src.type in self._mutable
             ):
                 self._mutable.add(op.result.type)
         if any(isinstance(r.type, tl.MemDescType) for op in root.walk() for r in op.results) or any(
@@ -112,6 +122,21 @@ class TTGIRPrinter(LLCPrinter):
             return
         if isinstance(op, tl.DotScaledOp):
             self._print_dot_scaled(op)
+            return
+        if isinstance(op, tl.AsyncCopyGlobalToLocalOp):
+            self._print_async_copy(op)
+            return
+        if isinstance(op, tl.ConstantOp) and not isinstance(op.value, DenseIntOrFPElementsAttr):
+            # arith.constant spells a splat tensor dense<v> (tl.constant's bare scalar is llc's).
+            self._print_results(op)
+            self.print_string("arith.constant ")
+            value = op.value.value.data  # type: ignore[attr-defined]
+            typ = op.result.type
+            if isinstance(typ, TensorType):
+                self.print_attribute(DenseIntOrFPElementsAttr.from_list(typ, [value]))
+            else:
+                self.print_attribute(op.value)
+            self.print_op_attributes(op.attributes)
             return
         if isinstance(op, tl.Fp4ToFpOp):
             self._print_results(op)
@@ -154,6 +179,21 @@ class TTGIRPrinter(LLCPrinter):
         self.print_string(" -> ")
         self.print_attribute(op.result.type)
 
+    def _print_async_copy(self, op: tl.AsyncCopyGlobalToLocalOp) -> None:
+        # Triton prints the destination's type without its "!ttg.memdesc" prefix.
+        self._print_results(op)
+        self.print_string("ttg.async_copy_global_to_local ")
+        self.print_list([op.ptr, op.dst], self.print_operand)
+        for word, value in (("mask", op.mask), ("other", op.other)):
+            if value is not None:
+                self.print_string(f" {word} ")
+                self.print_operand(value)
+        self.print_op_attributes(op.attributes)
+        self.print_string(" : ")
+        self.print_attribute(op.ptr.type)
+        self.print_string(" -> ")
+        self.print_memdesc(op.dst.type, prefix="")
+
     def _print_dot_scaled(self, op: tl.DotScaledOp) -> None:
         self._print_results(op)
         self.print_string("tt.dot_scaled ")
@@ -188,17 +228,10 @@ class TTGIRPrinter(LLCPrinter):
             attribute.print_parameters(self)
             return
         if isinstance(attribute, tl.MemDescType):
-            self.print_string("!ttg.memdesc<")
-            for d in attribute.get_shape():
-                self.print_string(f"{d}x")
-            self.print_attribute(attribute.element_type)
-            if not isinstance(attribute.encoding, tl.NoneAttr):
-                self.print_string(", ")
-                self.print_attribute(attribute.encoding)
-            self.print_string(f", {_SMEM_ALIAS}")
-            if attribute in self._mutable:
-                self.print_string(", mutable")
-            self.print_string(">")
+            self.print_memdesc(attribute)
+            return
+        if isinstance(attribute, tl.AsyncTokenType):
+            self.print_string("!ttg.async.token")
             return
         if isinstance(attribute, LayoutEncodingAttr):
             name = self._aliases_by_id.get(id(attribute)) or self._aliases.get(attribute)
@@ -208,6 +241,23 @@ class TTGIRPrinter(LLCPrinter):
                 self._print_layout(attribute)
             return
         super().print_attribute(attribute)
+
+    def print_memdesc(self, attribute: tl.MemDescType, prefix: str = "!ttg.memdesc") -> None:
+        """``!ttg.memdesc<64x8xf32, #shared, #smem[, mutable][, 64x32]>`` (the allocation
+        shape of a view last, as Triton prints it)."""
+        self.print_string(f"{prefix}<")
+        for d in attribute.get_shape():
+            self.print_string(f"{d}x")
+        self.print_attribute(attribute.element_type)
+        if not isinstance(attribute.encoding, tl.NoneAttr):
+            self.print_string(", ")
+            self.print_attribute(attribute.encoding)
+        self.print_string(f", {_SMEM_ALIAS}")
+        if attribute in self._mutable:
+            self.print_string(", mutable")
+        if attribute.alloc_shape.data:
+            self.print_string(", " + "x".join(map(str, attribute.get_alloc_shape())))
+        self.print_string(">")
 
     def _print_layout(self, attribute: Attribute) -> None:
         assert isinstance(attribute, LayoutEncodingAttr)
@@ -237,6 +287,8 @@ def to_triton_module(module: ModuleOp) -> ModuleOp:
         if llc_name in attrs:
             attrs[triton_name] = attrs.pop(llc_name)
     attrs.setdefault("ttg.num-ctas", IntegerAttr(1, i32))
+    for op in [o for o in copy.walk() if isinstance(o, tl.ASYNC_COPY_OPS) and not o.results]:
+        _add_token(op)
     for op in copy.walk():
         if isinstance(op, ModuleOp) and op is not copy:  # a nested module: its own hardware
             for triton_name, llc_name in MODULE_ATTR_NAMES.items():
@@ -251,6 +303,24 @@ def to_triton_module(module: ModuleOp) -> ModuleOp:
                 if dicts is not None:
                     setattr(op, name, ArrayAttr([_triton_dict(d) for d in dicts.data]))
     return copy
+
+
+def _add_token(op: Operation) -> None:
+    """Give a copy, commit or wait of llc's own pipeliner (no tokens) the token result that
+    Triton's op always has (and nothing uses): Triton's parser rejects the op without it."""
+    replacement = op.clone()
+    if isinstance(op, tl.AsyncCopyGlobalToLocalOp):
+        replacement = tl.AsyncCopyGlobalToLocalOp(
+            op.ptr, op.dst, op.mask, op.other, with_token=True
+        )
+    elif isinstance(op, tl.AsyncCommitGroupOp):
+        replacement = tl.AsyncCommitGroupOp(op.tokens, with_token=True)
+    elif isinstance(op, tl.AsyncWaitOp):
+        replacement = tl.AsyncWaitOp(op.num.value.data, op.tokens, with_token=True)
+    replacement.attributes |= op.attributes
+    assert op.parent is not None
+    op.parent.insert_op_before(replacement, op)
+    op.parent.erase_op(op)
 
 
 def _hint_pointers(fn: func.FuncOp) -> None:

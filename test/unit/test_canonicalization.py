@@ -33,6 +33,10 @@ NOT_PURE = {
     "tl.extern_elementwise": "PureIfMarked",
     "tl.descriptor_load": "MemoryReadEffect",
     "tl.descriptor_store": "MemoryWriteEffect",
+    # Asynchronous copies (tokens or not): never removed as dead, never reordered
+    "tl.async_copy_global_to_local": "MemoryWriteEffect,MemoryReadEffect",
+    "tl.async_commit_group": "MemoryWriteEffect",
+    "tl.async_wait": "MemoryWriteEffect",
 }
 
 

@@ -238,6 +238,7 @@ def test_barriers_and_any_layout_sinks() -> None:
         "tl.scan", "tl.elementwise_inline_asm", "tl.extern_elementwise", "tl.memdesc_trans",
         "tl.descriptor_load", "tl.descriptor_store", "tl.dot_scaled", "tl.join", "tl.split",
         "tl.warp_group_dot_wait", "tl.warp_group_dot", "tl.cat", "tl.histogram",
+        "tl.memdesc_subslice",
     ):  # fmt: skip
         assert name in LAYOUT_RULES, name
 

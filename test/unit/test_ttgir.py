@@ -192,6 +192,69 @@ def test_imported_matmul_runs_like_numpy(arch: int) -> None:
     np.testing.assert_allclose(c.buffer.data.reshape(64, 64), expected, atol=0.05, rtol=1e-2)
 
 
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("k", [32, 80, 160])
+def test_pipelined_matmul_runs_like_its_unpipelined_form(arch: int, k: int) -> None:
+    """Triton's num_stages=3 dump (async copies with tokens through the loop, a ring of two
+    buffers, 64x8 memdesc_subslice views read with the wait's token) computes what its
+    num_stages=1 dump computes, down to the bit: one tile (prologue only), a masked tail (K=80)
+    and more tiles than stages (the ring wraps)."""
+    rng = np.random.default_rng(k)
+    a = rng.integers(-3, 4, (64, k)).astype(np.float32)
+    b = rng.integers(-3, 4, (k, 64)).astype(np.float32)
+    outs = []
+    for name in (f"matmul_tf32.sm{arch}.stages3.ttgir", f"matmul_tf32.sm{arch}.ttgir"):
+        c = _buffer("c", np.zeros(64 * 64, np.float32))
+        ints = [np.int32(v) for v in (64, 64, k, k, 64, 64)]
+        run_function(
+            _import(FIXTURES / name), "matmul_tf32", [_buffer("a", a), _buffer("b", b), c, *ints]
+        )
+        outs.append(c.buffer.data.reshape(64, 64))
+    np.testing.assert_array_equal(outs[0], outs[1])
+    np.testing.assert_array_equal(outs[0], a @ b)
+
+
+def test_tokenless_async_ops_get_tritons_token_on_export() -> None:
+    """llc's own pipeliner makes copies, commits and waits without tokens; Triton's ops always
+    return one, so -t ttgir gives each a token (its parser rejects the op without)."""
+    text = (FIXTURES / "matmul_tf32.sm80.stages3.ttgir").read_text()
+    module = _import(FIXTURES / "matmul_tf32.sm80.stages3.ttgir")
+    for op in [o for o in module.walk() if isinstance(o, tl.AsyncWaitOp) and not o.tokens]:
+        assert op.token is not None and not op.token.uses
+        bare = tl.AsyncWaitOp(op.num.value.data)
+        op.parent.insert_op_before(bare, op)  # type: ignore[union-attr]
+        op.parent.erase_op(op)  # type: ignore[union-attr]
+    assert "%acc_79 = ttg.async_wait {num = 0 : i32}" in text
+    exported = module_to_ttgir(module)
+    assert sum(" = ttg.async_wait {num = 0 : i32}" in line for line in exported.splitlines()) == 1
+    assert "    ttg.async_wait" not in exported
+
+
+def test_splat_tl_constant_exports_as_arith_dense() -> None:
+    """llc's bare-scalar splat (``tl.constant 0.0 : tensor<...>``, which llc-pipeline makes for
+    a zero ``other``) is not arith.constant syntax: -t ttgir writes ``dense<0.0>``."""
+    from llc.dialects.diagnostics import parse_module
+    from llc.tools.opt import LLCOptMain
+
+    module = parse_module(
+        LLCOptMain(["-"]).ctx,
+        """
+        module attributes {"tl.num-warps" = 1 : i32} {
+          func.func @f() {
+            %z = tl.constant 0.0 : tensor<4xf16>
+            %t = tl.constant true : tensor<4xi1>
+            func.return
+          }
+        }""",
+    )
+    text = module_to_ttgir(module)
+    assert "%z = arith.constant dense<0.000000e+00> : tensor<4xf16>" in text
+    assert "%t = arith.constant dense<true> : tensor<4xi1>" in text
+    again = parse_triton_module(text, "k.ttgir")
+    values = [op.value for op in again.walk() if op.name == "arith.constant"]
+    assert [bool(v.get_values()[0]) for v in values] == [False, True]  # type: ignore[attr-defined]
+
+
 def _run_ttir(body: str, args: list[object], entry: str = "k") -> list[tuple[object, ...]]:
     module = parse_triton_module(body, "ops.ttir")
     module.verify()
@@ -477,13 +540,18 @@ def test_reoptimizing_tritons_hopper_ttgir_keeps_its_dots(path: Path) -> None:
 TRITON39 = Path(__file__).resolve().parents[1] / "lit" / "triton" / "triton39.ttgir"
 
 
+PIPELINED_TILESUM = TRITON39.parent / "Inputs" / "pipelined-tilesum.ttgir"
+
+
 @needs_triton
-def test_triton39_ops_written_back_parse_in_triton(tmp_path: Path) -> None:
+@pytest.mark.parametrize("source", [TRITON39, PIPELINED_TILESUM], ids=lambda p: p.name)
+def test_triton39_ops_written_back_parse_in_triton(source: Path, tmp_path: Path) -> None:
     """Every op and spelling of issue 18 (scan, inline asm, extern calls, memdesc_trans,
-    fp4_to_fp, dot_scaled, tensor descriptors, reshape flags, nvmma rank, mma 16x16) comes out
-    of ``-t ttgir`` in a form Triton 3.9's verifier accepts."""
-    exported = tmp_path / TRITON39.name
-    exported.write_text(module_to_ttgir(_import(TRITON39)))
+    fp4_to_fp, dot_scaled, tensor descriptors, reshape flags, nvmma rank, mma 16x16), and of a
+    pipelined kernel (tokens through scf.for, memdesc_subslice, local_load with a token, a copy
+    with attributes) comes out of ``-t ttgir`` in a form Triton 3.9's verifier accepts."""
+    exported = tmp_path / source.name
+    exported.write_text(module_to_ttgir(_import(source)))
     script = (
         "import sys\n"
         "from triton._C.libtriton import ir\n"
