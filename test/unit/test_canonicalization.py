@@ -29,6 +29,7 @@ NOT_PURE = {
     "tl.print": "MemoryWriteEffect",
     "tl.assert": "MemoryWriteEffect",
     "tl.scan": "RecursiveMemoryEffect",
+    "tl.map_elementwise": "RecursiveMemoryEffect",  # its body decides
     "tl.elementwise_inline_asm": "PureIfMarked",
     "tl.extern_elementwise": "PureIfMarked",
     "tl.descriptor_load": "MemoryReadEffect",
