@@ -51,7 +51,7 @@ def _arg(spec: str, work: str, n: int, rng: np.random.Generator) -> str:
 
 
 def _run(path: str, entry: str, args: list[str], out: str, extra: list[str]) -> str:
-    cmd = [sys.executable, "-m", "llc.tools.run", path, "--entry", entry, "--out", out]
+    cmd = ["llc-run", path, "--entry", entry, "--out", out]
     proc = subprocess.run([*cmd, *extra, "--args", *args], capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{entry}: llc-run {path} failed ({proc.returncode}):\n{proc.stderr}")
@@ -65,7 +65,7 @@ def main() -> None:
         rtol, rest = float(rest[1]), rest[2:]
     os.makedirs(work, exist_ok=True)
     lowered = os.path.join(work, f"{entry}.simt.mlir")
-    cmd = [sys.executable, "-m", "llc.tools.opt", path, "-p", "llc-compile", "-o", lowered]
+    cmd = ["llc-opt", path, "-p", "llc-compile", "-o", lowered]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{entry}: llc-compile failed ({proc.returncode}):\n{proc.stderr}")

@@ -187,7 +187,7 @@ def _save(work: str, **arrays: np.ndarray) -> None:
 
 def strip_layouts(kernel: str, path: str, out_path: str) -> None:
     """Write ``path`` through ``llc-opt -p llc-strip-layouts``; check no layout is left."""
-    cmd = [sys.executable, "-m", "llc.tools.opt", path, "-p", "llc-strip-layouts", "-o", out_path]
+    cmd = ["llc-opt", path, "-p", "llc-strip-layouts", "-o", out_path]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"{kernel}: llc-strip-layouts failed ({proc.returncode}):\n{proc.stderr}")
@@ -199,7 +199,7 @@ def strip_layouts(kernel: str, path: str, out_path: str) -> None:
 
 
 def run_llc(kernel: str, path: str, case: Case, out_dir: str) -> dict[str, np.ndarray]:
-    cmd = [sys.executable, "-m", "llc.tools.run", path, "--entry", ENTRIES[kernel]]
+    cmd = ["llc-run", path, "--entry", ENTRIES[kernel]]
     cmd += ["--grid", case.grid, "--out", out_dir, "--args", *case.args]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:

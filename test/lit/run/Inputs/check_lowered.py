@@ -26,7 +26,7 @@ REASSOCIATES = {"matmul_epilogue", "attention", "matmul", "flash_attention"}
 
 
 def _run(kernel: str, path: str, case: ex.Case, out: str, extra: list[str]) -> str:
-    cmd = [sys.executable, "-m", "llc.tools.run", path, "--entry", ex.ENTRIES[kernel]]
+    cmd = ["llc-run", path, "--entry", ex.ENTRIES[kernel]]
     cmd += ["--grid", case.grid, "--out", out, *extra, "--args", *case.args]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
@@ -38,7 +38,7 @@ def main() -> None:
     kernel, path, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     lowered = os.path.join(work, f"{kernel}.simt.mlir")
-    cmd = [sys.executable, "-m", "llc.tools.opt", path, "-p", "llc-compile", "-o", lowered]
+    cmd = ["llc-opt", path, "-p", "llc-compile", "-o", lowered]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"{kernel}: llc-compile failed ({proc.returncode}):\n{proc.stderr}")
