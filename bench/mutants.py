@@ -168,8 +168,8 @@ MUTANTS = [
     Mutant(
         "most expensive conversion strategy",
         "llc/lowering.py",
-        "    chosen = min(candidates, key=lambda p: p.cost)",
-        "    chosen = max(candidates, key=lambda p: p.cost)",
+        "    chosen = min(candidates, key=_plan_rank)",
+        "    chosen = max(candidates, key=_plan_rank)",
         (CONVERSIONS,),
     ),
     Mutant(

@@ -131,6 +131,26 @@ def test_every_barrier_of_a_gather_in_a_loop_is_needed(
     _record(request, "gather_1d", deletions)
 
 
+def test_every_barrier_of_a_conversion_in_a_loop_is_needed(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``test/lit/lower``'s conversion across warps in a two-round loop goes through shared
+    memory: the barrier between its stores and loads, and the trailing one that keeps the next
+    round's stores behind this round's loads (the generated kernels no longer all reach one)."""
+    from types import SimpleNamespace
+
+    from llc.testing.semantics import apply_pipeline, parse
+
+    path = ROOT / "test" / "lit" / "lower" / "Inputs" / "convert_loop.mlir"
+    module = parse(path.read_text())
+    apply_pipeline(module, "llc-lower-to-simt")
+    np.save(tmp_path / "x.npy", np.random.default_rng(1).standard_normal(512).astype(np.float32))
+    case = SimpleNamespace(args=[str(tmp_path / "x.npy"), "zeros:512xf32"], grid="1")
+    deletions = delete_each_barrier(module, _example_runner(case, "convert_loop"))
+    assert len(deletions) == 2
+    _record(request, "convert_loop", deletions)
+
+
 def test_every_barrier_of_a_scan_in_a_loop_is_needed(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
