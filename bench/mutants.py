@@ -178,6 +178,7 @@ MUTANTS = [
         "best = min(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))",
         "best = max(costs, key=lambda t: (t[0], not _coalesced(t[2]), t[1]))",
         (
+            "test/unit/test_layout_solver.py",
             LAYOUT,
             "test/unit/test_layout_passes_generated.py",
             "test/unit/test_examples.py",
