@@ -18,12 +18,18 @@ from typing import Any
 
 from xdsl.dialects import arith, math, vector
 from xdsl.dialects.builtin import VectorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from llc.dialects import simt, tl
 from llc.errors import LayoutError
 
-__all__ = ["VECTOR_TWINS", "lower_clampf", "lower_elementwise_twin", "lower_map_elementwise"]
+__all__ = [
+    "VECTOR_TWINS",
+    "lower_clampf",
+    "lower_elementwise_twin",
+    "lower_map_elementwise",
+    "vectorize_region",
+]
 
 VECTOR_TWINS: dict[str, type[Operation]] = {
     "tl.precise_sqrt": math.SqrtOp,
@@ -63,60 +69,81 @@ def lower_clampf(lowering: Any, op: tl.ClampFOp) -> None:
     lowering.set_result(op, lowering.emit(lower).result)
 
 
-def lower_map_elementwise(lowering: Any, op: tl.MapElementwiseOp) -> None:
-    """The body, written for scalars, once on the register vectors: block arguments are the
-    operands' vectors, scalars from above are broadcast, constants become constant vectors.
-    Only straight-line elementwise bodies with ``pack = 1`` lower (a body with control flow
-    would need the registers one at a time)."""
-    if op.pack_size != 1:
-        raise LayoutError(f"'tl.map_elementwise' with pack = {op.pack_size} has no SIMT lowering")
-    operands = [lowering.get(v) for v in op.srcs]
-    width = operands[0].type.get_shape()[0]
-    block = op.body.block
-    local: dict[SSAValue, SSAValue] = dict(zip(block.args, operands, strict=True))
+_REGION_RETURNS = frozenset({"tl.reduce.return", "tl.scan.return", "tl.map_elementwise.return"})
+
+
+def vectorize_region(
+    lowering: Any,
+    block: Block,
+    args: list[SSAValue],
+    what: str,
+    elementwise_only: bool = False,
+) -> list[SSAValue]:
+    """Run ``block``, written for scalars, once on register vectors (a reduce's or scan's
+    combine region, a ``tl.map_elementwise`` body): its arguments are ``args``, scalars defined
+    above it are broadcast, constants become constant vectors, comparisons, selects and casts
+    become their ``simt`` forms (``tl.cmpf``, as Triton's regions import, included). Returns the
+    values its terminator returns. ``what`` names the region in errors; ``elementwise_only``
+    refuses ops outside ``tl.ELEMENTWISE_OP_NAMES``."""
+    width = args[0].type.get_shape()[0]  # type: ignore[attr-defined]
+    local: dict[SSAValue, SSAValue] = dict(zip(block.args, args, strict=True))
 
     def value(v: SSAValue) -> SSAValue:
-        if v not in local:  # a scalar defined above the op: the same in every register
+        if v not in local:  # a scalar defined above the region: the same in every register
             local[v] = lowering.emit(
                 vector.BroadcastOp(lowering.get(v), VectorType(v.type, [width]))
             ).results[0]
         return local[v]
 
     for inner in block.ops:
-        if isinstance(inner, tl.MapElementwiseReturnOp):
-            for old, new in zip(op.results, (value(v) for v in inner.values), strict=True):
-                lowering.set_tensor(old, new)
-            return
+        if inner.name in _REGION_RETURNS:
+            return [value(v) for v in inner.operands]
         if isinstance(inner, arith.ConstantOp):
             vt = VectorType(inner.result.type, [width])
             local[inner.result] = lowering.const_vec(vt, [inner.value.value.data] * width)  # type: ignore[attr-defined]
             continue
-        if inner.regions or inner.name not in tl.ELEMENTWISE_OP_NAMES | _SCALAR_ONLY:
-            raise LayoutError(f"'{inner.name}' in a tl.map_elementwise body has no SIMT lowering")
-        args = [value(v) for v in inner.operands]
+        if inner.regions or (
+            elementwise_only and inner.name not in tl.ELEMENTWISE_OP_NAMES | _SCALAR_ONLY
+        ):
+            raise LayoutError(f"'{inner.name}' in a {what} has no SIMT lowering")
+        operands = [value(v) for v in inner.operands]
         result_type = VectorType(inner.results[0].type, [width])
         if isinstance(inner, tl.CmpfOp | tl.CmpiOp):
-            new = lowering.emit(simt.CompareOp(inner.predicate.data, args[0], args[1]))
+            new = lowering.emit(simt.CompareOp(inner.predicate.data, operands[0], operands[1]))
         elif isinstance(inner, arith.CmpfOp | arith.CmpiOp):
             table = tl.CMPF_PREDICATES if inner.name == "arith.cmpf" else tl.CMPI_PREDICATES
             pred = table[inner.predicate.value.data]
-            new = lowering.emit(simt.CompareOp(pred, args[0], args[1]))
+            new = lowering.emit(simt.CompareOp(pred, operands[0], operands[1]))
         elif isinstance(inner, tl.SelectOp | arith.SelectOp):
-            new = lowering.emit(simt.SelectOp(*args))
-        elif inner.name in _CASTS:  # casts on vectors are simt.cast (as outside the body)
-            new = lowering.emit(simt.CastOp(_CASTS[inner.name], args[0], result_type))
+            new = lowering.emit(simt.SelectOp(*operands))
+        elif inner.name in _CASTS:  # casts on vectors are simt.cast (as outside the region)
+            new = lowering.emit(simt.CastOp(_CASTS[inner.name], operands[0], result_type))
         elif inner.name in VECTOR_TWINS:
             new = lowering.emit(
-                VECTOR_TWINS[inner.name].create(operands=args, result_types=[result_type])
+                VECTOR_TWINS[inner.name].create(operands=operands, result_types=[result_type])
             )
         else:
             new = lowering.emit(
                 type(inner).create(
-                    operands=args,
+                    operands=operands,
                     result_types=[VectorType(r.type, [width]) for r in inner.results],
                     properties=dict(inner.properties),
                     attributes=dict(inner.attributes),
                 )
             )
         local.update(zip(inner.results, new.results, strict=True))
-    raise LayoutError("tl.map_elementwise body without tl.map_elementwise.return")
+    raise LayoutError(f"{what} without its return")
+
+
+def lower_map_elementwise(lowering: Any, op: tl.MapElementwiseOp) -> None:
+    """The body, written for scalars, once on the register vectors (:func:`vectorize_region`).
+    Only straight-line elementwise bodies with ``pack = 1`` lower (a body with control flow
+    would need the registers one at a time)."""
+    if op.pack_size != 1:
+        raise LayoutError(f"'tl.map_elementwise' with pack = {op.pack_size} has no SIMT lowering")
+    operands = [lowering.get(v) for v in op.srcs]
+    values = vectorize_region(
+        lowering, op.body.block, operands, "tl.map_elementwise body", elementwise_only=True
+    )
+    for old, new in zip(op.results, values, strict=True):
+        lowering.set_tensor(old, new)

@@ -592,40 +592,8 @@ def combine_region(
 ) -> list[SSAValue]:
     """The combine region of a ``tl.reduce`` or ``tl.scan`` on register vectors: ``lhs`` are
     the earlier values, ``rhs`` the later ones (the region need not commute)."""
-    block = op.combine.block
-    width = lhs[0].type.get_shape()[0]  # type: ignore[attr-defined]
-    local: dict[SSAValue, SSAValue] = dict(zip(block.args, [*lhs, *rhs], strict=True))
-    for inner in block.ops:
-        if inner.name in ("tl.reduce.return", "tl.scan.return"):
-            return [local[v] for v in inner.operands]
-        if inner.name == "arith.constant":
-            vt = VectorType(inner.results[0].type, [width])
-            attr = inner.value  # type: ignore[attr-defined]
-            local[inner.results[0]] = lowering.const_vec(vt, [attr.value.data] * width)
-            continue
-        if inner.regions:
-            raise LayoutError(f"'{inner.name}' in a reduce region has no SIMT lowering")
-        operands = [local[v] for v in inner.operands]
-        if inner.name in ("arith.cmpf", "arith.cmpi"):
-            table = tl.CMPF_PREDICATES if inner.name == "arith.cmpf" else tl.CMPI_PREDICATES
-            pred = table[inner.predicate.value.data]  # type: ignore[attr-defined]
-            cmp = lowering.emit(simt.CompareOp(pred, operands[0], operands[1]))
-            local[inner.results[0]] = cmp.results[0]
-            continue
-        if inner.name == "arith.select":
-            sel = lowering.emit(simt.SelectOp(*operands))
-            local[inner.results[0]] = sel.results[0]
-            continue
-        rts = [VectorType(r.type, [width]) for r in inner.results]
-        new = type(inner).create(
-            operands=operands,
-            result_types=rts,
-            properties=dict(inner.properties),
-            attributes=dict(inner.attributes),
-        )
-        lowering.emit(new)
-        local.update(zip(inner.results, new.results, strict=True))
-    raise LayoutError("reduce region without tl.reduce.return")
+    what = "reduce region" if isinstance(op, tl.ReduceOp) else "scan region"
+    return lower_elementwise.vectorize_region(lowering, op.combine.block, [*lhs, *rhs], what)
 
 
 def _ordered_combine(

@@ -154,3 +154,22 @@ def test_missing_barrier_is_a_located_race(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "simt.shared_load" in proc.stderr and "race" in proc.stderr
     assert "k.mlir:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_triton_reduce_region_with_comparisons_lowers() -> None:
+    """Triton's argmax (examples/triton/argmax_rows): its combine region compares with
+    ``arith.cmpf``, which the importer reads as ``tl.cmpf``. The region runs on register
+    vectors through the one region vectorizer ``tl.map_elementwise`` bodies also use (the
+    reduce had its own, which built an invalid ``tl.cmpf`` on vectors)."""
+    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+    from llc.testing.semantics import apply_pipeline
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "triton" / "argmax_rows.sm80.ttir"
+    text = path.read_text()
+    defaults = HardwareDefaults(target="cuda:80")
+    before = parse_triton_module(text, str(path), defaults)
+    after = parse_triton_module(text, str(path), defaults)
+    apply_pipeline(after, "llc-compile")
+    assert "simt.compare" in str(after)
+    report = check_same_semantics(before, after, entry="argmax_rows")
+    assert report.compared == 3
