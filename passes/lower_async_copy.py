@@ -20,11 +20,10 @@ Each function takes the lowering state of :mod:`llc.passes.lower_to_simt` and th
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, VectorType, i32
 from xdsl.ir import Operation
 
@@ -79,51 +78,6 @@ def _copy_width(reg: list[int], thread: list[int], widest: int) -> int:
             break
         width = w
     return width
-
-
-def _join(a: Any, b: Any) -> Any:
-    from llc.passes.axis_info import AxisInfo
-
-    return AxisInfo(
-        tuple(min(x, y) for x, y in zip(a.contiguity, b.contiguity, strict=True)),
-        tuple(math.gcd(x, y) for x, y in zip(a.divisibility, b.divisibility, strict=True)),
-        tuple(min(x, y) for x, y in zip(a.constancy, b.constancy, strict=True)),
-    )
-
-
-def seed_loop_axis_info(axis: Any, loop: scf.ForOp) -> None:
-    """Give ``loop``'s induction value and carried values their axis info (Triton's fixed point
-    over the back edge: the join of the initial value and the yielded one), where the analysis
-    has none yet, so that copies through loop-carried pointers vectorize as the first
-    iteration's would: the induction value is divisible by ``gcd(lb, step)``, a pointer advanced
-    by ``K`` elements keeps its contiguity and ``gcd`` divisibility.
-    """
-    from llc.passes.axis_info import AxisInfo
-
-    cache = axis._cache
-    body = loop.body.block
-    iv = body.args[0]
-    if iv not in cache:
-        lb, step = axis.info(loop.lb), axis.info(loop.step)
-        cache[iv] = AxisInfo.scalar(math.gcd(lb.divisibility[0], step.divisibility[0]))
-    yield_op = body.last_op
-    assert yield_op is not None
-    for i, arg in enumerate(body.args[1:]):
-        if arg in cache:
-            continue
-        guess = axis.info(loop.iter_args[i])
-        for _ in range(4):
-            before = set(cache)
-            cache[arg] = guess
-            new = _join(guess, axis.info(yield_op.operands[i]))
-            for k in set(cache) - before:
-                del cache[k]
-            if new == guess:
-                break
-            guess = new
-        else:
-            guess = AxisInfo.unknown(len(guess.contiguity))
-        cache[arg] = guess
 
 
 def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:

@@ -107,14 +107,13 @@ def _is_zero(value: SSAValue | None) -> bool:
     return False
 
 
-def _copy_bytes(loop: scf.ForOp, load: tl.LoadOp) -> int:
+def _copy_bytes(load: tl.LoadOp) -> int:
     """Bytes one thread's widest copy of ``load`` could move: registers consecutive along a
     dim in its layout, as far as the pointer's contiguity and alignment allow (the axis
-    analysis, seeded over the loop's back edge). ``cp.async`` moves 4 bytes or more: a load
-    below that stays synchronous.
+    analysis, which follows carried values over the loop's back edge). ``cp.async`` moves 4
+    bytes or more: a load below that stays synchronous.
     """
     from llc.passes.axis_info import AxisAnalysis
-    from llc.passes.lower_async_copy import seed_loop_axis_info
 
     rt = load.result.type
     assert isinstance(rt, TensorType)
@@ -125,7 +124,6 @@ def _copy_bytes(loop: scf.ForOp, load: tl.LoadOp) -> int:
     ll = enc.to_linear_layout(shape)  # type: ignore[union-attr]
     item = max(1, simt_bits(rt.element_type) // 8)
     axis = AxisAnalysis()
-    seed_loop_axis_info(axis, loop)
     info = axis.info(load.ptr)
     best = 0
     for d in range(len(shape)):
@@ -217,7 +215,7 @@ def pipelinable_loads(loop: scf.ForOp) -> _Plan | None:
     for op in body.ops:
         if not isinstance(op, tl.LoadOp) or not isinstance(op.result.type, TensorType):
             continue
-        if not _feeds_dot(op.result) or _copy_bytes(loop, op) < 4:
+        if not _feeds_dot(op.result) or _copy_bytes(op) < 4:
             continue
         found = _slice(loop, op)
         if found is None:
