@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from example_runs import example_case, example_runner
 from xdsl.dialects import arith, func, gpu, scf
-from xdsl.dialects.builtin import IndexType, ModuleOp, VectorType, f32
+from xdsl.dialects.builtin import IndexType, VectorType, f32
 from xdsl.ir import Block, Operation, Region
 
 from llc.dialects import simt
@@ -54,47 +55,6 @@ def _record(request: pytest.FixtureRequest, name: str, deletions: list[Deletion]
 # --------------------------------------------------------------------------------------
 
 
-def _example_case(name: str, tmp: Path) -> tuple[Any, str]:
-    sys.path.insert(0, str(ROOT / "test" / "lit" / "run" / "Inputs"))
-    try:
-        import check_example
-    finally:
-        sys.path.pop(0)
-    return check_example.KERNELS[name](str(tmp)), check_example.ENTRIES[name]
-
-
-def _example_runner(case: Any, entry: str) -> Any:
-    """Runs the first program of the example's grid on its case's arguments (fresh buffers
-    every run); returns the pointer arguments' buffers."""
-    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
-    from llc.dialects.tl_interpreter import Pointer
-    from llc.tools.run import bind_argument, make_context, parse_grid
-
-    ctx = make_context()
-    grid = parse_grid(case.grid)
-
-    def run(module: ModuleOp) -> dict[str, np.ndarray]:
-        fn = next(
-            o for o in module.walk() if isinstance(o, func.FuncOp) and o.sym_name.data == entry
-        )
-        params = fn.function_type.inputs.data
-        bound = [
-            bind_argument(text, typ, f"arg{i}", ctx)
-            for i, (text, typ) in enumerate(zip(case.args, params, strict=True))
-        ]
-        warps = fn.attributes["llc.num_warps"].value.data  # type: ignore[attr-defined]
-        lanes = fn.attributes["llc.threads_per_warp"].value.data  # type: ignore[attr-defined]
-        interp, kernel = make_kernel_interpreter(module, warps, lanes, GlobalMemory())
-        kernel.num_programs = grid
-        kernel.program_id = (0, 0, 0)
-        interp.call_op(entry, tuple(b.value for b in bound))
-        return {
-            b.name: np.array(b.value.buffer.data) for b in bound if isinstance(b.value, Pointer)
-        }
-
-    return run
-
-
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_every_barrier_of_an_example_is_needed(
     name: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -103,8 +63,8 @@ def test_every_barrier_of_an_example_is_needed(
 
     module = parse((ROOT / "examples" / "ttir" / f"{name}.mlir").read_text())
     apply_pipeline(module, "llc-compile")
-    case, entry = _example_case(name, tmp_path)
-    _record(request, name, delete_each_barrier(module, _example_runner(case, entry)))
+    case, entry = example_case(name, tmp_path)
+    _record(request, name, delete_each_barrier(module, example_runner(case, entry)))
 
 
 def test_every_barrier_of_a_gather_in_a_loop_is_needed(
@@ -126,7 +86,7 @@ def test_every_barrier_of_a_gather_in_a_loop_is_needed(
     case = SimpleNamespace(
         args=[str(tmp_path / "x.npy"), str(tmp_path / "i.npy"), "zeros:256xf32"], grid="1"
     )
-    deletions = delete_each_barrier(module, _example_runner(case, "gather_1d"))
+    deletions = delete_each_barrier(module, example_runner(case, "gather_1d"))
     assert len(deletions) == 2
     _record(request, "gather_1d", deletions)
 
@@ -146,7 +106,7 @@ def test_every_barrier_of_a_conversion_in_a_loop_is_needed(
     apply_pipeline(module, "llc-lower-to-simt")
     np.save(tmp_path / "x.npy", np.random.default_rng(1).standard_normal(512).astype(np.float32))
     case = SimpleNamespace(args=[str(tmp_path / "x.npy"), "zeros:512xf32"], grid="1")
-    deletions = delete_each_barrier(module, _example_runner(case, "convert_loop"))
+    deletions = delete_each_barrier(module, example_runner(case, "convert_loop"))
     assert len(deletions) == 2
     _record(request, "convert_loop", deletions)
 
@@ -169,7 +129,7 @@ def test_every_barrier_of_a_scan_in_a_loop_is_needed(
     # small integers: the sums are exact in any order, so only a race can change them
     np.save(tmp_path / "x.npy", rng.integers(-3, 4, 512).astype(np.float32))
     case = SimpleNamespace(args=[str(tmp_path / "x.npy"), "zeros:512xf32"], grid="1")
-    deletions = delete_each_barrier(module, _example_runner(case, "scan_loop"))
+    deletions = delete_each_barrier(module, example_runner(case, "scan_loop"))
     assert len(deletions) == 3
     _record(request, "scan_loop", deletions)
 

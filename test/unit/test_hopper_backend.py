@@ -16,12 +16,11 @@ wgmma, and the result is checked by execution, by ptxas and by deleting its sync
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
+from example_runs import example_case, example_runner
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
@@ -49,51 +48,6 @@ def _compiled(name: str) -> ModuleOp:
     return _COMPILED[name]
 
 
-def _case(name: str, tmp: Path) -> tuple[Any, str]:
-    sys.path.insert(0, str(ROOT / "test" / "lit" / "run" / "Inputs"))
-    try:
-        import check_example
-    finally:
-        sys.path.pop(0)
-    return check_example.KERNELS[name](str(tmp)), check_example.ENTRIES[name]
-
-
-def _runner(case: Any, entry: str) -> Any:
-    """Runs the first program of the case's grid on fresh buffers, lowered (SIMT kernel
-    interpreter) or not (tensor-level interpreter); returns the pointer arguments' buffers."""
-    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
-    from llc.dialects.tl_interpreter import Pointer
-    from llc.testing.semantics import make_interpreter, set_grid
-    from llc.tools.run import bind_argument, make_context, parse_grid
-
-    ctx = make_context()
-    grid = (*parse_grid(case.grid), 1, 1, 1)[:3]
-
-    def run(module: ModuleOp) -> dict[str, np.ndarray]:
-        fn = next(
-            o for o in module.walk() if isinstance(o, func.FuncOp) and o.sym_name.data == entry
-        )
-        params = fn.function_type.inputs.data
-        bound = [
-            bind_argument(text, typ, f"arg{i}", ctx)
-            for i, (text, typ) in enumerate(zip(case.args, params, strict=True))
-        ]
-        if "llc.num_warps" in fn.attributes:
-            warps = fn.attributes["llc.num_warps"].value.data  # type: ignore[attr-defined]
-            interp, kernel = make_kernel_interpreter(module, warps, 32, GlobalMemory())
-            kernel.num_programs = grid
-            kernel.program_id = (0, 0, 0)
-        else:
-            interp = make_interpreter(module)
-            set_grid(interp, (0, 0, 0), grid)
-        interp.call_op(entry, tuple(b.value for b in bound))
-        return {
-            b.name: np.array(b.value.buffer.data) for b in bound if isinstance(b.value, Pointer)
-        }
-
-    return run
-
-
 # --------------------------------------------------------------------------------------
 # The examples on cuda:90
 # --------------------------------------------------------------------------------------
@@ -112,8 +66,8 @@ def test_example_on_cuda90_runs_like_the_tensor_level(name: str, tmp_path: Path)
     assert text.count("simt.wgmma ") == WGMMA[name]
     if WGMMA[name]:
         assert "simt.mma_m16n8k16" not in text  # no mma v2 fallback
-    case, entry = _case(name, tmp_path)
-    run = _runner(case, entry)
+    case, entry = example_case(name, tmp_path)
+    run = example_runner(case, entry)
     want = run(parse(_hopper_text(name)))
     got = run(module)
     assert want.keys() == got.keys()
@@ -293,8 +247,8 @@ def test_every_sync_op_of_an_example_is_needed(
     name: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     module = _compiled(name)
-    case, entry = _case(name, tmp_path)
-    deletions = delete_each_sync(module, _runner(case, entry))
+    case, entry = example_case(name, tmp_path)
+    deletions = delete_each_sync(module, example_runner(case, entry))
     kinds = {d.after.split(" ")[0] for d in deletions}
     assert kinds == set(SYNC_OPS)  # each kind is there to delete
     _record(request, name, deletions)
