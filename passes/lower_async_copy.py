@@ -24,10 +24,11 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, gpu
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, VectorType, i32
+from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i32
 from xdsl.ir import Operation
 
 from llc.dialects import simt, tl
+from llc.passes.simt_lowering import widest_run
 
 __all__ = [
     "lower_async_commit_group",
@@ -67,19 +68,6 @@ def lower_memdesc_index(lowering: Any, op: Operation) -> None:
     lowering.smem_base[op.results[0]] = base
 
 
-def _copy_width(reg: list[int], thread: list[int], widest: int) -> int:
-    """Registers per copy: consecutive and aligned shared offsets, at most ``widest``."""
-    width = 1
-    while width * 2 <= min(widest, len(reg)) and all(
-        reg[b + i] == reg[b] + i for b in range(0, len(reg), width * 2) for i in range(width * 2)
-    ):
-        w = width * 2
-        if any(reg[b] % w for b in range(0, len(reg), w)) or any(c % w for c in thread):
-            break
-        width = w
-    return width
-
-
 def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:
     """``cp.async`` copies of ``op``'s tile into its slot (see the module docstring)."""
     # (the lowering state analysed every loop's carried values before moving loop bodies)
@@ -90,11 +78,10 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
     item = max(1, simt.bit_width(elem.pointee) // 8)
     reg, thread = lowering.shared_offsets(op.dst, laid)
     global_width = lowering.access_plan(op.ptr, op.mask, item)
-    width = _copy_width(reg, thread, min(global_width, max(1, 16 // item)))
+    width = widest_run(reg, thread, min(global_width, max(1, 16 // item)))
     nbytes = width * item
     tpart = lowering.thread_linear(thread)
     smem = lowering.get(op.dst)
-    base = lowering.smem_base.get(op.dst)
     addrs = lowering.get(op.ptr)
     # broadcast registers copy once (the copy with those bits clear)
     ll = laid.ll
@@ -107,15 +94,7 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
     for b in range(0, len(reg), width):
         if b & dup_regs:
             continue
-        off = tpart
-        if reg[b]:
-            c = lowering.const_index(reg[b])
-            off = c if off is None else lowering.emit(arith.XOrIOp(off, c)).results[0]
-        if off is None:
-            off = lowering.const_index(0)
-        addr = lowering.emit(arith.MuliOp(off, lowering.const_index(item))).results[0]
-        if base is not None:
-            addr = lowering.emit(arith.AddiOp(addr, base)).results[0]
+        addr = lowering.shared_address(op.dst, tpart, reg[b], item)
         src = lowering.extract(addrs, b)
         mask = lowering.group_mask(op.mask, b, None)
         if nbytes >= 4:
@@ -139,6 +118,3 @@ def lower_async_wait(lowering: Any, op: tl.AsyncWaitOp) -> None:
     """``cp.async.wait_group N`` and the barrier that shows every thread's copies to all."""
     lowering.emit(simt.CpAsyncWaitGroupOp(op.num.value.data))
     lowering.emit(gpu.BarrierOp())
-
-
-_ = IntegerAttr

@@ -200,6 +200,25 @@ class Laid:
     ll: Any
 
 
+def widest_run(reg: list[int], thread: list[int], widest: int) -> int:
+    """Registers one shared access can move: consecutive shared offsets (``reg``, a register's
+    part) aligned to the run in every register group and thread (``thread``: the threads'
+    columns), at most ``widest`` (a power of two).
+
+    >>> widest_run([0, 1, 2, 3], [4, 8], 4), widest_run([0, 1, 2, 3], [2], 4)
+    (4, 2)
+    """
+    width = 1
+    while width * 2 <= min(widest, len(reg)) and all(
+        reg[b + i] == reg[b] + i for b in range(0, len(reg), width * 2) for i in range(width * 2)
+    ):
+        w = width * 2
+        if any(reg[b] % w for b in range(0, len(reg), w)) or any(c % w for c in thread):
+            break
+        width = w
+    return width
+
+
 class FunctionLowering:
     """The state of lowering one function: the value map, the layouts of lowered tensors, the
     insertion point, and the builders every per-op lowering uses (see the module docstring).
@@ -449,6 +468,24 @@ class FunctionLowering:
             raise LayoutError("shared offsets are not linear in the thread and register bits")
         return reg, thread
 
+    def shared_address(
+        self, mem: SSAValue, tpart: SSAValue | None, reg_offset: int, item: int
+    ) -> SSAValue:
+        """The byte address in ``mem``'s buffer of the element at offset ``tpart ^ reg_offset``
+        (``tpart``: the thread's part, :meth:`thread_linear` of the shared offsets' thread
+        columns; ``reg_offset``: a register's part), plus the slot's base when ``mem`` is a slot
+        of a ring (``smem_base``)."""
+        off = tpart
+        if reg_offset:
+            c = self.const_index(reg_offset)
+            off = c if off is None else self.emit(arith.XOrIOp(off, c)).results[0]
+        if off is None:
+            off = self.const_index(0)
+        addr = self.emit(arith.MuliOp(off, self.const_index(item))).results[0]
+        if mem in self.smem_base:
+            addr = self.emit(arith.AddiOp(addr, self.smem_base[mem])).results[0]
+        return addr
+
     def shared_access(
         self, mem: SSAValue, laid: Laid, elem: Attribute, store: SSAValue | None
     ) -> list[SSAValue]:
@@ -456,33 +493,12 @@ class FunctionLowering:
         the shared buffer ``mem``, as wide as consecutive offsets allow (128 bits at most)."""
         item = simt.bit_width(elem) // 8
         reg, thread = self.shared_offsets(mem, laid)
-        regs = len(reg)
-        width = 1
-        while (
-            width < regs
-            and width * 2 * item <= 16
-            and all(
-                reg[b + i] == reg[b] + i
-                for b in range(0, regs, width * 2)
-                for i in range(width * 2)
-            )
-            and all(reg[b] % (width * 2) == 0 for b in range(0, regs, width * 2))
-            and all(c % (width * 2) == 0 for c in thread)
-        ):
-            width *= 2
+        width = widest_run(reg, thread, 16 // item)
         tpart = self.thread_linear(thread)
         smem = self.get(mem)
         parts = []
-        for base in range(0, regs, width):
-            off = tpart
-            if reg[base]:
-                c = self.const_index(reg[base])
-                off = c if off is None else self.emit(arith.XOrIOp(off, c)).results[0]
-            if off is None:
-                off = self.const_index(0)
-            addr = self.emit(arith.MuliOp(off, self.const_index(item))).results[0]
-            if mem in self.smem_base:
-                addr = self.emit(arith.AddiOp(addr, self.smem_base[mem])).results[0]
+        for base in range(0, len(reg), width):
+            addr = self.shared_address(mem, tpart, reg[base], item)
             if store is not None:
                 v = self.shuffle(store, store, list(range(base, base + width)))
                 self.emit(simt.SharedStoreOp(v, smem, addr))
