@@ -61,6 +61,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from llc.dialects import tl
 from llc.dialects.simt import bit_width as simt_bits
@@ -406,10 +407,10 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     old_yield.detach()
     old_yield.erase()
     new_body.add_op(scf.YieldOp(*values))
-    _dce(new_body)
 
     new_loop = before(scf.ForOp(loop.lb, loop.ub, loop.step, inits, Region(new_body)))
     assert isinstance(new_loop, scf.ForOp)
+    region_dce(new_loop.body)  # what the copies replaced: the loads' address arithmetic
     for old, new in zip(loop.results, new_loop.results, strict=False):
         old.replace_all_uses_with(new)
     loop.detach()
@@ -469,20 +470,6 @@ def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> 
     load.result.replace_all_uses_with(value)
     load.detach()
     load.erase()
-
-
-def _dce(block: Block) -> None:
-    """Erase pure ops of ``block`` whose results are unused (last first)."""
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(block.ops)):
-            if op.results and not any(r.uses for r in op.results) and is_side_effect_free(op):
-                if op.regions:
-                    continue
-                op.detach()
-                op.erase()
-                changed = True
 
 
 def pipeline_stages(target: str, requested: int) -> int:
