@@ -831,34 +831,32 @@ def is_elementwise_region(region: Region) -> bool:
     )
 
 
+def _region_per_element(
+    interpreter: Interpreter,
+    region: Region,
+    arrays: list[np.ndarray],
+    dtypes: list[Any],
+    name: str,
+) -> list[np.ndarray]:
+    """Run a region written for scalars once per element of ``arrays`` (its arguments, one
+    array each, all of one shape): exact scalar semantics, control flow included. Returns one
+    array of each of ``dtypes`` (what the region returns)."""
+    shape = arrays[0].shape
+    outs = [np.empty(shape, dtype=d) for d in dtypes]
+    for index in np.ndindex(shape):
+        values = interpreter.run_ssacfg_region(region, tuple(a[index] for a in arrays), name)
+        for out, value in zip(outs, values, strict=True):
+            out[index] = value
+    return outs
+
+
 def _combine_per_element(
     interpreter: Interpreter, op: tl.ReduceOp, lhs: list[np.ndarray], rhs: list[np.ndarray]
 ) -> list[np.ndarray]:
     """Run the scalar combine region once per element (exact scalar semantics)."""
-    shape = lhs[0].shape
-    outs: list[np.ndarray] | None = None
-    for index in np.ndindex(shape):
-        scalars = [a[index] for a in (*lhs, *rhs)]
-        combined = interpreter.run_ssacfg_region(op.combine, tuple(scalars), "tl.reduce")
-        if outs is None:
-            outs = [np.empty(shape, dtype=a.dtype) for a in lhs]
-        for out, value in zip(outs, combined, strict=True):
-            out[index] = value
-    return outs if outs is not None else [np.empty(shape, dtype=a.dtype) for a in lhs]
-
-
-def _map_per_element(
-    interpreter: Interpreter, op: tl.MapElementwiseOp, arrays: list[np.ndarray]
-) -> list[np.ndarray]:
-    """Run a body with control flow once per element (it was written for scalars)."""
-    outs = [
-        np.empty(arrays[0].shape, dtype=numpy_dtype(element_type_of(r.type))) for r in op.results
-    ]
-    for index in np.ndindex(arrays[0].shape):
-        values = interpreter.run_ssacfg_region(op.body, tuple(a[index] for a in arrays), op.name)
-        for out, value in zip(outs, values, strict=True):
-            out[index] = value
-    return outs
+    return _region_per_element(
+        interpreter, op.combine, [*lhs, *rhs], [a.dtype for a in lhs], "tl.reduce"
+    )
 
 
 def _reduce_pairwise(
@@ -1436,7 +1434,8 @@ class TLExtraFunctions(InterpreterFunctions):
         if is_elementwise_region(op.body):
             outs = interpreter.run_ssacfg_region(op.body, tuple(arrays), op.name)
         else:
-            outs = _map_per_element(interpreter, op, arrays)
+            dtypes = [numpy_dtype(element_type_of(r.type)) for r in op.results]
+            outs = _region_per_element(interpreter, op.body, arrays, dtypes, op.name)
         return tuple(
             _result(op, np.broadcast_to(np.asarray(v), arrays[0].shape), i)
             for i, v in enumerate(outs)
