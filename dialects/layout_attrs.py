@@ -363,6 +363,10 @@ def _print_value(printer: Printer, value: object) -> None:
         raise TypeError(f"cannot print layout parameter value {value!r}")
 
 
+print_layout_value = _print_value
+"""Print one layout parameter value in Triton's spelling (public name for the TTGIR printer)."""
+
+
 # ---------------------------------------------------------------------------------------------
 # Parsing
 
@@ -536,6 +540,14 @@ def _parse_layout_body(parser: AttrParser, kind: str, attr_name: str) -> Any:
     body_start = parser.pos
     parser.parse_punctuation("<", f" after #{attr_name} (Triton spelling: <{{key = value, ...}}>)")
     params, spans = _parse_dictionary(parser, kind)
+    # Triton prints a shared_linear's alignment after the dictionary
+    # (`#ttg.shared_linear<{offset = ...}, alignment = 16>`); llc's own spelling has it inside.
+    while kind == "shared_linear" and parser.parse_optional_punctuation(",") is not None:
+        key = parser.parse_identifier(" (Triton spelling: <{...}, alignment = N>)")
+        if key != "alignment" or key in params:
+            parser.raise_error(f"shared_linear: unexpected '{key}' after the dictionary")
+        parser.parse_punctuation("=")
+        params[key] = parser.parse_integer()
     body_end = parser.pos + 1  # the `>` ends the body
     parser.parse_punctuation(">", f" to close #{attr_name}")
     try:

@@ -814,6 +814,11 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     "tl.async_wait": LayoutRule("memory", _free_forward, _free_backward, False),
     "tl.local_dealloc": LayoutRule("memory", _free_forward, _free_backward, False),
     "tl.fence_async_shared": LayoutRule("memory", _free_forward, _free_backward, False),
+    # Issue 18, item 4 (Triton's lit inputs): tl.int_to_ptr / tl.ptr_to_int are elementwise
+    # casts (transparent, through ELEMENTWISE_OP_NAMES); the reinterpreted and reshaped views
+    # of a shared buffer hold no register tensor.
+    "tl.memdesc_reinterpret": LayoutRule("memory", _free_forward, _free_backward, False),
+    "tl.memdesc_reshape": LayoutRule("memory", _free_forward, _free_backward, False),
 }
 """Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
 

@@ -586,6 +586,10 @@ def _is_float(t: Attribute) -> bool:
     return isinstance(t, AnyFloat)
 
 
+def _is_fp8(t: Attribute) -> bool:
+    return _is_float(t) and getattr(t, "bitwidth", None) == 8
+
+
 def _is_ptr(t: Attribute) -> bool:
     return isinstance(t, PointerType)
 
@@ -1629,7 +1633,11 @@ class DotOp(TLOperation):
             raise self.fail(f"result must be {m}x{n} (a is {m}x{k}, b is {k2}x{n}), got {m2}x{n2}")
         if ba != bb or ba != bc:
             raise self.fail(f"batch dimensions differ: {ba}, {bb}, {bc}")
-        if a.element_type != b.element_type:
+        if a.element_type != b.element_type and not (
+            # Two fp8 formats (e4m3 x e5m2): Triton's tt.dot takes them, and the mma
+            # instructions of sm_89+ multiply them directly.
+            _is_fp8(a.element_type) and _is_fp8(b.element_type)
+        ):
             # Mixed precision (seed 001, case 1): an integer operand with a float operand; the
             # integer one is converted to the float type in registers after its load.
             kinds = sorted((_is_int(a.element_type), _is_int(b.element_type)))
@@ -3527,6 +3535,92 @@ class PreciseDivFOp(TLOperation):
 # Classification helpers for passes
 # --------------------------------------------------------------------------------------
 
+# -- Issue 18, item 4: more of what Triton 3.9 writes (its lit inputs) ---------------------
+
+
+class _PointerIntCastOp(TLOperation):
+    """A pointer <-> ``i64`` cast, element by element (one shape and layout both sides)."""
+
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+    POINTER_SIDE: ClassVar[str]
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        src, dst = self.src.type, self.result.type
+        _same_shape_and_encoding(self, [("source", src), ("result", dst)])
+        ptr, other = (src, dst) if self.POINTER_SIDE == "source" else (dst, src)
+        if not isinstance(element_type_of(ptr), PointerType):
+            raise self.fail(f"{self.POINTER_SIDE} elements must be pointers, got {ptr}")
+        if element_type_of(other) != IntegerType(64):
+            raise self.fail(f"the integer side must hold i64, got {other}")
+
+
+@irdl_op_definition
+class IntToPtrOp(_PointerIntCastOp):
+    """``%p = tl.int_to_ptr %i : tensor<16xi64> -> tensor<16x!tl.ptr<f32>>`` (Triton's
+    ``tt.int_to_ptr``): each address as a pointer; elementwise."""
+
+    name = "tl.int_to_ptr"
+    POINTER_SIDE: ClassVar[str] = "result"
+
+
+@irdl_op_definition
+class PtrToIntOp(_PointerIntCastOp):
+    """``%i = tl.ptr_to_int %p : tensor<16x!tl.ptr<f32>> -> tensor<16xi64>`` (Triton's
+    ``tt.ptr_to_int``): each pointer's address; elementwise."""
+
+    name = "tl.ptr_to_int"
+    POINTER_SIDE: ClassVar[str] = "source"
+
+
+@irdl_op_definition
+class MemDescReinterpretOp(TLOperation):
+    """The same shared bytes seen with another shape, element type or layout (Triton's
+    ``ttg.memdesc_reinterpret``): ``%v = tl.memdesc_reinterpret %m : !tl.memdesc<32x2xi32, #s>
+    -> !tl.memdesc<32x2xi16, #s1>``. Nothing moves; the result aliases ``%m``. Triton checks
+    that the view fits the allocation; llc reads it as a view and keeps it as written.
+    """
+
+    name = "tl.memdesc_reinterpret"
+    src = operand_def(MemDescType)
+    result = result_def(MemDescType)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+
+@irdl_op_definition
+class MemDescReshapeOp(TLOperation):
+    """A reshaped view of a shared buffer (Triton's ``ttg.memdesc_reshape``): same elements,
+    same count, another shape (and the layout that describes the same bytes)."""
+
+    name = "tl.memdesc_reshape"
+    src = operand_def(MemDescType)
+    result = result_def(MemDescType)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def verify_tl(self) -> None:
+        src, dst = self.src.type, self.result.type
+        if src.element_type != dst.element_type or pymath.prod(src.get_shape()) != pymath.prod(
+            dst.get_shape()
+        ):
+            raise self.fail(f"{dst} must hold the elements of {src} in another shape")
+
+
+ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
+    IntToPtrOp,
+    PtrToIntOp,
+    MemDescReinterpretOp,
+    MemDescReshapeOp,
+)
+"""Ops read from Triton's lit inputs (issue 18, item 4)."""
+
+
 ELEMENTWISE_OP_NAMES: frozenset[str] = frozenset(
     {
         "tl.cmpf", "tl.cmpi", "tl.select", "tl.sitofp", "tl.uitofp", "tl.fptosi",
@@ -3542,6 +3636,7 @@ ELEMENTWISE_OP_NAMES: frozenset[str] = frozenset(
         "math.tanh", "math.absf", "math.absi", "math.sin", "math.cos", "math.erf",
         "math.floor", "math.ceil", "math.fma", "math.powf", "math.copysign",
         "tl.clampf", "tl.mulhiui", "tl.precise_sqrt", "tl.precise_divf",
+        "tl.int_to_ptr", "tl.ptr_to_int",
     }
 )  # fmt: skip
 """Ops (tl, arith, math) that apply a scalar function lane by lane: every tensor operand and
@@ -3658,6 +3753,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     MapElementwiseOp,
     MapElementwiseReturnOp,
     *ASYNC_COPY_OPS,
+    *ISSUE18_OPS,
 )
 """Every op of the tl dialect."""
 

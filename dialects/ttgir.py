@@ -122,6 +122,8 @@ _TT_TO_TL = (
     "precise_divf",
     "map_elementwise",
     "map_elementwise.return",
+    "int_to_ptr",
+    "ptr_to_int",
 )
 _TTG_TO_TL = (
     "convert_layout",
@@ -136,6 +138,8 @@ _TTG_TO_TL = (
     "async_commit_group",
     "async_wait",
     "fp4_to_fp",
+    "memdesc_reinterpret",
+    "memdesc_reshape",
 )
 _TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
 # arith ops whose xDSL versions take no tensors (scalar i1 results, scalar conditions, scalar

@@ -50,7 +50,7 @@ from xdsl.utils.target import Target
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import error_at
-from llc.dialects.layout_attrs import LayoutEncodingAttr
+from llc.dialects.layout_attrs import LayoutEncodingAttr, print_layout_value
 from llc.dialects.printer import LLCPrinter
 from llc.dialects.ttgir import MODULE_ATTR_NAMES, OP_NAMES
 
@@ -85,6 +85,10 @@ class TTGIRPrinter(LLCPrinter):
                 and op.src.type in self._mutable
             ):
                 self._mutable.add(op.result.type)
+            elif isinstance(op, tl.LocalStoreOp | tl.AsyncCopyGlobalToLocalOp):
+                # Triton rejects a store into an immutable buffer (one allocated from a value
+                # and written again later).
+                self._mutable.add(op.dst.type)
         if any(isinstance(r.type, tl.MemDescType) for op in root.walk() for r in op.results) or any(
             isinstance(a.type, tl.MemDescType)
             for op in root.walk()
@@ -262,6 +266,16 @@ class TTGIRPrinter(LLCPrinter):
     def _print_layout(self, attribute: Attribute) -> None:
         assert isinstance(attribute, LayoutEncodingAttr)
         self.print_string(f"#ttg.{attribute.kind}")
+        params = attribute.data.triton_params()
+        if attribute.kind == "shared_linear" and "alignment" in params:
+            # Triton's spelling: the alignment follows the dictionary.
+            alignment = params.pop("alignment")
+            self.print_string("<{")
+            for i, (key, value) in enumerate(params.items()):
+                self.print_string(f"{', ' if i else ''}{key} = ")
+                print_layout_value(self, value)
+            self.print_string(f"}}, alignment = {alignment}>")
+            return
         attribute.print_parameter(self)
 
 
