@@ -81,7 +81,13 @@ class TTGIRPrinter(LLCPrinter):
         self._mutable = set()
         for op in root.walk():
             if (isinstance(op, tl.LocalAllocOp) and op.src is None) or (
-                isinstance(op, tl.MemDescIndexOp | tl.MemDescSubsliceOp)
+                isinstance(
+                    op,
+                    tl.MemDescIndexOp
+                    | tl.MemDescSubsliceOp
+                    | tl.MemDescReinterpretOp
+                    | tl.MemDescReshapeOp,
+                )
                 and op.src.type in self._mutable
             ):
                 self._mutable.add(op.result.type)
