@@ -63,13 +63,16 @@ _RENAMES = (
     ("#triton_gpu.shared<", "#ttg.swizzled_shared<"),
     ("!tt.memdesc<", "!ttg.memdesc<"),
     ("triton_gpu.", "ttg."),
+    ("tt.experimental_descriptor_", "tt.descriptor_"),
 )
 
 
 def modernize(text: str) -> str:
     """Older Triton's spellings as Triton 3.9 writes them (``--modernize``): the
     ``triton_gpu`` dialect became ``ttg``, ``!tt.memdesc`` became ``!ttg.memdesc`` and
-    ``#triton_gpu.shared`` became ``#ttg.swizzled_shared``. Whatever else changed since, Triton
+    ``#triton_gpu.shared`` became ``#ttg.swizzled_shared``, ``tt.experimental_descriptor_load``
+    (store, gather, scatter) became ``tt.descriptor_load`` and ``!tt.tensordesc<tensor<8x32xi8>>``
+    became ``!tt.tensordesc<8x32xi8>``. Whatever else changed since, Triton
     3.9's parser decides: a chunk it rejects is not counted.
 
     >>> modernize('%0 = triton_gpu.local_alloc : () -> !tt.memdesc<4xf32, #triton_gpu.shared<{')
@@ -77,7 +80,7 @@ def modernize(text: str) -> str:
     """
     for old, new in _RENAMES:
         text = text.replace(old, new)
-    return text
+    return re.sub(r"!tt\.tensordesc<tensor<([^<>]*)>>", r"!tt.tensordesc<\1>", text)
 
 
 def reason_of(message: str) -> str:

@@ -819,6 +819,15 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
     # of a shared buffer hold no register tensor.
     "tl.memdesc_reinterpret": LayoutRule("memory", _free_forward, _free_backward, False),
     "tl.memdesc_reshape": LayoutRule("memory", _free_forward, _free_backward, False),
+    # TMA gathers and scatters go through shared memory like descriptor_load/store: the block's
+    # register layout is free, and the row offsets are read whole whatever their layout.
+    "tl.make_tensor_descriptor": LayoutRule("memory", _free_forward, _free_backward, False),
+    "tl.descriptor_gather": LayoutRule(
+        "source", _free_forward, _sink_backward, rematerializable=False
+    ),
+    "tl.descriptor_scatter": LayoutRule(
+        "sink", _free_forward, _sink_backward, rematerializable=False
+    ),
 }
 """Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
 

@@ -3612,11 +3612,91 @@ class MemDescReshapeOp(TLOperation):
             raise self.fail(f"{dst} must hold the elements of {src} in another shape")
 
 
+@irdl_op_definition
+class MakeTensorDescriptorOp(TLOperation):
+    """A TMA descriptor built in the kernel (Triton's ``tt.make_tensor_descriptor``):
+    ``%d = tl.make_tensor_descriptor %base, [%rows, %cols], [%stride0, %stride1] :
+    !tl.ptr<i8>, !tl.tensordesc<8x32xi8>``; the shape is ``i32``, the strides ``i64``."""
+
+    name = "tl.make_tensor_descriptor"
+    base = operand_def(PointerType)
+    shape = var_operand_def(i32)
+    strides = var_operand_def(IntegerType(64))
+    result = result_def(TensorDescType)
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(),)
+    assembly_format = (
+        "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)"
+    )
+
+    def verify_tl(self) -> None:
+        rank = len(self.result.type.get_shape())
+        if len(self.shape) != rank or len(self.strides) != rank:
+            raise self.fail(f"a rank-{rank} block needs {rank} sizes and {rank} strides")
+
+
+def _check_gather_block(op: TLOperation, desc: Attribute, offsets: Attribute, block: Attribute):
+    assert isinstance(desc, TensorDescType)
+    rows = shape_of(offsets)
+    if len(rows) != 1 or element_type_of(offsets) != i32:
+        raise op.fail(f"the row offsets must be a 1-d i32 tensor, got {offsets}")
+    want = (rows[0], desc.get_shape()[-1])
+    if shape_of(block) != want:
+        raise op.fail(f"the block must be {want[0]}x{want[1]} (one row per offset), got {block}")
+    if element_type_of(block) != desc.element_type:
+        raise op.fail(f"element type {element_type_of(block)} differs from the descriptor's")
+
+
+@irdl_op_definition
+class DescriptorGatherOp(TLOperation):
+    """Gather rows through a TMA descriptor (Triton's ``tt.descriptor_gather``):
+    ``%x = tl.descriptor_gather %d[%rows, %col] : (!tl.tensordesc<1x128xbf16>,
+    tensor<32xi32, #b>, i32) -> tensor<32x128xbf16, #b1>``: row ``rows[i]`` from column
+    ``%col`` on into row ``i``. The rows land in shared memory first, so the result's register
+    layout is free and the offsets are read whatever their layout."""
+
+    name = "tl.descriptor_gather"
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(TensorType)
+    y_offset = operand_def(i32)
+    result = result_def(TensorType)
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = (
+        "$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)"
+    )
+
+    def verify_tl(self) -> None:
+        _check_gather_block(self, self.desc.type, self.x_offsets.type, self.result.type)
+
+
+@irdl_op_definition
+class DescriptorScatterOp(TLOperation):
+    """Scatter rows through a TMA descriptor (Triton's ``tt.descriptor_scatter``), the inverse
+    of :class:`DescriptorGatherOp`: ``tl.descriptor_scatter %d[%rows, %col], %x : ...``."""
+
+    name = "tl.descriptor_scatter"
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(TensorType)
+    y_offset = operand_def(i32)
+    src = operand_def(TensorType)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = (
+        "$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type($desc) `,` "
+        "type($x_offsets) `,` type($y_offset) `,` type($src)"
+    )
+
+    def verify_tl(self) -> None:
+        _check_gather_block(self, self.desc.type, self.x_offsets.type, self.src.type)
+
+
 ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     IntToPtrOp,
     PtrToIntOp,
     MemDescReinterpretOp,
     MemDescReshapeOp,
+    MakeTensorDescriptorOp,
+    DescriptorGatherOp,
+    DescriptorScatterOp,
 )
 """Ops read from Triton's lit inputs (issue 18, item 4)."""
 

@@ -124,6 +124,9 @@ _TT_TO_TL = (
     "map_elementwise.return",
     "int_to_ptr",
     "ptr_to_int",
+    "make_tensor_descriptor",
+    "descriptor_gather",
+    "descriptor_scatter",
 )
 _TTG_TO_TL = (
     "convert_layout",
