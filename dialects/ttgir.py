@@ -339,6 +339,13 @@ class _TritonSelect:
         op.attributes |= attrs
         return op
 
+    @classmethod
+    def create(cls, *, operands: Sequence[object] = (), **kwargs: object) -> Operation:
+        """The generic form: ``tl.select`` for a tensor condition, else ``arith.select``."""
+        tensor = bool(operands) and isinstance(operands[0].type, TensorType)  # type: ignore[attr-defined]
+        op_type = tl.SelectOp if tensor else arith.SelectOp
+        return op_type.create(operands=operands, **kwargs)  # type: ignore[arg-type]
+
 
 class _TritonDotScaled:
     """Parses Triton's ``tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e4m3
@@ -526,6 +533,58 @@ _SHIMS: dict[str, type] = {
 }
 
 
+_SHIM_CREATES: dict[str, type[Operation]] = {
+    "tt.dot": tl.DotOp,
+    "tt.dot_scaled": tl.DotScaledOp,
+    "scf.if": scf.IfOp,
+    "scf.for": scf.ForOp,
+    "arith.constant": arith.ConstantOp,
+}
+"""The op class a shim's generic form (``"tt.dot"(...)``) builds."""
+
+
+def _generic_fallback(parse_cls: type, real: type[Operation]) -> type:
+    """``parse_cls`` (an llc op or a shim) also reading Triton's *generic* form
+    (``"tt.load"(%p) <{cache = 1 : i32, ...}> : (...) -> ...``), which MLIR prints for a module
+    that fails to verify and ``--mlir-print-op-generic`` prints always: properties of Triton's
+    op that llc's op does not define (``cache``, ``evict``, ``isVolatile``, ``boundaryCheck``,
+    ``inputPrecision``, ...) are kept as attributes, as the custom form keeps them, and llc's
+    own properties are taken from either dictionary."""
+
+    class _Generic:
+        @classmethod
+        def dialect_name(cls) -> str:
+            return parse_cls.dialect_name()  # type: ignore[attr-defined]
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            return parse_cls.parse(parser)  # type: ignore[attr-defined]
+
+        @classmethod
+        def create(
+            cls,
+            *,
+            properties: dict[str, Attribute] | None = None,
+            attributes: dict[str, Attribute] | None = None,
+            **kwargs: object,
+        ) -> Operation:
+            props, attrs = dict(properties or {}), dict(attributes or {})
+            known = set()
+            if hasattr(real, "get_irdl_definition"):
+                known = set(real.get_irdl_definition().properties)  # type: ignore[attr-defined]
+            for name in [n for n in props if n not in known]:
+                value = props.pop(name)
+                if name != "operandSegmentSizes":  # llc's op counts its own operands
+                    attrs[name] = value
+            for name in [n for n in attrs if n in known and n not in props]:
+                props[name] = attrs.pop(name)
+            if "operandSegmentSizes" in known and "operandSegmentSizes" in (properties or {}):
+                props["operandSegmentSizes"] = properties["operandSegmentSizes"]  # type: ignore[index]
+            return real.create(properties=props, attributes=attrs, **kwargs)  # type: ignore[arg-type]
+
+    return _Generic
+
+
 class TritonContext(Context):
     """An xDSL context that resolves Triton's op, attribute and type names to llc's classes."""
 
@@ -537,10 +596,14 @@ class TritonContext(Context):
 
     def get_optional_op(self, name: str, *, dialect_stack: Sequence[str] = ()):  # type: ignore[override]
         if name in _SHIMS:
-            return _SHIMS[name]  # type: ignore[return-value]
+            shim = _SHIMS[name]
+            if hasattr(shim, "create") or name not in _SHIM_CREATES:
+                return shim  # type: ignore[return-value]
+            return _generic_fallback(shim, _SHIM_CREATES[name])  # type: ignore[return-value]
         mapped = OP_NAMES.get(name)
         if mapped is not None:
-            return super().get_optional_op(mapped)
+            op = super().get_optional_op(mapped)
+            return None if op is None else _generic_fallback(op, op)  # type: ignore[return-value]
         if name.startswith(_DIALECT_PREFIXES) or name.startswith("tl."):
             return _unsupported(name)  # type: ignore[return-value]
         return super().get_optional_op(name, dialect_stack=dialect_stack)
