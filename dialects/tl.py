@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    FunctionType,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -3689,6 +3690,83 @@ class DescriptorScatterOp(TLOperation):
         _check_gather_block(self, self.desc.type, self.x_offsets.type, self.src.type)
 
 
+@irdl_op_definition
+class OpaqueOp(TLOperation):
+    """A Triton op llc does not model, read as it was written (``llc.dialects.ttgir`` reads
+    any region-free op of Triton's dialects so): ``op_name`` is Triton's name, ``template`` the
+    op's text after its name with ``{o<i>}`` for operand ``i`` and ``{a<i>}`` for ``refs[i]``
+    (each attribute or type the text names, so that ``-t ttgir`` prints them with its own
+    aliases). Its values keep the layouts they have: the layout passes find no transfer rule
+    for it, so it pins them, and the interpreter and the lowering stop on it with a located
+    error.
+
+    >>> op = OpaqueOp("ttng.inval_barrier", " {o0} : {a0}", [], [], [])
+    >>> op.op_name.data, op.template.data
+    ('ttng.inval_barrier', ' {o0} : {a0}')
+    """
+
+    name = "tl.opaque"
+    operands_ = var_operand_def()
+    results_ = var_result_def()
+    op_name = prop_def(StringAttr)
+    template = prop_def(StringAttr)
+    refs = prop_def(ArrayAttr)
+    signature = prop_def(FunctionType)
+    """The operand and result types it was read with: its text names them, so they must not
+    change (:meth:`verify_tl`)."""
+
+    def __init__(
+        self,
+        op_name: str,
+        template: str,
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        refs: Sequence[Attribute],
+    ):
+        super().__init__(
+            operands=[list(operands)],
+            result_types=[list(result_types)],
+            properties={
+                "op_name": StringAttr(op_name),
+                "template": StringAttr(template),
+                "refs": ArrayAttr(list(refs)),
+                "signature": FunctionType.from_lists(
+                    [SSAValue.get(v).type for v in operands], list(result_types)
+                ),
+            },
+        )
+
+    def verify_tl(self) -> None:
+        # A pass that relaid out this op's values would leave its text naming the old
+        # layouts: Triton's op would then read values in layouts it was not written for.
+        now = FunctionType.from_lists(
+            [v.type for v in self.operands], [r.type for r in self.results]
+        )
+        if now != self.signature:
+            raise self.fail(
+                f"{self.op_name.data} was read with types {self.signature}, now has {now}: "
+                "llc cannot change the layouts of an op it does not model"
+            )
+
+
+@irdl_op_definition
+class ApproxDivFOp(TLOperation):
+    """Fast approximate division (Triton 3.9's ``tt.approx_divf``, ``div.full.f32``):
+    ``%r = tl.approx_divf %a, %b : tensor<128xf32, #b>``; elementwise like
+    :class:`PreciseDivFOp`."""
+
+    name = "tl.approx_divf"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    y = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$x `,` $y attr-dict `:` type($result)"
+
+    def verify_tl(self) -> None:
+        _check_float_operands(self, [self.x, self.y, self.result])
+
+
 ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     IntToPtrOp,
     PtrToIntOp,
@@ -3697,6 +3775,8 @@ ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     MakeTensorDescriptorOp,
     DescriptorGatherOp,
     DescriptorScatterOp,
+    OpaqueOp,
+    ApproxDivFOp,
 )
 """Ops read from Triton's lit inputs (issue 18, item 4)."""
 
@@ -3716,7 +3796,7 @@ ELEMENTWISE_OP_NAMES: frozenset[str] = frozenset(
         "math.tanh", "math.absf", "math.absi", "math.sin", "math.cos", "math.erf",
         "math.floor", "math.ceil", "math.fma", "math.powf", "math.copysign",
         "tl.clampf", "tl.mulhiui", "tl.precise_sqrt", "tl.precise_divf",
-        "tl.int_to_ptr", "tl.ptr_to_int",
+        "tl.int_to_ptr", "tl.ptr_to_int", "tl.approx_divf",
     }
 )  # fmt: skip
 """Ops (tl, arith, math) that apply a scalar function lane by lane: every tensor operand and

@@ -61,6 +61,7 @@ from xdsl.ir import (
 )
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.utils.exceptions import ParseError
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import parse_module
@@ -127,6 +128,7 @@ _TT_TO_TL = (
     "make_tensor_descriptor",
     "descriptor_gather",
     "descriptor_scatter",
+    "approx_divf",
 )
 _TTG_TO_TL = (
     "convert_layout",
@@ -194,6 +196,8 @@ HINT_NAMES: dict[str, str] = {"tt.divisibility": "tl.divisibility"}
 ``tt.`` again)."""
 
 _DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "triton_gpu.")
+_OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.")
+"""Dialects whose other (region-free) ops are read as :class:`~llc.dialects.tl.OpaqueOp`."""
 
 
 @irdl_attr_definition
@@ -496,6 +500,158 @@ def _compare_shim(op_type: type[tl._CompareOp]) -> type:
     return _Compare
 
 
+_SSA_USE_RE = re.compile(r"%([\w$.\-]+)(?:#(\d+))?")
+_REF_START_RE = re.compile(r"[#!][A-Za-z_]")
+_REGION_START_RE = re.compile(r"(default|partition\d*)\b|\^|\{")
+"""How a line after an op starts when the op goes on with regions (``ttg.warp_specialize``'s
+``default {``, a block label, a brace)."""
+
+
+def _top_level(text: str, sep: str) -> list[int]:
+    """Positions of ``sep`` in ``text`` outside brackets and strings.
+
+    >>> _top_level("a, f(b, c), d", ",")
+    [1, 10]
+    """
+    found, depth, quoted, i = [], 0, False, 0
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            quoted = ch != '"' or text[i - 1] == "\\"
+        elif ch == '"':
+            quoted = True
+        elif ch in "([{<" and not (ch == "<" and text.startswith("<-", i)):
+            depth += 1
+        elif ch in ")]}>" and not (ch == ">" and text[i - 1 : i] == "-"):
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i):
+            found.append(i)
+        i += 1
+    return found
+
+
+def _closing(text: str) -> int:
+    """The position of the bracket that closes one already open before ``text``.
+
+    >>> _closing("a, (b), c) -> d")
+    9
+    """
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([{<" and not text.startswith("<-", i):
+            depth += 1
+        elif ch in ")]}>" and text[i - 1 : i] != "-":
+            depth -= 1
+            if depth < 0:
+                return i
+    return len(text)
+
+
+def _opaque(name: str) -> type:
+    """Reads a region-free op of Triton's dialects that llc does not model into
+    :class:`~llc.dialects.tl.OpaqueOp` (see there): its operands are the ``%`` values its text
+    names, its result types the last ones of its signature (after ``->`` or ``to`` when there
+    is one), every ``#attribute`` and ``!type`` it names is kept as an attribute. An op with
+    regions, a value used before it is defined or a type that does not parse is a located
+    error."""
+
+    def fail(parser: Parser, why: str, start: int, end: int) -> None:
+        parser.raise_error(f"llc cannot import the Triton op '{name}': {why}", start, end)
+
+    class _Opaque:
+        @classmethod
+        def dialect_name(cls) -> str:
+            return name.split(".")[0]
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            start = parser.lexer.input.content.rfind(name, 0, parser.pos)
+            try:
+                return cls._parse(parser)
+            except ParseError:
+                raise
+            except Exception as err:  # never a traceback: say where and what
+                fail(parser, f"its text does not read ({err})", start, start + len(name))
+                raise  # unreachable: fail raises
+
+        @classmethod
+        def _parse(cls, parser: Parser) -> Operation:
+            content = parser.lexer.input.content
+            name_start = content.rfind(name, 0, parser.pos)
+            body_start = name_start + len(name)
+            line_end = content.find("\n", body_start)
+            line_end = len(content) if line_end < 0 else line_end
+            body = content[body_start:line_end]
+            following = content[line_end:].lstrip("\n \t")
+            if body.rstrip().endswith(("{", "(")) or _REGION_START_RE.match(following):
+                fail(parser, "an op with regions is not read", name_start, body_start)
+            prefix = content[content.rfind("\n", 0, name_start) + 1 : name_start]
+            n_results = 0
+            if "=" in prefix:
+                for m in re.finditer(r"%[\w$.\-]+(?::(\d+))?", prefix):
+                    n_results += int(m.group(1) or 1)
+            pieces: list[str] = []
+            operands: list[object] = []
+            refs: list[Attribute] = []
+            i = 0
+            while i < len(body):
+                ch = body[i]
+                if ch == '"':
+                    end = body.find('"', i + 1)
+                    while end > 0 and body[end - 1] == "\\":
+                        end = body.find('"', end + 1)
+                    end = len(body) if end < 0 else end + 1
+                    pieces.append(body[i:end].replace("{", "{{").replace("}", "}}"))
+                    i = end
+                elif ch == "%" and (m := _SSA_USE_RE.match(body, i)):
+                    values = parser.ssa_values.get(m.group(1))
+                    index = int(m.group(2) or 0)
+                    if values is None or index >= len(values):
+                        at = body_start + i
+                        fail(parser, f"{m.group(0)} is not defined before it", at, at + len(m[0]))
+                    pieces.append(f"{{o{len(operands)}}}")
+                    operands.append(values[index])  # type: ignore[index]
+                    i = m.end()
+                elif _REF_START_RE.match(body, i):
+                    at = body_start + i
+                    resume_from(parser, at)
+                    ref = parser.parse_attribute() if ch == "#" else parser.parse_type()
+                    end = at + len(content[at : parser.pos].rstrip())
+                    pieces.append(f"{{a{len(refs)}}}")
+                    refs.append(ref)
+                    i = end - body_start
+                else:
+                    pieces.append({"{": "{{", "}": "}}"}.get(ch, ch))
+                    i += 1
+            result_types: list[Attribute] = []
+            if n_results:
+                colons = _top_level(body, " : ")
+                if not colons:
+                    fail(parser, "no ': types' to read its results from", name_start, line_end)
+                signature = colons[-1] + 3
+                tail = body[signature:]
+                for sep in ("->", " to "):
+                    if marks := _top_level(tail, sep):
+                        signature += marks[-1] + len(sep)
+                        break
+                tail = body[signature:]
+                lead = len(tail) - len(tail.lstrip())
+                if tail.strip().startswith("("):
+                    signature += lead + 1
+                    tail = body[signature : signature + _closing(body[signature:])]
+                starts = [0] + [c + 1 for c in _top_level(tail, ",")]
+                for start in starts[-n_results:]:
+                    resume_from(parser, body_start + signature + start)
+                    result_types.append(parser.parse_type())
+                if len(result_types) != n_results:
+                    fail(parser, f"expected {n_results} result types", name_start, line_end)
+            resume_from(parser, line_end)
+            template = "".join(pieces).rstrip()
+            return tl.OpaqueOp(name, template, operands, result_types, refs)  # type: ignore[arg-type]
+
+    return _Opaque
+
+
 def _unsupported(name: str) -> type:
     class _Unsupported:
         @classmethod
@@ -604,6 +760,8 @@ class TritonContext(Context):
         if mapped is not None:
             op = super().get_optional_op(mapped)
             return None if op is None else _generic_fallback(op, op)  # type: ignore[return-value]
+        if name.startswith(_OPAQUE_PREFIXES):
+            return _opaque(name)  # type: ignore[return-value]
         if name.startswith(_DIALECT_PREFIXES) or name.startswith("tl."):
             return _unsupported(name)  # type: ignore[return-value]
         return super().get_optional_op(name, dialect_stack=dialect_stack)

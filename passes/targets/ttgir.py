@@ -29,6 +29,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ..., "ttg.num-ctas" = 1 : i32} {
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from io import StringIO
 from typing import IO
@@ -64,6 +65,7 @@ EXPORT_NAMES: dict[str, str] = {llc: triton for triton, llc in OP_NAMES.items()}
 """llc op name -> Triton op name (ops of arith/math/scf keep their names)."""
 
 _KEEP_PREFIXES = ("arith.", "math.", "scf.", "builtin.")
+_TEMPLATE_RE = re.compile(r"(\{[oa]\d+\})")
 _SMEM_ALIAS = "#smem"
 _DOT_OPTIONS = ("inputPrecision", "maxNumImpreciseAcc")
 
@@ -86,7 +88,8 @@ class TTGIRPrinter(LLCPrinter):
                     tl.MemDescIndexOp
                     | tl.MemDescSubsliceOp
                     | tl.MemDescReinterpretOp
-                    | tl.MemDescReshapeOp,
+                    | tl.MemDescReshapeOp
+                    | tl.MemDescTransOp,
                 )
                 and op.src.type in self._mutable
             ):
@@ -126,6 +129,9 @@ class TTGIRPrinter(LLCPrinter):
     def print_op(self, op: Operation) -> None:
         if self.print_aliases and not self._aliases_printed:
             self.print_alias_definitions(op)
+        if isinstance(op, tl.OpaqueOp):
+            self._print_opaque(op)
+            return
         name = triton_op_name(op)
         if isinstance(op, tl.DotOp):
             self._print_dot(op)
@@ -169,6 +175,20 @@ class TTGIRPrinter(LLCPrinter):
             super().print_op(op)
         finally:
             self.print_generic_format = saved
+
+    def _print_opaque(self, op: tl.OpaqueOp) -> None:
+        """An op llc read as it was written: its text again, with the values' and layouts'
+        names as this printer gives them."""
+        self._print_results(op)
+        self.print_string(op.op_name.data)
+        refs = op.refs.data
+        for piece in _TEMPLATE_RE.split(op.template.data):
+            if piece.startswith("{o") and piece.endswith("}"):
+                self.print_operand(op.operands[int(piece[2:-1])])
+            elif piece.startswith("{a") and piece.endswith("}"):
+                self.print_attribute(refs[int(piece[2:-1])])
+            else:
+                self.print_string(piece.replace("{{", "{").replace("}}", "}"))
 
     def _print_dot(self, op: tl.DotOp) -> None:
         self._print_results(op)

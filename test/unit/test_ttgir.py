@@ -139,7 +139,9 @@ def test_ttir_defaults_come_from_the_caller() -> None:
 
 
 def test_unsupported_op_is_a_located_error_naming_it() -> None:
-    text = "module {\n  tt.func @f() {\n    tt.experimental_thing\n    tt.return\n  }\n}\n"
+    # An op llc does not model is read opaquely unless it has regions (or names a value
+    # defined after it): then a located error.
+    text = "module {\n  tt.func @f() {\n    tt.experimental_thing {\n    }\n    tt.return\n  }\n}\n"
     with pytest.raises(ParseError) as info:
         parse_triton_module(text, "k.ttgir")
     message = str(info.value)
