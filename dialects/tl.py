@@ -430,13 +430,15 @@ class MemDescType(_BlockParameters, ParametrizedAttribute, TypeAttribute, Shaped
             raise VerifyException(
                 f"!tl.memdesc: dimensions must be positive, got {list(self.get_shape())}"
             )
-        alloc = self.get_alloc_shape()
-        if len(alloc) != len(self.get_shape()) or any(
-            d > a for d, a in zip(self.get_shape(), alloc, strict=False)
+        alloc, shape = self.get_alloc_shape(), self.get_shape()
+        # Triton 3.9 also writes the allocation a view was indexed out of (a 64x16 buffer of
+        # a 2x64x16 one): its leading dims are the buffers, its trailing ones hold the view.
+        if len(alloc) < len(shape) or any(
+            d > a for d, a in zip(shape, alloc[len(alloc) - len(shape) :], strict=True)
         ):
             raise VerifyException(
-                f"!tl.memdesc: the allocation shape {list(alloc)} must have the rank of the "
-                f"shape {list(self.get_shape())} and contain it"
+                f"!tl.memdesc: the allocation shape {list(alloc)} must have at least the rank "
+                f"of the shape {list(shape)} and contain it in its trailing dims"
             )
         kind = _kind(self.encoding)
         if kind is not None and hasattr(layout_of(self.encoding), "check_hardware"):
