@@ -3692,6 +3692,37 @@ class DescriptorScatterOp(TLOperation):
         _check_gather_block(self, self.desc.type, self.x_offsets.type, self.src.type)
 
 
+@irdl_attr_definition
+class OpaqueAttr(ParametrizedAttribute):
+    """An attribute of Triton's dialects that llc does not model, kept as its text:
+    ``#tl.opaque_attr<"ttng.tensor_memory_encoding", "<blockM = 128, blockN = 128>">`` is
+    Triton's ``#ttng.tensor_memory_encoding<blockM = 128, blockN = 128>``. A
+    ``!tl.memdesc`` whose encoding is a tensor-memory one lives in tensor memory
+    (:attr:`in_tensor_memory`); ``-t ttgir`` writes the attribute back as it was.
+
+    >>> a = OpaqueAttr("ttng.tensor_memory_encoding", "<blockM = 128>")
+    >>> a.in_tensor_memory, a.text
+    (True, '#ttng.tensor_memory_encoding<blockM = 128>')
+    """
+
+    name = "tl.opaque_attr"
+    attr_name: StringAttr
+    body: StringAttr
+
+    def __init__(self, attr_name: str, body: str):
+        super().__init__(StringAttr(attr_name), StringAttr(body))
+
+    @property
+    def text(self) -> str:
+        """Triton's spelling of the attribute."""
+        return f"#{self.attr_name.data}{self.body.data}"
+
+    @property
+    def in_tensor_memory(self) -> bool:
+        """Whether this is the encoding of a buffer in Blackwell's tensor memory."""
+        return self.attr_name.data.startswith("ttng.tensor_memory")
+
+
 @irdl_op_definition
 class OpaqueOp(TLOperation):
     """A Triton op llc does not model, read as it was written (``llc.dialects.ttgir`` reads
@@ -3716,6 +3747,8 @@ class OpaqueOp(TLOperation):
     signature = prop_def(FunctionType)
     """The operand and result types it was read with: its text names them, so they must not
     change (:meth:`verify_tl`)."""
+    mutable_refs = prop_def(ArrayAttr)
+    """Indices into ``refs`` of the buffer types its text calls ``mutable``."""
 
     def __init__(
         self,
@@ -3724,6 +3757,7 @@ class OpaqueOp(TLOperation):
         operands: Sequence[SSAValue],
         result_types: Sequence[Attribute],
         refs: Sequence[Attribute],
+        mutable_refs: Sequence[int] = (),
     ):
         super().__init__(
             operands=[list(operands)],
@@ -3735,6 +3769,7 @@ class OpaqueOp(TLOperation):
                 "signature": FunctionType.from_lists(
                     [SSAValue.get(v).type for v in operands], list(result_types)
                 ),
+                "mutable_refs": ArrayAttr([IntAttr(i) for i in mutable_refs]),
             },
         )
 
@@ -3920,6 +3955,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
 """Every op of the tl dialect."""
 
 TL_TYPES: tuple[type[ParametrizedAttribute], ...] = (
+    OpaqueAttr,
     PointerType,
     MemDescType,
     TensorDescType,

@@ -65,7 +65,7 @@ from xdsl.utils.exceptions import ParseError
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import parse_module
-from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES
+from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, SharedEncodingAttr
 from llc.dialects.xdsl_private import peek_token, resume_from
 
 __all__ = [
@@ -226,11 +226,27 @@ class _TritonMemDesc(ParametrizedAttribute, TypeAttribute):
                 if peek_token(parser).text[:1].isdigit():
                     alloc = parser.parse_dimension_list()
                     continue
+                at = parser.pos
                 attr = parser.parse_attribute()
-                if isinstance(encoding, tl.NoneAttr) and _is_shared_layout(attr):
+                if isinstance(attr, _SharedMemorySpace | _TensorMemorySpace):
+                    in_tmem = isinstance(encoding, tl.OpaqueAttr) and encoding.in_tensor_memory
+                    if in_tmem != isinstance(attr, _TensorMemorySpace):
+                        parser.raise_error(
+                            "llc reads shared-memory buffers with a shared layout and "
+                            "tensor-memory buffers with a tensor-memory encoding",
+                            at,
+                            parser.pos,
+                        )
+                elif isinstance(encoding, tl.NoneAttr) and (
+                    _is_shared_layout(attr)
+                    or (isinstance(attr, tl.OpaqueAttr) and attr.in_tensor_memory)
+                ):
                     encoding = attr
                 else:
-                    extra.append(attr)
+                    what = attr.text if isinstance(attr, tl.OpaqueAttr) else str(attr)
+                    parser.raise_error(
+                        f"llc cannot read a buffer whose encoding is {what}", at, parser.pos
+                    )
         return (
             ArrayAttr(IntAttr(d) for d in dims),
             element,
@@ -244,7 +260,7 @@ class _TritonMemDesc(ParametrizedAttribute, TypeAttribute):
 
 
 def _is_shared_layout(attr: Attribute) -> bool:
-    return attr.name.startswith("tl.") and not attr.name.endswith("shared_memory")
+    return isinstance(attr, SharedEncodingAttr)
 
 
 class _TritonDot:
@@ -593,6 +609,7 @@ def _opaque(name: str) -> type:
             pieces: list[str] = []
             operands: list[object] = []
             refs: list[Attribute] = []
+            mutable: list[int] = []
             i = 0
             while i < len(body):
                 ch = body[i]
@@ -617,6 +634,8 @@ def _opaque(name: str) -> type:
                     resume_from(parser, at)
                     ref = parser.parse_attribute() if ch == "#" else parser.parse_type()
                     end = at + len(content[at : parser.pos].rstrip())
+                    if isinstance(ref, tl.MemDescType) and ", mutable" in content[at:end]:
+                        mutable.append(len(refs))
                     pieces.append(f"{{a{len(refs)}}}")
                     refs.append(ref)
                     i = end - body_start
@@ -647,7 +666,7 @@ def _opaque(name: str) -> type:
                     fail(parser, f"expected {n_results} result types", name_start, line_end)
             resume_from(parser, line_end)
             template = "".join(pieces).rstrip()
-            return tl.OpaqueOp(name, template, operands, result_types, refs)  # type: ignore[arg-type]
+            return tl.OpaqueOp(name, template, operands, result_types, refs, mutable)  # type: ignore[arg-type]
 
     return _Opaque
 
@@ -769,12 +788,59 @@ class TritonContext(Context):
     def get_optional_attr(self, name: str) -> type[Attribute] | None:
         if name == "ttg.shared_memory":
             return _SharedMemorySpace
-        return super().get_optional_attr(ATTR_NAMES.get(name, name))
+        if name == "ttng.tensor_memory":
+            return _TensorMemorySpace
+        found = super().get_optional_attr(ATTR_NAMES.get(name, name))
+        if found is None and name.startswith(_OPAQUE_PREFIXES):
+            return _opaque_attr(name)
+        return found
 
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
         if name == "ttg.memdesc":
             return _TritonMemDesc
         return super().get_optional_type(TYPE_NAMES.get(name, name))
+
+
+_OPAQUE_ATTR_SHIMS: dict[str, type] = {}
+
+
+def _opaque_attr(name: str) -> type:
+    """Reads ``#<name><...>``, an attribute of Triton's dialects llc does not model, into
+    :class:`~llc.dialects.tl.OpaqueAttr` (its text kept). A body naming another attribute
+    (``#alias``) is a located error: the name would not survive llc's printer."""
+    if name in _OPAQUE_ATTR_SHIMS:
+        return _OPAQUE_ATTR_SHIMS[name]
+
+    class _Shim(ParametrizedAttribute):
+        @classmethod
+        def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+            content, start = parser.lexer.input.content, parser.pos
+            if not content.startswith("<", start):
+                return (StringAttr(""),)
+            end = start + 1 + _closing(content[start + 1 :])
+            body = content[start : end + 1]
+            if "#" in body:
+                parser.raise_error(
+                    f"llc reads #{name} only without attributes inside it", start, end + 1
+                )
+            resume_from(parser, end + 1)
+            return (StringAttr(body),)
+
+        @classmethod
+        def new(cls, params: Sequence[Attribute]) -> tl.OpaqueAttr:  # type: ignore[override]
+            return tl.OpaqueAttr(name, params[0].data)  # type: ignore[attr-defined]
+
+    _Shim.name = name  # type: ignore[misc]
+    _OPAQUE_ATTR_SHIMS[name] = _Shim
+    return _Shim
+
+
+@irdl_attr_definition
+class _TensorMemorySpace(ParametrizedAttribute):
+    """``#ttng.tensor_memory``: Blackwell's tensor memory, a memory space that
+    :class:`_TritonMemDesc` reads from the buffer's encoding (an opaque tensor-memory one)."""
+
+    name = "ttng.tensor_memory"
 
 
 @irdl_attr_definition
@@ -893,6 +959,18 @@ def mark_unhinted_pointers(module: ModuleOp) -> None:
             op.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
 
 
+def _uses_tensor_memory(module: ModuleOp) -> bool:
+    """Whether a buffer of ``module`` lives in tensor memory (an opaque tensor-memory
+    encoding)."""
+    for op in module.walk():
+        values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+        for v in values:
+            enc = getattr(v.type, "encoding", None)
+            if isinstance(enc, tl.OpaqueAttr) and enc.in_tensor_memory:
+                return True
+    return False
+
+
 def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> None:
     """TTGIR's ``"ttg.num-warps"`` etc. become llc's names, on the module and on every module
     nested in it (a file holding several modules parses as one module around them, each with
@@ -906,5 +984,8 @@ def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> No
     attrs = module.attributes
     attrs.setdefault(tl.NUM_WARPS_ATTR, IntegerAttr(defaults.num_warps, i32))
     attrs.setdefault(tl.THREADS_PER_WARP_ATTR, IntegerAttr(defaults.threads_per_warp, i32))
-    attrs.setdefault(tl.TARGET_ATTR, StringAttr(defaults.target))
+    target = defaults.target
+    if tl.TARGET_ATTR not in attrs and target == DEFAULT_TARGET and _uses_tensor_memory(module):
+        target = "cuda:100"  # tensor memory is Blackwell's: Triton rejects its ops below sm_100
+    attrs.setdefault(tl.TARGET_ATTR, StringAttr(target))
     _ = (TensorType, UnitAttr)

@@ -94,6 +94,8 @@ class TTGIRPrinter(LLCPrinter):
                 and op.src.type in self._mutable
             ):
                 self._mutable.add(op.result.type)
+            elif isinstance(op, tl.OpaqueOp):  # as its text said
+                self._mutable.update(op.refs.data[i.data] for i in op.mutable_refs.data)
             elif isinstance(op, tl.LocalStoreOp | tl.AsyncCopyGlobalToLocalOp):
                 # Triton rejects a store into an immutable buffer (one allocated from a value
                 # and written again later).
@@ -260,6 +262,9 @@ class TTGIRPrinter(LLCPrinter):
         if isinstance(attribute, tl.MemDescType):
             self.print_memdesc(attribute)
             return
+        if isinstance(attribute, tl.OpaqueAttr):
+            self.print_string(attribute.text)
+            return
         if isinstance(attribute, tl.AsyncTokenType):
             self.print_string("!ttg.async.token")
             return
@@ -282,7 +287,9 @@ class TTGIRPrinter(LLCPrinter):
         if not isinstance(attribute.encoding, tl.NoneAttr):
             self.print_string(", ")
             self.print_attribute(attribute.encoding)
-        self.print_string(f", {_SMEM_ALIAS}")
+        encoding = attribute.encoding
+        in_tmem = isinstance(encoding, tl.OpaqueAttr) and encoding.in_tensor_memory
+        self.print_string(", #ttng.tensor_memory" if in_tmem else f", {_SMEM_ALIAS}")
         if attribute in self._mutable:
             self.print_string(", mutable")
         if attribute.alloc_shape.data:

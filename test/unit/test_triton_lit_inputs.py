@@ -22,7 +22,7 @@ from llc.layouts import BlockedLayout
 from llc.passes.targets.ttgir import module_to_ttgir
 
 LIT = Path(__file__).resolve().parents[1] / "lit" / "triton"
-INPUTS = ("opaque.ttgir", "generic-form.ttgir", "lit-inputs.ttgir")
+INPUTS = ("opaque.ttgir", "generic-form.ttgir", "lit-inputs.ttgir", "tmem.ttgir")
 
 needs_triton = pytest.mark.skipif(
     importlib.util.find_spec("triton") is None,
@@ -98,3 +98,33 @@ def test_what_cannot_be_read_opaquely_is_a_located_error(body: str, why: str) ->
     with pytest.raises(ParseError, match=why) as info:
         parse_triton_module(text, "k.ttgir")
     assert "k.ttgir:4:" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("memdesc", "why"),
+    [
+        ("!ttg.memdesc<4xf32, #s, #ttng.tensor_memory>", "tensor-memory buffers with a"),
+        (
+            "!ttg.memdesc<4xf32, #ttg.padded_shared<[4:+4] {order = [0], shape = [4]}>, #smem>",
+            "whose encoding is #ttg.padded_shared",
+        ),
+    ],
+)
+def test_a_buffer_llc_cannot_place_is_a_located_error(memdesc: str, why: str) -> None:
+    text = (
+        "#s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+        "#smem = #ttg.shared_memory\nmodule {\n"
+        f"  tt.func @f(%m: {memdesc}) {{\n    tt.return\n  }}\n}}\n"
+    )
+    with pytest.raises(ParseError, match=why) as info:
+        parse_triton_module(text, "k.ttgir")
+    assert "k.ttgir:4:" in str(info.value)
+
+
+def test_a_module_with_tensor_memory_and_no_target_is_blackwell() -> None:
+    text = (
+        "#t = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\nmodule {\n"
+        "  tt.func @f(%m: !ttg.memdesc<128x128xf32, #t, #ttng.tensor_memory>) {\n"
+        "    tt.return\n  }\n}\n"
+    )
+    assert parse_triton_module(text).attributes[tl.TARGET_ATTR].data == "cuda:100"
