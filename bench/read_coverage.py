@@ -12,7 +12,8 @@ and ``RUN`` lines are dropped. A chunk counts when Triton 3.9 itself parses it
 each such chunk:
 
 * **reads**: llc imports it (``llc.dialects.ttgir.parse_triton_module``, what ``llc-opt`` does
-  for a Triton file) and the module verifies;
+  for a Triton file) and the module verifies (``verify`` and ``tl.verify_module``, as
+  ``llc-opt`` checks it);
 * **round-trips**: ``-t ttgir`` prints it (``module_to_ttgir``) and Triton 3.9 parses that text;
 * **rc** (with ``--remove-conversions``): ``llc-remove-conversions`` runs on it, the result
   verifies, and Triton parses its ``-t ttgir`` text.
@@ -214,6 +215,7 @@ def run_chunk(chunk: Chunk, text: str, remove_conversions: bool) -> None:
     ``llc-remove-conversions`` on it, recording the first failure in ``chunk``."""
     from xdsl.context import Context
 
+    from llc.dialects.tl import verify_module
     from llc.dialects.ttgir import parse_triton_module
     from llc.passes.layout_passes import RemoveConversionsPass
     from llc.passes.targets.ttgir import module_to_ttgir
@@ -222,6 +224,7 @@ def run_chunk(chunk: Chunk, text: str, remove_conversions: bool) -> None:
     try:
         module = parse_triton_module(text, f"{chunk.file}#{chunk.index}")
         module.verify()
+        verify_module(module)  # the module-wide checks llc-opt makes (hardware, target)
         chunk.read = True
         stage = "-t ttgir"
         out = module_to_ttgir(module)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import math as pymath
+import re
 from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import ClassVar
@@ -126,6 +127,10 @@ TARGET_ATTR = "tl.target"
 """Module attribute: the target (``"tl.target" = "cuda:90"``)."""
 
 
+_WELL_FORMED_TARGET = re.compile(r"cuda:\d+a?|hip:gfx[0-9a-f]+")
+"""A target as Triton writes it, known to llc or not (``cuda:0``, ``hip:gfx940``)."""
+
+
 def hardware_config(op: Operation) -> tuple[int, int] | None:
     """``(num_warps, threads_per_warp)`` of the closest ancestor carrying ``"tl.num-warps"``.
 
@@ -150,7 +155,9 @@ def hardware_config(op: Operation) -> tuple[int, int] | None:
                     f'module attribute "{TARGET_ATTR}" must be a string like "cuda:90", '
                     f"got {target}"
                 )
-            if target is not None:
+            if target is not None and not _WELL_FORMED_TARGET.fullmatch(target.data):
+                # Any target Triton writes reads (its lit inputs say "cuda:0"); the passes that
+                # choose layouts or emit code for it check that llc knows it (Hardware.of).
                 from llc.errors import LayoutError
                 from llc.targets import check_target
 

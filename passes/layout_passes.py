@@ -115,6 +115,17 @@ def _fully_laid_out(module: ModuleOp) -> bool:
     return True
 
 
+def _has_tensors(module: ModuleOp) -> bool:
+    """Whether any value of ``module`` is a ranked tensor (something to lay out)."""
+    from xdsl.dialects.builtin import TensorType
+
+    for op in walk_ops(module):
+        values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+        if any(isinstance(v.type, TensorType) for v in values):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class _LayoutPass(ModulePass):
     num_warps: int = 0
@@ -326,6 +337,8 @@ class RemoveConversionsPass(_LayoutPass):
             raise error_at(
                 op, f"solver={self.solver}: unknown layout solver (expected ilp or staged)"
             )
+        if not _has_tensors(op):
+            return  # nothing to lay out: passes through as it is, whatever its target
         with gc_paused():
             self.hardware(op)
             log: list[str] = []
