@@ -22,7 +22,7 @@ from llc.layouts import BlockedLayout
 from llc.passes.targets.ttgir import module_to_ttgir
 
 LIT = Path(__file__).resolve().parents[1] / "lit" / "triton"
-INPUTS = ("opaque.ttgir", "generic-form.ttgir", "lit-inputs.ttgir", "tmem.ttgir")
+INPUTS = ("opaque.ttgir", "generic-form.ttgir", "lit-inputs.ttgir", "tmem.ttgir", "tma.ttgir")
 
 needs_triton = pytest.mark.skipif(
     importlib.util.find_spec("triton") is None,
