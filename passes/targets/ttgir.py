@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
 
 from llc.dialects import tl
@@ -180,7 +181,13 @@ class TTGIRPrinter(LLCPrinter):
 
     def _print_opaque(self, op: tl.OpaqueOp) -> None:
         """An op llc read as it was written: its text again, with the values' and layouts'
-        names as this printer gives them."""
+        names as this printer gives them. Its text names the types it was read with: if a pass
+        changed them (laid out the tensors of a TTIR op llc does not model), the text would lie,
+        so that is a located error."""
+        try:
+            op.verify_tl()
+        except VerifyException as err:
+            raise error_at(op, f"-t ttgir: {err}") from None
         self._print_results(op)
         self.print_string(op.op_name.data)
         refs = op.refs.data

@@ -128,3 +128,28 @@ def test_a_module_with_tensor_memory_and_no_target_is_blackwell() -> None:
         "    tt.return\n  }\n}\n"
     )
     assert parse_triton_module(text).attributes[tl.TARGET_ATTR].data == "cuda:100"
+
+
+def test_laying_out_ttir_around_an_opaque_op_is_refused_on_export() -> None:
+    """In TTIR the op's tensors have no layouts yet; once llc lays them out, the op's text
+    would name the old types: ``-t ttgir`` refuses (Triton's plugin then keeps Triton's
+    layouts, ``test_llc_triton.py``)."""
+    from xdsl.context import Context
+
+    from llc.passes.layout_passes import OptimizeLayoutsPass
+
+    module = parse_triton_module(
+        "module {\n  tt.func @f(%p: !tt.ptr<f32>) {\n"
+        "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>\n"
+        "    %q = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>\n"
+        "    %a = tt.addptr %q, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>\n"
+        "    %x = tt.load %a : tensor<128x!tt.ptr<f32>>\n"
+        "    %y = tt.future_op %x : tensor<128xf32> -> tensor<128xf32>\n"
+        "    tt.store %a, %y : tensor<128x!tt.ptr<f32>>\n    tt.return\n  }\n}\n",
+        "k.ttir",
+    )
+    module_to_ttgir(module)  # as read: fine
+    OptimizeLayoutsPass().apply(Context(), module)
+    with pytest.raises(Exception, match=r"tt\.future_op was read with types") as info:
+        module_to_ttgir(module)
+    assert "cannot change the layouts of an op it does not model" in str(info.value)
