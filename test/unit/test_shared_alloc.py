@@ -1,0 +1,281 @@
+"""Shared-memory allocation (:mod:`llc.passes.shared_alloc`, issue 21): live intervals, offsets,
+reuse barriers, the one arena in the PTX and in the SIMT interpreter.
+
+* offsets: buffers whose intervals meet never share a byte, ones that do not meet may, every
+  offset keeps its buffer's alignment (a drawn sweep and hand-picked cases);
+* intervals: a buffer used inside a loop lives through the loop, a conversion's scratch only
+  around its op, accesses in both branches of an ``scf.if`` lift to the ``scf.if``, a use the
+  analysis does not know keeps the buffer for the whole function;
+* the reuse barrier: on the matmul-epilogue example compiled for ``cuda:90``, the barrier
+  between the operand buffers' last reads and the epilogue conversion's scratch (placed over
+  them) is needed only because they share bytes, the barrier analysis sees it, and deleting it
+  is a race the SIMT interpreter reports (the pipelined kernels' reuse barriers are among
+  those ``test_pipeline``'s and ``test_hopper_backend``'s deletion tests delete);
+* the PTX declares one arena (Triton's hinted matmul at sm_90, 3 stages: 24 KiB, Triton's).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, f32, i1
+from xdsl.ir import Block, Operation, Region
+
+from llc.dialects import simt
+from llc.dialects.simt_interpreter import SimtRaceError
+from llc.passes.barriers import barrier_needed
+from llc.passes.shared_alloc import Buffer, allocate_shared, assign_offsets, live_intervals
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+# --------------------------------------------------------------------------------------
+# Offsets
+# --------------------------------------------------------------------------------------
+
+
+def _check_placement(buffers: list[Buffer], offsets: list[int]) -> None:
+    for i, (a, oa) in enumerate(zip(buffers, offsets, strict=True)):
+        assert oa % a.align == 0, f"buffer {i} at {oa} is not {a.align}-aligned"
+        for j in range(i):
+            b, ob = buffers[j], offsets[j]
+            if a.meets(b):
+                assert oa + a.size <= ob or ob + b.size <= oa, f"live buffers {j}, {i} overlap"
+
+
+def test_offsets_overlap_only_when_intervals_are_disjoint() -> None:
+    rng = random.Random(21)
+    shared = 0
+    for _ in range(300):
+        buffers = []
+        for _ in range(rng.randint(1, 7)):
+            start = rng.randint(0, 30)
+            buffers.append(
+                Buffer(
+                    16 * rng.randint(1, 64),
+                    rng.choice([16, 128, 512, 1024]),
+                    start,
+                    start + rng.randint(0, 10),
+                )
+            )
+        offsets = assign_offsets(buffers)
+        _check_placement(buffers, offsets)
+        total = max(o + b.size for o, b in zip(offsets, buffers, strict=True))
+        shared += total < sum(b.size for b in buffers)
+    assert shared > 100  # reuse happens: most drawn sets need less than their sum
+
+
+def test_dead_buffers_share_and_alignment_holds() -> None:
+    # the rings (live through the loop, ops 2-9), then the epilogue's scratch (ops 11-14)
+    ring_a, ring_b = Buffer(12288, 512, 2, 9), Buffer(12288, 1024, 2, 9)
+    scratch = Buffer(8192, 16, 11, 14)
+    assert assign_offsets([ring_a, ring_b, scratch]) == [0, 12288, 0]
+    # a 16-byte aligned buffer first at 0 pushes a 1024-aligned one live with it to 1024
+    assert assign_offsets([Buffer(2048, 16, 0, 5), Buffer(1024, 1024, 0, 5)]) == [0, 2048]
+    assert assign_offsets([Buffer(100, 16, 0, 5), Buffer(1024, 1024, 0, 5)]) == [1024, 0]
+    assert assign_offsets([Buffer(1024, 1024, 0, 5), Buffer(100, 1024, 1, 2)]) == [0, 1024]
+
+
+# --------------------------------------------------------------------------------------
+# Live intervals on hand-built functions
+# --------------------------------------------------------------------------------------
+
+_IDX = IndexType()
+_V = VectorType(f32, [1])
+
+
+def _store(mem: Operation, addr: Operation, value: Operation) -> Operation:
+    return simt.SharedStoreOp(value.results[0], mem.results[0], addr.results[0])
+
+
+def _load(mem: Operation, addr: Operation) -> Operation:
+    return simt.SharedLoadOp(mem.results[0], addr.results[0], _V)
+
+
+def _loop_function() -> tuple[func.FuncOp, dict[str, Operation]]:
+    """ring (read in the loop, written before it), scratch (stored then loaded in the loop body),
+    after (used after the loop)."""
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    c1 = arith.ConstantOp.from_int_and_width(1, _IDX)
+    c4 = arith.ConstantOp.from_int_and_width(4, _IDX)
+    v = arith.ConstantOp(IntegerAttr(0, 32))  # a placeholder value, never run
+    ring, scratch, after = (simt.SharedAllocOp(n, 16) for n in (4096, 1024, 4096))
+    vec = simt.SharedLoadOp(ring.results[0], c0.results[0], _V)  # a vector value to store
+    body = Block(arg_types=[_IDX])
+    body.add_ops(
+        [
+            _load(ring, c0),
+            gpu.BarrierOp(),
+            _store(scratch, c0, vec),
+            gpu.BarrierOp(),
+            _load(scratch, c0),
+            scf.YieldOp(),
+        ]
+    )
+    loop = scf.ForOp(c0.results[0], c4.results[0], c1.results[0], [], Region(body))
+    block = Block()
+    block.add_ops(
+        [
+            c0,
+            c1,
+            c4,
+            v,
+            ring,
+            scratch,
+            after,
+            vec,
+            _store(ring, c0, vec),
+            loop,
+            _store(after, c0, vec),
+            _load(after, c0),
+            func.ReturnOp(),
+        ]
+    )
+    fn = func.FuncOp("k", ([], []), Region(block))
+    return fn, {"ring": ring, "scratch": scratch, "after": after, "loop": loop}
+
+
+def test_a_loop_keeps_carried_buffers_and_scratch_lives_at_its_op() -> None:
+    fn, ops = _loop_function()
+    ring, scratch, after, loop = ops["ring"], ops["scratch"], ops["after"], ops["loop"]
+    as_scratch = live_intervals(fn, {scratch})
+    (r0, r1), (s0, s1), (a0, _) = (as_scratch[x] for x in (ring, scratch, after))
+    assert r0 < s0 <= s1 <= r1 < a0  # the ring covers the loop, the scratch sits in its body
+    # not known as scratch: it may carry data round the back edge, so it lives through the loop
+    numbers = {op: n for n, op in enumerate(o for o in fn.walk() if o is not fn)}
+    assert live_intervals(fn)[scratch] == (numbers[loop], r1)
+    size = allocate_shared(fn, {scratch})
+    offset = {k: o.offset.value.data for k, o in ops.items() if isinstance(o, simt.SharedAllocOp)}
+    # ring and scratch are live together; the buffer after the loop reuses the ring's bytes
+    assert offset["ring"] != offset["scratch"] and offset["after"] == offset["ring"] == 0
+    assert size == 4096 + 1024
+
+
+def test_both_branches_of_an_if_lift_to_the_if_and_unknown_uses_keep_the_function() -> None:
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    cond = arith.ConstantOp(IntegerAttr(1, i1))
+    mem, other = simt.SharedAllocOp(64, 16), simt.SharedAllocOp(64, 16)
+    then, orelse = Block(), Block()
+    then.add_ops([_load(mem, c0), scf.YieldOp()])
+    orelse.add_ops([_load(mem, c0), scf.YieldOp()])
+    branch = scf.IfOp(cond.results[0], [], Region(then), Region(orelse))
+    call = func.CallOp("g", [other.results[0]], [])
+    block = Block()
+    block.add_ops([c0, cond, mem, other, branch, call, func.ReturnOp()])
+    fn = func.FuncOp("k", ([], []), Region(block))
+    got = live_intervals(fn)
+    numbers = {op: n for n, op in enumerate(o for o in fn.walk() if o is not fn)}
+    assert got[mem] == (numbers[branch], numbers[branch] + 4)  # the if and its four ops
+    assert got[other] == (0, len(numbers) - 1)
+
+
+# --------------------------------------------------------------------------------------
+# The reuse barrier on the matmul example (cuda:90)
+# --------------------------------------------------------------------------------------
+
+
+def _reuse_barriers(fn: func.FuncOp) -> list[gpu.BarrierOp]:
+    """The barriers needed only because two buffers share bytes: needed with the offsets, not
+    with each buffer on its own."""
+    allocs = [o for o in fn.walk() if isinstance(o, simt.SharedAllocOp)]
+    barriers = [o for o in fn.walk() if isinstance(o, gpu.BarrierOp)]
+    with_offsets = {b: barrier_needed(fn, b) for b in barriers}
+    saved = [a.offset for a in allocs]
+    for a in allocs:
+        a.offset = None
+    try:
+        alone = {b: barrier_needed(fn, b) for b in barriers}
+    finally:
+        for a, o in zip(allocs, saved, strict=True):
+            a.offset = o
+    return [b for b in barriers if with_offsets[b] and not alone[b]]
+
+
+def test_deleting_the_reuse_barrier_is_a_race(tmp_path: Path) -> None:
+    """matmul-epilogue on cuda:90: the epilogue conversion's 16 KiB scratch lies over the two
+    4 KiB operand buffers; the barrier between their last reads and its first store is needed
+    only because they share bytes (the barrier analysis sees it), and deleting it is a race."""
+    from example_runs import example_case, example_runner
+    from test_hopper_backend import _compiled
+
+    module = _compiled("matmul_epilogue")
+    fn = next(o for o in module.walk() if isinstance(o, func.FuncOp))
+    allocs = [o for o in fn.walk() if isinstance(o, simt.SharedAllocOp)]
+    ranges = sorted(a.byte_range for a in allocs)  # type: ignore[type-var]
+    assert ranges == [(0, 4096), (0, 16384), (4096, 8192)]
+    reuse = _reuse_barriers(fn)
+    assert reuse
+    case, entry = example_case("matmul_epilogue", tmp_path)
+    run = example_runner(case, entry)
+    run(module)  # with every barrier: no race
+    for barrier in reuse:
+        block, after = barrier.parent_block(), barrier.next_op
+        assert block is not None and after is not None
+        barrier.detach()
+        try:
+            with pytest.raises(SimtRaceError, match="race"):
+                run(module)
+        finally:
+            block.insert_op_before(barrier, after)
+
+
+def test_the_ptx_declares_one_arena() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from hopper_ptx import DEFAULT_OUT, hinted
+
+    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+    from llc.passes.targets.ptx import emit_ptx
+    from llc.testing.semantics import apply_pipeline
+
+    ttir = hinted((DEFAULT_OUT / "matmul.sm90.ttir").read_text())
+    module = parse_triton_module(ttir, "matmul.sm90.ttir", HardwareDefaults(4, 32, "cuda:90"))
+    apply_pipeline(module, "llc-compile")
+    ptx = emit_ptx(module)
+    # two rings of 3 slots (12 KiB each), the epilogue's 8 KiB scratch over the first
+    assert ptx.count(".shared .align") == 1
+    assert "\t.shared .align 1024 .b8 __llc_smem[24576];" in ptx
+    assert "__llc_smem+12288;" in ptx
+
+
+def test_the_interpreter_runs_placed_buffers_in_one_arena() -> None:
+    """Two buffers over the same bytes: a load through one sees a store through the other, and
+    without a barrier between them it is a race."""
+    from llc.dialects.simt_interpreter import make_simt_interpreter
+
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    a, b = simt.SharedAllocOp(64, 16, offset=0), simt.SharedAllocOp(64, 16, offset=0)
+    tid = gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
+    four = arith.ConstantOp.from_int_and_width(4, _IDX)
+    addr = arith.MuliOp(tid.results[0], four.results[0])
+
+    def build(barrier: bool) -> func.FuncOp:
+        block = Block(arg_types=[_V])
+        store = simt.SharedStoreOp(block.args[0], a.results[0], addr.results[0])
+        flipped = arith.XOrIOp(addr.results[0], four.results[0])
+        load = simt.SharedLoadOp(b.results[0], flipped.results[0], _V)
+        ops = [c0, a, b, tid, four, addr, store, flipped, load, func.ReturnOp(load.results[0])]
+        if barrier:
+            ops.insert(7, gpu.BarrierOp())
+        for o in ops:
+            if o.parent is not None:
+                o.detach()
+        block.add_ops(ops)
+        return func.FuncOp("f", ([_V], [_V]), Region(block))
+
+    from xdsl.dialects.builtin import ModuleOp
+
+    values = np.arange(2, dtype=np.float32).view(np.uint32)[:, None] + 0
+    fn = build(barrier=True)
+    interp, _ = make_simt_interpreter(ModuleOp([fn]), 1, 2)
+    (out,) = interp.call_op("f", (values,))
+    assert out[:, 0].tolist() == values[::-1, 0].tolist()  # b's bytes are a's
+    fn.detach()
+    fn = build(barrier=False)
+    interp, _ = make_simt_interpreter(ModuleOp([fn]), 1, 2)
+    with pytest.raises(SimtRaceError, match="race"):
+        interp.call_op("f", (values,))
