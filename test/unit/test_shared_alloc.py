@@ -81,6 +81,20 @@ def test_dead_buffers_share_and_alignment_holds() -> None:
     assert assign_offsets([Buffer(1024, 1024, 0, 5), Buffer(100, 1024, 1, 2)]) == [0, 1024]
 
 
+def test_allocate_shared_keeps_each_buffers_alignment() -> None:
+    """A swizzled operand (1024-byte period) live with a 2064-byte buffer goes to 3072, not
+    2064: the swizzle xors absolute address bits."""
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    plain, swizzled = simt.SharedAllocOp(2064, 16), simt.SharedAllocOp(1024, 1024)
+    block = Block()
+    block.add_ops([c0, plain, swizzled, _load(plain, c0), _load(swizzled, c0), _load(plain, c0)])
+    block.add_op(func.ReturnOp())
+    fn = func.FuncOp("k", ([], []), Region(block))
+    assert allocate_shared(fn) == 4096
+    assert [plain.byte_range, swizzled.byte_range] == [(0, 2064), (3072, 4096)]
+    swizzled.verify()
+
+
 # --------------------------------------------------------------------------------------
 # Live intervals on hand-built functions
 # --------------------------------------------------------------------------------------
@@ -98,62 +112,58 @@ def _load(mem: Operation, addr: Operation) -> Operation:
 
 
 def _loop_function() -> tuple[func.FuncOp, dict[str, Operation]]:
-    """ring (read in the loop, written before it), scratch (stored then loaded in the loop body),
-    after (used after the loop)."""
+    """ring (written before the loop, read in it), two scratch buffers (each stored then loaded
+    in the loop body, one after the other), after (used after the loop)."""
     c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
     c1 = arith.ConstantOp.from_int_and_width(1, _IDX)
     c4 = arith.ConstantOp.from_int_and_width(4, _IDX)
-    v = arith.ConstantOp(IntegerAttr(0, 32))  # a placeholder value, never run
-    ring, scratch, after = (simt.SharedAllocOp(n, 16) for n in (4096, 1024, 4096))
+    ring, first, second, after = (simt.SharedAllocOp(n, 16) for n in (4096, 1024, 512, 4096))
     vec = simt.SharedLoadOp(ring.results[0], c0.results[0], _V)  # a vector value to store
     body = Block(arg_types=[_IDX])
     body.add_ops(
         [
             _load(ring, c0),
+            _store(first, c0, vec),
             gpu.BarrierOp(),
-            _store(scratch, c0, vec),
+            _load(first, c0),
             gpu.BarrierOp(),
-            _load(scratch, c0),
+            _store(second, c0, vec),
+            gpu.BarrierOp(),
+            _load(second, c0),
             scf.YieldOp(),
         ]
     )
     loop = scf.ForOp(c0.results[0], c4.results[0], c1.results[0], [], Region(body))
     block = Block()
-    block.add_ops(
-        [
-            c0,
-            c1,
-            c4,
-            v,
-            ring,
-            scratch,
-            after,
-            vec,
-            _store(ring, c0, vec),
-            loop,
-            _store(after, c0, vec),
-            _load(after, c0),
-            func.ReturnOp(),
-        ]
-    )
+    before = [c0, c1, c4, ring, first, second, after, vec, _store(ring, c0, vec)]
+    block.add_ops([*before, loop, _store(after, c0, vec), _load(after, c0), func.ReturnOp()])
     fn = func.FuncOp("k", ([], []), Region(block))
-    return fn, {"ring": ring, "scratch": scratch, "after": after, "loop": loop}
+    return fn, {"ring": ring, "first": first, "second": second, "after": after, "loop": loop}
 
 
 def test_a_loop_keeps_carried_buffers_and_scratch_lives_at_its_op() -> None:
     fn, ops = _loop_function()
-    ring, scratch, after, loop = ops["ring"], ops["scratch"], ops["after"], ops["loop"]
-    as_scratch = live_intervals(fn, {scratch})
-    (r0, r1), (s0, s1), (a0, _) = (as_scratch[x] for x in (ring, scratch, after))
-    assert r0 < s0 <= s1 <= r1 < a0  # the ring covers the loop, the scratch sits in its body
-    # not known as scratch: it may carry data round the back edge, so it lives through the loop
+    ring, first, second, loop = ops["ring"], ops["first"], ops["second"], ops["loop"]
     numbers = {op: n for n, op in enumerate(o for o in fn.walk() if o is not fn)}
-    assert live_intervals(fn)[scratch] == (numbers[loop], r1)
-    size = allocate_shared(fn, {scratch})
+    body = list(loop.regions[0].block.ops)
+    got = live_intervals(fn, {first, second})
+    # the ring from its first access before the loop to the loop's end; each scratch from its
+    # store to its load, inside the body
+    assert got[ring] == (numbers[loop] - 2, numbers[body[-1]])
+    assert got[first] == (numbers[body[1]], numbers[body[3]])
+    assert got[second] == (numbers[body[5]], numbers[body[7]])
+    # not known as scratch: it may carry data round the back edge, so it lives through the loop
+    assert live_intervals(fn)[first] == (numbers[loop], numbers[body[-1]])
+    size = allocate_shared(fn, {first, second})
     offset = {k: o.offset.value.data for k, o in ops.items() if isinstance(o, simt.SharedAllocOp)}
-    # ring and scratch are live together; the buffer after the loop reuses the ring's bytes
-    assert offset["ring"] != offset["scratch"] and offset["after"] == offset["ring"] == 0
+    # the two scratch buffers share bytes beside the ring; the buffer after the loop reuses the
+    # ring's
+    assert offset == {"ring": 0, "first": 4096, "second": 4096, "after": 0}
     assert size == 4096 + 1024
+    # the second scratch reuses the first's bytes after the barrier already between them; the
+    # first reuses the second's round the back edge: a barrier before it
+    assert [o.name for o in body[:2]] == ["simt.shared_load", "simt.shared_store"]
+    assert [o.name for o in loop.regions[0].block.ops][1] == "gpu.barrier"
 
 
 def test_both_branches_of_an_if_lift_to_the_if_and_unknown_uses_keep_the_function() -> None:
