@@ -556,21 +556,35 @@ class SimtFunctions(InterpreterFunctions):
             raise SimtRaceError(
                 op, f"race: warp {w} writes byte {int(flat[w, k])}, read since the last barrier"
             )
+        self._check_cp_async_pending(op, mem, flat, "writes")
         rows, cols = self._lane_positions(count, op.trans is not None)
         elements = element_bits(value, op.value.type).view(np.uint16)
         elements = elements.reshape(self.num_warps, 32, count, 2)
         matrices = np.zeros((self.num_warps, count, 8, 8), dtype=np.uint16)
         for_warp = elements.transpose(0, 2, 1, 3)  # (warps, count, 32, 2)
         matrices[:, :, rows, cols] = for_warp
-        mem.data[idx] = matrices.view(np.uint8).reshape(idx.shape)
+        data = matrices.view(np.uint8).reshape(idx.shape)
         # The writer of each row's bytes: the lane holding its first element pair.
         owner = np.zeros((8, 8), dtype=np.int64)
         owner[rows, cols] = np.arange(32)[:, None]
-        writer = (
+        writer = np.broadcast_to(
             np.arange(self.num_warps)[:, None, None, None] * self.threads_per_warp
-            + owner.repeat(2, axis=1)[None, None]
+            + owner.repeat(2, axis=1)[None, None],
+            idx.shape,
         )
-        mem.writer[idx] = np.broadcast_to(writer, idx.shape)
+        # another thread's write of a different value since the last barrier (a copy landed by
+        # another thread's wait, a buffer placed over the same bytes) races with this one
+        clash = (mem.write_epoch[idx] == self.epoch) & (mem.writer[idx] != writer)
+        clash &= mem.data[idx] != data
+        if clash.any():
+            at = tuple(np.argwhere(clash)[0])
+            raise SimtRaceError(
+                op,
+                f"race: thread {int(writer[at])} writes byte {int(idx[at])}, which thread "
+                f"{int(mem.writer[idx][at])} wrote with another value since the last barrier",
+            )
+        mem.data[idx] = data
+        mem.writer[idx] = writer
         mem.write_epoch[flat] = self.epoch
         if mem.fence_epoch is not None:
             mem.fence_epoch[flat] = -1

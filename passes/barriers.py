@@ -18,7 +18,8 @@ allocation (:mod:`llc.passes.shared_alloc`) placed over the same bytes, and one 
 reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
 the buffers of the wgmma chains it waits for; a ``simt.cp_async`` lands at its thread's wait, so
 no barrier right after the copy orders anything: what follows it conflicts with the wait), and
-a barrier is needed when some path of the
+a ``simt.fence_async_shared`` needs a barrier before any later wgmma (the fence covers only its
+own thread's writes), and a barrier is needed when some path of the
 structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
 loop that runs zero times) leads from an access through that barrier to a conflicting access
 without passing another barrier. Barriers are examined in program order and each one removed
@@ -137,6 +138,12 @@ class _Graph:
             n.buffer, n.writes = _buffer(mem), isinstance(op, _WRITES)
             n.own_copies = op in self.own_copy_reads
             return [n]
+        if isinstance(op, simt.FenceAsyncSharedOp):
+            # each thread fences its own generic-proxy writes; a wgmma of another thread may
+            # read them only after a barrier behind every fence
+            n = self._node(op, nxt)
+            n.buffer = _ANY
+            return [n]
         if isinstance(op, simt.CpAsyncOp | simt.CpAsyncWaitGroupOp):
             n = self._node(op, nxt)
             n.writes = True
@@ -182,6 +189,8 @@ class _Graph:
 
 def _conflict(a: _Node, b: _Node) -> bool:
     """Whether access ``a``, then access ``b`` (another thread's) need a barrier between them."""
+    if isinstance(a.op, simt.FenceAsyncSharedOp) or isinstance(b.op, simt.FenceAsyncSharedOp):
+        return isinstance(a.op, simt.FenceAsyncSharedOp) and isinstance(b.op, simt.WgmmaOp)
     if not (a.writes or b.writes):
         return False
     if isinstance(a.op, simt.CpAsyncOp):

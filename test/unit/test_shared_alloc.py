@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects import arith, func, gpu, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, f32, i1
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, VectorType, f32, i1
 from xdsl.ir import Block, Operation, Region
 
 from llc.dialects import simt
@@ -329,3 +329,66 @@ def test_the_interpreter_runs_placed_buffers_in_one_arena() -> None:
     interp, _ = make_simt_interpreter(ModuleOp([fn]), 1, 2)
     with pytest.raises(SimtRaceError, match="race"):
         interp.call_op("f", (values,))
+
+
+def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync() -> None:
+    """Triton's matmul-epilogue TTIR with its pointers and strides hinted divisible by 16 (as
+    Triton's launcher specializes them) on cuda:90: 3-stage ``cp.async`` rings that wgmma reads
+    through descriptors, the epilogue's scratch over the dead rings. Program (1, 0) of a
+    128x128x80 problem (a masked K tail) gives the tensor level's buffers, and deleting any
+    barrier, ``fence.proxy.async``, wgmma fence/commit/wait or ``cp.async`` commit/wait, one at
+    a time, is reported or changes the output."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from hopper_ptx import hinted
+
+    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+    from llc.dialects.tl_interpreter import Buffer as Memory
+    from llc.dialects.tl_interpreter import Pointer
+    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
+    from llc.testing.semantics import apply_pipeline, make_interpreter, set_grid
+
+    root = Path(__file__).resolve().parents[2]
+    ttir = hinted((root / "examples" / "triton" / "matmul_epilogue.sm90.ttir").read_text())
+
+    def module() -> ModuleOp:
+        return parse_triton_module(ttir, "matmul_epilogue", HardwareDefaults(4, 32, "cuda:90"))
+
+    compiled = module()
+    apply_pipeline(compiled, "llc-compile")
+    names = [o.name for o in compiled.walk()]
+    assert names.count("simt.cp_async") >= 6 and names.count("simt.wgmma") == 2
+    fn = next(o for o in compiled.walk() if isinstance(o, func.FuncOp))
+    allocs = sorted(o.byte_range for o in fn.walk() if isinstance(o, simt.SharedAllocOp))  # type: ignore[type-var]
+    assert allocs[0][0] == allocs[1][0] == 0  # the epilogue's scratch over the first ring
+    m, n, k = 128, 128, 80
+    rng = np.random.default_rng(7)
+    inputs = {
+        "a": rng.standard_normal(m * k).astype(np.float16),
+        "b": rng.standard_normal(k * n).astype(np.float16),
+        "bias": rng.standard_normal(n).astype(np.float32),
+        "c": np.zeros(m * n, np.float16),
+    }
+
+    def run(mod: ModuleOp) -> dict[str, np.ndarray]:
+        buffers = {name: Memory(name, data.copy()) for name, data in inputs.items()}
+        args = [Pointer(buffers[x], 0) for x in ("a", "b", "bias", "c")]
+        args += [np.int32(v) for v in (m, n, k, k, n, n)]
+        entry = next(o for o in mod.walk() if isinstance(o, func.FuncOp))
+        if "llc.num_warps" in entry.attributes:
+            interp, kernel = make_kernel_interpreter(mod, 4, 32, GlobalMemory())
+            kernel.num_programs = (2, 2, 1)
+            kernel.program_id = (1, 0, 0)
+        else:
+            interp = make_interpreter(mod)
+            set_grid(interp, (1, 0, 0), (2, 2, 1))
+        interp.call_op(entry.sym_name.data, tuple(args))
+        return {"c": buffers["c"].array().astype(np.float32)}
+
+    want, got = run(module()), run(compiled)
+    assert np.count_nonzero(want["c"]) > 4000
+    np.testing.assert_allclose(got["c"], want["c"], rtol=2e-3, atol=2e-3)
+    kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
+    deletions = delete_each_sync(compiled, run, kinds)
+    missed = [d.after for d in deletions if not d.caught]
+    assert not missed, f"deleting {missed} changes nothing"
