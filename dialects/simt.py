@@ -190,14 +190,51 @@ def _check_access(op: IRDLOperation, value_type: Attribute, smem: Attribute) -> 
 
 @irdl_op_definition
 class SharedAllocOp(IRDLOperation):
-    """``%s = simt.shared_alloc : !simt.smem<4096, align 16>``: the CTA's scratch buffer."""
+    """``%s = simt.shared_alloc : !simt.smem<4096, align 16>``: the CTA's scratch buffer.
+
+    ``offset 8192`` (set by :func:`llc.passes.shared_alloc.allocate_shared`) places it in the
+    CTA's one shared arena, where buffers whose lifetimes do not meet share bytes; without it
+    the buffer is a shared array of its own. The offset is a multiple of the alignment.
+
+    >>> SharedAllocOp(4096, 1024, offset=8192).offset.value.data
+    8192
+    """
 
     name = "simt.shared_alloc"
     result = result_def(SharedMemoryType)
-    assembly_format = "attr-dict `:` type($result)"
+    offset = opt_prop_def(IntegerAttr[I64])
+    assembly_format = "attr-dict `:` type($result) (`offset` $offset^)?"
 
-    def __init__(self, size: int, alignment: int):
-        super().__init__(result_types=[SharedMemoryType(size, alignment)])
+    def __init__(self, size: int, alignment: int, offset: int | None = None):
+        super().__init__(
+            result_types=[SharedMemoryType(size, alignment)],
+            properties={} if offset is None else {"offset": IntegerAttr(offset, 64)},
+        )
+
+    @property
+    def byte_range(self) -> tuple[int, int] | None:
+        """``[offset, offset + size)`` in the arena, or ``None`` when the buffer has no offset.
+
+        >>> SharedAllocOp(64, 16, offset=128).byte_range, SharedAllocOp(64, 16).byte_range
+        ((128, 192), None)
+        """
+        if self.offset is None:
+            return None
+        start = self.offset.value.data
+        size = self.result.type.size.data  # type: ignore[attr-defined]
+        return start, start + size
+
+    def verify_(self) -> None:
+        if self.offset is None:
+            return
+        t = self.result.type
+        assert isinstance(t, SharedMemoryType)
+        start = self.offset.value.data
+        if start < 0 or start % t.alignment.data:
+            raise VerifyException(
+                f"simt.shared_alloc: offset {start} is not a multiple of the alignment "
+                f"{t.alignment.data}"
+            )
 
 
 @irdl_op_definition

@@ -22,7 +22,10 @@ is no Python loop over threads or registers.
   or wrote (with a different value) since the last barrier, raise :class:`SimtRaceError` naming
   the op; the epochs between barriers run on across loop iterations, so a missing barrier
   between one iteration's loads and the next one's stores is a race too. Misaligned or
-  out-of-bounds addresses are errors.
+  out-of-bounds addresses are errors. An alloc with an ``offset`` (placed by
+  :func:`llc.passes.shared_alloc.allocate_shared`) is a window of its function's one arena, as
+  in the PTX: buffers placed over the same bytes see each other's bytes and accesses, so a
+  reuse no barrier orders is a race.
 * Every warp instruction on shared memory is counted in wavefronts
   (:func:`llc.swizzle.warp_wavefronts`) and its ideal; :class:`SimtStats` gathers instruction
   counts by kind (per thread), wavefronts and ideal wavefronts (summed over all warps).
@@ -129,6 +132,15 @@ class _SharedMemory:
     (-1: written and not fenced since)."""
     pending: np.ndarray | None = None
     """Per byte: how many ``simt.cp_async`` copies in flight write it (``None``: none ever)."""
+    base: int = 0
+    """Where the buffer starts in its arena (its arrays are views of the arena's)."""
+    arena: _SharedMemory | None = None
+    """The CTA's arena when the alloc has an ``offset`` (:mod:`llc.passes.shared_alloc`)."""
+
+    @property
+    def root(self) -> _SharedMemory:
+        """The memory the bytes live in: the arena, or the buffer itself."""
+        return self.arena if self.arena is not None else self
 
 
 @register_impls
@@ -143,6 +155,7 @@ class SimtFunctions(InterpreterFunctions):
         self.epoch = 0
         self.stats = SimtStats()
         self.shared: dict[Operation, _SharedMemory] = {}
+        self._arenas: dict[Operation, _SharedMemory] = {}
         self.wgmma = WgmmaState()
         self._wgmma_reads: list[tuple[Any, np.ndarray]] = []
         self.cp_async = CpAsyncState()
@@ -157,6 +170,7 @@ class SimtFunctions(InterpreterFunctions):
         {}
         """
         self.shared = {}
+        self._arenas = {}
         self.cp_async = CpAsyncState()
 
     # --------------------------------------------------------------- thread identity, barrier
@@ -308,6 +322,9 @@ class SimtFunctions(InterpreterFunctions):
     @impl(simt.SharedAllocOp)
     def run_alloc(self, interp: Interpreter, op: simt.SharedAllocOp, args: PythonValues):
         mem = self.shared.get(op)
+        if mem is None and op.byte_range is not None:
+            mem = self._arena_view(op)
+            self.shared[op] = mem
         if mem is None:
             typ = op.result.type
             assert isinstance(typ, simt.SharedMemoryType)
@@ -323,6 +340,40 @@ class SimtFunctions(InterpreterFunctions):
             )
             self.shared[op] = mem
         return (mem,)
+
+    def _arena_view(self, op: simt.SharedAllocOp) -> _SharedMemory:
+        """The bytes of ``op`` in its function's arena: buffers the allocation placed over the
+        same bytes are views of the same arrays, so a reuse that is not ordered by a barrier is
+        a race, and a read of another buffer's leftover bytes reads what was left there."""
+        from llc.passes.shared_alloc import arena_bytes
+
+        fn = op.parent_op()
+        while fn is not None and not isinstance(fn, func.FuncOp):
+            fn = fn.parent_op()
+        key = fn if fn is not None else op
+        arena = self._arenas.get(key)
+        if arena is None:
+            size = arena_bytes(fn) if fn is not None else op.byte_range[1]  # type: ignore[index]
+            arena = _SharedMemory(
+                size,
+                np.zeros(size, dtype=np.uint8),
+                *(np.full(size, -1, dtype=np.int64) for _ in range(5)),
+                pending=np.zeros(size, dtype=np.int64),
+            )
+            self._arenas[key] = arena
+        lo, hi = op.byte_range  # type: ignore[misc]
+        return _SharedMemory(
+            hi - lo,
+            arena.data[lo:hi],
+            arena.writer[lo:hi],
+            arena.write_epoch[lo:hi],
+            arena.reader[lo:hi],
+            arena.read_epoch[lo:hi],
+            arena.fence_epoch[lo:hi],  # type: ignore[index]
+            arena.pending[lo:hi],  # type: ignore[index]
+            lo,
+            arena,
+        )
 
     def _bytes(
         self, op: Operation, mem: _SharedMemory, addr: Any, nbytes: int, *, load: bool
@@ -505,21 +556,35 @@ class SimtFunctions(InterpreterFunctions):
             raise SimtRaceError(
                 op, f"race: warp {w} writes byte {int(flat[w, k])}, read since the last barrier"
             )
+        self._check_cp_async_pending(op, mem, flat, "writes")
         rows, cols = self._lane_positions(count, op.trans is not None)
         elements = element_bits(value, op.value.type).view(np.uint16)
         elements = elements.reshape(self.num_warps, 32, count, 2)
         matrices = np.zeros((self.num_warps, count, 8, 8), dtype=np.uint16)
         for_warp = elements.transpose(0, 2, 1, 3)  # (warps, count, 32, 2)
         matrices[:, :, rows, cols] = for_warp
-        mem.data[idx] = matrices.view(np.uint8).reshape(idx.shape)
+        data = matrices.view(np.uint8).reshape(idx.shape)
         # The writer of each row's bytes: the lane holding its first element pair.
         owner = np.zeros((8, 8), dtype=np.int64)
         owner[rows, cols] = np.arange(32)[:, None]
-        writer = (
+        writer = np.broadcast_to(
             np.arange(self.num_warps)[:, None, None, None] * self.threads_per_warp
-            + owner.repeat(2, axis=1)[None, None]
+            + owner.repeat(2, axis=1)[None, None],
+            idx.shape,
         )
-        mem.writer[idx] = np.broadcast_to(writer, idx.shape)
+        # another thread's write of a different value since the last barrier (a copy landed by
+        # another thread's wait, a buffer placed over the same bytes) races with this one
+        clash = (mem.write_epoch[idx] == self.epoch) & (mem.writer[idx] != writer)
+        clash &= mem.data[idx] != data
+        if clash.any():
+            at = tuple(np.argwhere(clash)[0])
+            raise SimtRaceError(
+                op,
+                f"race: thread {int(writer[at])} writes byte {int(idx[at])}, which thread "
+                f"{int(mem.writer[idx][at])} wrote with another value since the last barrier",
+            )
+        mem.data[idx] = data
+        mem.writer[idx] = writer
         mem.write_epoch[flat] = self.epoch
         if mem.fence_epoch is not None:
             mem.fence_epoch[flat] = -1
@@ -684,9 +749,9 @@ class SimtFunctions(InterpreterFunctions):
         ``simt.wgmma_wait_group``) is a race: the tensor cores may read the new value."""
         for pending in self.wgmma.in_flight:
             for buffer, flat in pending.reads:
-                if buffer is not mem:
+                if buffer.root is not mem.root:  # the same arena: compare arena bytes
                     continue
-                hit = np.isin(idx, flat)
+                hit = np.isin(np.asarray(idx) + mem.base, np.asarray(flat) + buffer.base)
                 if hit.any():
                     byte = int(np.asarray(idx)[hit][0])
                     raise SimtRaceError(

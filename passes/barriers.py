@@ -11,11 +11,15 @@ no barrier ahead of the store. :func:`prune_barriers` removes them, as Triton's 
 inserts only the barriers it needs.
 
 The model is the PTX's: each ``simt.shared_alloc`` is one static buffer (whatever the loop
-iteration), two accesses conflict when they touch the same buffer and one of them writes
+iteration), two accesses conflict when they touch the same buffer, or two buffers the shared
+allocation (:mod:`llc.passes.shared_alloc`) placed over the same bytes, and one of them writes
 (``simt.shared_store``, ``simt.stmatrix``, ``simt.cp_async``, and the
 ``simt.cp_async_wait_group`` where the copies land, for every buffer copied to; ``simt.wgmma``
 reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
-the buffers of the wgmma chains it waits for), and a barrier is needed when some path of the
+the buffers of the wgmma chains it waits for; a ``simt.cp_async`` lands at its thread's wait, so
+no barrier right after the copy orders anything: what follows it conflicts with the wait), and
+a ``simt.fence_async_shared`` needs a barrier before any later wgmma (the fence covers only its
+own thread's writes), and a barrier is needed when some path of the
 structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
 loop that runs zero times) leads from an access through that barrier to a conflicting access
 without passing another barrier. Barriers are examined in program order and each one removed
@@ -42,6 +46,7 @@ conflict with everything (the barriers around them stay).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, gpu, scf
@@ -64,6 +69,8 @@ class _Node:
     op: Operation | None = None
     buffer: object = None
     writes: bool = False
+    own_copies: bool = False
+    """A read of bytes only the reading thread's own ``cp.async`` copies wrote."""
     succ: list[_Node] = field(default_factory=list)
     pred: list[_Node] = field(default_factory=list)
 
@@ -88,7 +95,8 @@ def _wgmma_buffers(op: Operation) -> list[object]:
 
 
 class _Graph:
-    def __init__(self, fn: func.FuncOp) -> None:
+    def __init__(self, fn: func.FuncOp, own_copy_reads: Collection[Operation] = ()) -> None:
+        self.own_copy_reads = own_copy_reads
         self.nodes: list[_Node] = []
         self.barriers: dict[Operation, _Node] = {}
         self.exit = self._node(None)
@@ -128,6 +136,13 @@ class _Graph:
             n = self._node(op, nxt)
             mem = op.operands[1] if isinstance(op, _WRITES) else op.operands[0]
             n.buffer, n.writes = _buffer(mem), isinstance(op, _WRITES)
+            n.own_copies = op in self.own_copy_reads
+            return [n]
+        if isinstance(op, simt.FenceAsyncSharedOp):
+            # each thread fences its own generic-proxy writes; a wgmma of another thread may
+            # read them only after a barrier behind every fence
+            n = self._node(op, nxt)
+            n.buffer = _ANY
             return [n]
         if isinstance(op, simt.CpAsyncOp | simt.CpAsyncWaitGroupOp):
             n = self._node(op, nxt)
@@ -173,31 +188,54 @@ class _Graph:
 
 
 def _conflict(a: _Node, b: _Node) -> bool:
+    """Whether access ``a``, then access ``b`` (another thread's) need a barrier between them."""
+    if isinstance(a.op, simt.FenceAsyncSharedOp) or isinstance(b.op, simt.FenceAsyncSharedOp):
+        return isinstance(a.op, simt.FenceAsyncSharedOp) and isinstance(b.op, simt.WgmmaOp)
     if not (a.writes or b.writes):
         return False
+    if isinstance(a.op, simt.CpAsyncOp):
+        # a copy lands at its own thread's wait, not at its issue: what follows it is ordered
+        # by that wait and a barrier after it (the wait's own conflicts), never by a barrier
+        # right after the issue
+        return False
+    if isinstance(a.op, simt.CpAsyncWaitGroupOp) and (
+        isinstance(b.op, simt.CpAsyncWaitGroupOp) or b.own_copies
+    ):
+        return False  # each thread's wait lands its own copies, visible to it at once
     if a.buffer is b.buffer or a.buffer is _ANY or b.buffer is _ANY:
         return True
     sa = a.buffer if isinstance(a.buffer, frozenset) else {a.buffer}
     sb = b.buffer if isinstance(b.buffer, frozenset) else {b.buffer}
-    return bool(sa & sb)
+    return bool(sa & sb) or any(_overlap(x, y) for x in sa for y in sb)
 
 
-def barrier_needed(fn: func.FuncOp, barrier: gpu.BarrierOp) -> bool:
+def _overlap(a: object, b: object) -> bool:
+    """Whether two buffers placed in the arena (:mod:`llc.passes.shared_alloc`) share bytes."""
+    if not isinstance(a, simt.SharedAllocOp) or not isinstance(b, simt.SharedAllocOp):
+        return False
+    ra, rb = a.byte_range, b.byte_range
+    return ra is not None and rb is not None and ra[0] < rb[1] and rb[0] < ra[1]
+
+
+def barrier_needed(
+    fn: func.FuncOp, barrier: gpu.BarrierOp, own_copy_reads: Collection[Operation] = ()
+) -> bool:
     """Whether ``barrier`` (in ``fn``) is the only barrier on some path between two conflicting
-    shared-memory accesses (see the module docstring)."""
-    graph = _Graph(fn)
+    shared-memory accesses (see the module docstring); ``own_copy_reads``: shared loads that
+    read only bytes their own thread's ``cp.async`` copies wrote (no barrier after the wait)."""
+    graph = _Graph(fn, own_copy_reads)
     node = graph.barriers[barrier]
     before = graph.reach(node.pred, forward=False)
     after = graph.reach(node.succ, forward=True)
     return any(_conflict(a, b) for a in before for b in after)
 
 
-def prune_barriers(fn: func.FuncOp) -> int:
+def prune_barriers(fn: func.FuncOp, own_copy_reads: Collection[Operation] = ()) -> int:
     """Remove, in program order, every barrier of ``fn`` that :func:`barrier_needed` says orders
     nothing; return how many went (the module docstring has an example)."""
     removed = 0
     for op in [o for o in fn.walk() if isinstance(o, gpu.BarrierOp)]:
-        if not barrier_needed(fn, op):
+        if not barrier_needed(fn, op, own_copy_reads):
             op.detach()
             op.erase()
             removed += 1

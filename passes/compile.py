@@ -28,7 +28,9 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 __all__ = [
+    "THREAD_REGISTERS",
     "CompilePass",
+    "accumulator_remarks",
     "check_lowerable",
     "lowerable_mma_version",
     "unlowerable_dot",
@@ -264,8 +266,56 @@ class CompilePass(ModulePass):
             PipelinePass(module_stages(op, self.num_stages)),
             LowerToSimtPass(),
         ):
+            if isinstance(stage, PipelinePass):  # the layouts are chosen: the accumulators known
+                for line in accumulator_remarks(op):
+                    print(line, file=sys.stderr)
             stage.apply(ctx, op)
             verify_after(stage.name, op)
+
+
+THREAD_REGISTERS = 255
+"""32-bit registers one thread can address on sm_90."""
+
+
+def accumulator_remarks(module: ModuleOp) -> list[str]:
+    """A remark, at the dot, for every ``tl.warp_group_dot`` whose accumulator alone needs more
+    32-bit registers per thread than a thread has (:data:`THREAD_REGISTERS`): ptxas then spills
+    and serializes the wgmma pipeline (its C7511 "Potential Performance Loss"; Triton 3.9's kernel
+    of the same tile gets it too). More warps split the tile.
+
+    >>> accumulator_remarks(ModuleOp([]))
+    []
+    """
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from llc.dialects.simt import bit_width
+    from llc.dialects.tl import WarpGroupDotOp
+
+    warps_attr = module.attributes.get("tl.num-warps")
+    warps = warps_attr.value.data if isinstance(warps_attr, IntegerAttr) else 4
+    out = []
+    for dot in module.walk():
+        if not isinstance(dot, WarpGroupDotOp):
+            continue
+        rt = dot.result.type
+        assert isinstance(rt, TensorType)
+        enc = rt.encoding
+        if not hasattr(enc, "to_linear_layout"):
+            continue
+        shape = [1 << (int(x) - 1).bit_length() for x in rt.get_shape()]
+        ll = enc.to_linear_layout(shape)  # type: ignore[union-attr]
+        regs = ll.get_in_dim_size("register") * max(1, bit_width(rt.element_type) // 32)
+        if regs <= THREAD_REGISTERS:
+            continue
+        more = warps * -(-regs // THREAD_REGISTERS)
+        more = 1 << (more - 1).bit_length()
+        out.append(
+            f"remark: llc-compile: {_where(dot)}the {'x'.join(map(str, rt.get_shape()))} "
+            f"accumulator needs {regs} registers per thread with {warps} warps, more than the "
+            f"{THREAD_REGISTERS} a thread has: ptxas will spill it and serialize the wgmma "
+            f"pipeline; use {more} warps (num_warps={more}) to split it"
+        )
+    return out
 
 
 def verify_after(stage: str, module: ModuleOp) -> None:

@@ -8,7 +8,8 @@
   (``cp.async.cg``) where the alignment allows, else 8 or 4 (``cp.async.ca``); the mask becomes
   the src-size (0: nothing is read, zeros land). A group narrower than 4 bytes (no ``cp.async``
   moves it) is a synchronous ``ld.global`` + ``st.shared`` instead, visible after the same
-  wait and barrier;
+  wait and barrier; in a loop, a ``gpu.barrier`` ahead of the copies keeps earlier reads of
+  the slot (a refill right after this iteration's ``tl.local_load``) before them;
 * ``tl.async_commit_group``: ``simt.cp_async_commit_group``;
 * ``tl.async_wait {num = N}``: ``simt.cp_async_wait_group N`` and a ``gpu.barrier``: the wait
   makes a thread's own copies visible to it, the barrier every other thread's (and keeps the
@@ -68,6 +69,16 @@ def lower_memdesc_index(lowering: Any, op: Operation) -> None:
     lowering.smem_base[op.results[0]] = base
 
 
+def _in_loop(op: Operation) -> bool:
+    """Whether ``op`` runs inside an ``scf.for`` or ``scf.while``."""
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name in ("scf.for", "scf.while"):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:
     """``cp.async`` copies of ``op``'s tile into its slot (see the module docstring)."""
     # (the lowering state analysed every loop's carried values before moving loop bodies)
@@ -83,6 +94,12 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
     tpart = lowering.thread_linear(thread)
     smem = lowering.get(op.dst)
     addrs = lowering.get(op.ptr)
+    lowering.copy_offsets.setdefault(smem, set()).add((tuple(reg), tuple(thread)))
+    if _in_loop(op):
+        # earlier readers of the slot are done (a refill right after this iteration's reads);
+        # prune_barriers drops it where the wait's barrier already orders them. Before the loop
+        # a copy fills a slot nothing has read (reused bytes: the shared allocation's barrier)
+        lowering.emit(gpu.BarrierOp())
     # broadcast registers copy once (the copy with those bits clear)
     ll = laid.ll
     dup_regs = 0

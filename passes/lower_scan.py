@@ -313,7 +313,9 @@ class _Scan:
             layout.append((size, chunk, chunk // item, n))
             stored.append(t)
             size += -(-slots * n * item // 16) * 16
-        smem = low.emit(simt.SharedAllocOp(size, 16)).results[0]
+        alloc = low.emit(simt.SharedAllocOp(size, 16))
+        low.scratch.add(alloc)  # the exchange's own buffer: nothing in it outlives the scan
+        smem = alloc.results[0]
 
         def address(base: int, chunk: int, c: int, run_part: int | None) -> SSAValue:
             cols = [

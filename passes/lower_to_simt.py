@@ -63,6 +63,7 @@ from llc.errors import LayoutError
 from llc.lowering import SimtProgram
 from llc.passes import lower_async_copy, lower_elementwise, lower_scan, lower_wgmma
 from llc.passes.barriers import prune_async_fences, prune_barriers
+from llc.passes.shared_alloc import allocate_shared
 from llc.passes.simt_lowering import (
     FunctionLowering,
     Laid,
@@ -582,7 +583,15 @@ def lower_local_load(lowering: FunctionLowering, op: Operation) -> None:
     ll = tensor_layout(rt)
     vt = register_vector_type(rt)
     target = Laid(lowering.get(op.operands[0]), thread_coords(ll, lowering.threads), ll)
+    emitted = len(lowering.emitted)
     parts = lowering.shared_access(op.operands[0], target, vt.element_type, None)
+    copies = lowering.copy_offsets.get(lowering.get(op.operands[0]))
+    if copies:
+        # a ring slot read back in the copies' own layout: each thread reads only bytes its own
+        # cp.async wrote, visible to it after its wait without a barrier
+        reg, thread = lowering.shared_offsets(op.operands[0], target)
+        if all(thread == list(t) and set(reg) <= set(r) for r, t in copies):
+            lowering.own_copy_reads.update(lowering.emitted[emitted:])
     lowering.set_tensor(res, lowering.concat(parts), ll)
 
 
@@ -979,9 +988,12 @@ def lower_module(module: ModuleOp) -> None:
     for fn in [o for o in module.body.block.ops if isinstance(o, func.FuncOp)]:
         if "llc.src" in fn.attributes or not fn.body.blocks:
             continue
-        lower_function(FunctionLowering(fn, num_warps, tpw, capability), PATTERNS)
+        lowering = FunctionLowering(fn, num_warps, tpw, capability)
+        lower_function(lowering, PATTERNS)
+        # one arena, dead buffers' bytes reused; its reuse barriers go where nothing else orders
+        allocate_shared(fn, lowering.scratch)
         prune_async_fences(fn)  # before the barriers: a fence's barrier may go with it
-        prune_barriers(fn)
+        prune_barriers(fn, lowering.own_copy_reads)
         fn.attributes["llc.num_warps"] = IntegerAttr(num_warps, 32)
         fn.attributes["llc.threads_per_warp"] = IntegerAttr(tpw, 32)
 

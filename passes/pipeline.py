@@ -12,12 +12,17 @@ of the body in stage ``num_stages - 1``):
   iterations than stages, dynamic bounds) has its mask cleared, so it reads nothing and fills its
   slot with zeros;
 * **kernel**: iteration ``j`` waits (``tl.async_wait {num = num_stages - 2}``) until its own
-  group has landed, issues the copy of iteration ``j + num_stages - 1`` into the slot that
-  iteration ``j - 1`` read (the wait's barrier keeps those reads ahead of it), commits, and reads
-  its tile with ``tl.local_load`` (straight into the dot-operand layout when the load's only use
-  was that conversion). The copies of the last ``num_stages - 1`` iterations are masked off as in
-  the prologue: the tail of a loop whose trip count is not a multiple of the stage count keeps
-  its original masks, and-ed with ``iteration < upper bound``;
+  group has landed, reads its tile, issues the copy of iteration ``j + num_stages - 1`` and
+  commits. A tile read into registers (``tl.local_load``, straight into the dot-operand layout
+  when the load's only use was that conversion) frees its slot at once: the ring has
+  ``num_stages - 1`` slots and the copy, placed after this iteration's reads (the copy
+  lowering's barrier keeps them ahead of it), refills the slot just read, as Triton's pipeliner
+  does. A slot the kernel stages itself (a wgmma reads it, asynchronously) stays busy: the ring
+  has ``num_stages`` slots and the copy, issued before the reads, goes into the slot iteration
+  ``j - 1`` read (the wait's barrier keeps those reads ahead of it). The copies of the last
+  ``num_stages - 1`` iterations are masked off as in the prologue: the tail of a loop whose trip
+  count is not a multiple of the stage count keeps its original masks, and-ed with
+  ``iteration < upper bound``;
 * **epilogue**: ``tl.async_wait {num = 0}`` after the loop drains the masked-off copies.
 
 The loop carries two slot counters (the slot to fill, the slot to read) and the values the
@@ -27,7 +32,7 @@ the later stage computes, on another load, or on a carried value the rest of the
 or the loop returns. ``other`` values that are not zero are applied after the ``tl.local_load``
 with the consumer iteration's mask (``cp.async`` fills masked bytes with zeros).
 
-The ring is one ``tl.local_alloc`` of ``num_stages x tile`` in the swizzled shared layout the
+The ring is one ``tl.local_alloc`` of ``slots x tile`` in the swizzled shared layout the
 layout assignment gives dot operands (:func:`llc.passes.layout_assignment.shared_layout_for`);
 ``tl.memdesc_index`` picks a slot.
 
@@ -41,6 +46,8 @@ layout assignment gives dot operands (:func:`llc.passes.layout_assignment.shared
 >>> names = [op.name[9:] for op in module.walk() if op.name.startswith("tl.async")]
 >>> print(" ".join(n.replace("copy_global_to_local", "copy") for n in names))
 copy copy commit_group copy copy commit_group wait copy copy commit_group wait
+>>> [op.results[0].type.get_shape()[0] for op in module.walk() if op.name == "tl.local_alloc"]
+[2, 2]
 """
 
 from __future__ import annotations
@@ -137,7 +144,31 @@ def _copy_bytes(load: tl.LoadOp) -> int:
             k += 1
         regs = min(1 << k, info.contiguity[d], max(1, info.divisibility[d] // item))
         best = max(best, 1 << (max(1, regs).bit_length() - 1))
-    return min(best * item, 16)
+    return min(best * item, 16, _slot_run_bytes(load, ll, shape, item))
+
+
+def _slot_run_bytes(load: tl.LoadOp, ll: object, shape: list[int], item: int) -> int:
+    """Bytes one thread's copy of ``load`` can write at once into the ring slot's shared layout
+    (consecutive offsets there, as the ``cp.async`` lowering takes them): a tile the slot stores
+    transposed (the K-major B of an fp8 wgmma, loaded N-contiguous) has runs of one element,
+    and Triton does not pipeline such a load either."""
+    import numpy as np
+
+    from llc.passes.simt_lowering import coordinate_keys, thread_coords, widest_run
+
+    slot = _ring_type(load, 1)[1]
+    sll = slot.encoding.to_linear_layout(shape)  # type: ignore[union-attr]
+    outs = sll.apply_all()
+    scoords = np.stack([np.asarray(outs[n]).astype(np.int64) for n, _ in sll.out_dims], -1)
+    table = np.full(int(np.prod(shape)), -1, dtype=np.int64)
+    table[coordinate_keys(scoords, shape)] = np.arange(scoords.shape[0])
+    threads = ll.get_in_dim_size("lane") * ll.get_in_dim_size("warp")  # type: ignore[attr-defined]
+    off = table[coordinate_keys(thread_coords(ll, threads), shape)]
+    if (off < 0).any():
+        return 0
+    bits = (threads - 1).bit_length()
+    thread = [int(off[1 << b, 0] ^ off[0, 0]) for b in range(bits)]
+    return widest_run([int(x) for x in off[0]], thread, max(1, 16 // item)) * item
 
 
 @dataclass
@@ -360,9 +391,15 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     iv_t = body.args[0].type
 
     # ---- prologue: the rings, then the copies of the first stages - 1 iterations
+    # A tile read into registers (tl.local_load) frees its slot at once: the copy of iteration
+    # j + stages - 1 refills the slot iteration j just read, after those reads (stages - 1
+    # slots, as Triton's pipeliner allocates). A slot a wgmma reads from shared memory stays
+    # busy until the wgmma retires: stages slots, the copy going into the one read last.
+    in_registers = all(_staging_alloc(load) is None or load in plan.selects for load in plan.loads)
+    slots = stages - 1 if in_registers else stages
     rings = []
     for load in plan.loads:
-        ring_t, slot_t = _ring_type(load, stages)
+        ring_t, slot_t = _ring_type(load, slots)
         rings.append((before(tl.LocalAllocOp(ring_t)).results[0], slot_t))
     ahead = before(arith.MuliOp(loop.step, before.const(iv_t, stages - 1))).results[0]
     carried = [loop.iter_args[p] for p in plan.carried]
@@ -377,7 +414,7 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     inits = list(loop.iter_args)
     for p, v in zip(plan.carried, carried, strict=True):
         inits[p] = v
-    inits += [before.const(i32, stages - 1), before.const(i32, 0)]
+    inits += [before.const(i32, (stages - 1) % slots), before.const(i32, 0)]
     new_body = Block(arg_types=[a.type for a in body.args] + [i32, i32])
     for old_arg, new_arg in zip(body.args, new_body.args, strict=False):
         new_arg.name_hint = old_arg.name_hint
@@ -387,23 +424,36 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     put(tl.AsyncWaitOp(stages - 2))
     iv_ahead = put(arith.AddiOp(new_body.args[0], ahead)).results[0]
     ahead_args = [new_body.args[p + 1] for p in plan.carried]
+    waited = set(new_body.ops)
     next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fill, put)
+    issued = [o for o in new_body.ops if o not in waited]
     for op in list(body.ops):
         op.detach()
         new_body.add_op(op)
     for old_arg, new_arg in zip(body.args, new_body.args, strict=False):
         old_arg.replace_all_uses_with(new_arg)
+    slot_views = []
     for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
         at = _Emitter(new_body, load)
         src = at(tl.MemDescIndexOp(operands=[ring, read], result_types=[slot_t])).results[0]
+        slot_views.append(src)
         _replace_load(load, src, at, plan)
+    if in_registers:
+        # the refill goes after this iteration's reads of the slot (the copy lowering's barrier
+        # keeps every thread's reads ahead of it)
+        readers = [u.operation for v in slot_views for u in v.uses]
+        order = {o: i for i, o in enumerate(new_body.ops)}
+        last = max((_in_block(r, new_body) for r in readers), key=order.__getitem__)
+        for o in reversed(issued):
+            o.detach()
+            new_body.insert_op_after(o, last)
     old_yield = new_body.last_op
     assert isinstance(old_yield, scf.YieldOp)
     values = list(old_yield.operands)
     for p, v in zip(plan.carried, next_carried, strict=True):
         values[p] = v
     at_end = _Emitter(new_body, old_yield)
-    values += [_next_slot(fill, stages, at_end), _next_slot(read, stages, at_end)]
+    values += [_next_slot(fill, slots, at_end), _next_slot(read, slots, at_end)]
     old_yield.detach()
     old_yield.erase()
     new_body.add_op(scf.YieldOp(*values))
@@ -418,6 +468,15 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     # ---- epilogue: the masked-off copies of the last iterations are still in flight
     outer.insert_op_after(tl.AsyncWaitOp(0), new_loop)
     return new_loop
+
+
+def _in_block(op: Operation, block: Block) -> Operation:
+    """``op``'s ancestor in ``block`` (``op`` itself when it is there)."""
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    return op
 
 
 def _staging_alloc(load: tl.LoadOp) -> Operation | None:

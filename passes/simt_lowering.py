@@ -255,6 +255,13 @@ class FunctionLowering:
         self.cache: dict[tuple[Any, ...], SSAValue] = {}
         # byte base of a shared-memory view (a slot of a multi-buffered allocation) in its buffer
         self.smem_base: dict[SSAValue, SSAValue] = {}
+        # shared buffers one op uses alone (an exchange's scratch): see llc.passes.shared_alloc
+        self.scratch: set[Operation] = set()
+        # per ring (its alloc's value): the (register, thread) shared offsets of its copies, and
+        # the shared loads that read back only bytes their own thread copied (no barrier needed
+        # after the wait that lands them: llc.passes.barriers)
+        self.copy_offsets: dict[SSAValue, set[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        self.own_copy_reads: set[Operation] = set()
         # the conversion's bookkeeping (lower_function)
         self.original: set[Operation] = set(fn.walk())
         self.open_blocks: set[Block] = {fn.body.block}
@@ -573,6 +580,9 @@ class FunctionLowering:
             n = vt.get_shape()[0]
             value = self.emit(simt.CastOp("bitcast", value, VectorType(reg_t, [n]))).results[0]
         ops, out = materialize(program, reg_t, value, arguments)
+        # the program's buffer holds nothing between its executions: the allocation may reuse
+        # its bytes outside it (llc.passes.shared_alloc)
+        self.scratch.update(o for o in ops if isinstance(o, simt.SharedAllocOp))
         for o in ops:
             if isinstance(o, gpu.ThreadIdOp):
                 o.results[0].replace_all_uses_with(self.tid)  # type: ignore[arg-type]

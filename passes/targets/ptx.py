@@ -61,6 +61,8 @@ __all__ = ["PtxTarget", "emit_ptx", "ptx_arch", "shared_bytes"]
 
 STATIC_SHARED_LIMIT = 48 * 1024
 DYNAMIC_SHARED = "__llc_dynamic_smem"
+ARENA = "__llc_smem"
+"""The static shared array of a function whose buffers the shared allocation placed."""
 _DYNAMIC_ALIGN = re.compile(r"// llc\.dynamic_shared_align = (\d+)")
 PTX_VERSION = {"sm_80": "8.0", "sm_90": "8.0", "sm_90a": "8.0"}
 
@@ -258,6 +260,8 @@ class _Function:
     kinds: dict[str, str] = field(default_factory=dict)
     shared: list[tuple[str, int, int]] = field(default_factory=list)
     """(symbol, bytes, alignment) of each ``simt.shared_alloc``."""
+    shared_offsets: dict[str, int] = field(default_factory=dict)
+    """The arena offset of each symbol whose alloc the shared allocation placed."""
     labels: int = 0
     threads_per_warp: int = 32
     wgmma_a: dict[Operation, list[str]] = field(default_factory=dict)
@@ -1087,6 +1091,9 @@ def _shared_alloc(f: _Function, op: Operation) -> None:
     assert isinstance(t, simt.SharedMemoryType)
     name = f"__llc_smem{len(f.shared)}"
     f.shared.append((name, t.size.data, max(16, t.alignment.data)))
+    placed = op.byte_range if isinstance(op, simt.SharedAllocOp) else None
+    if placed is not None:
+        f.shared_offsets[name] = placed[0]
     d = f.new_of(".b64", "%rd")
     f.emit(f"mov.u64 {d}, {name};")
     f.regs[op.results[0]] = [d]
@@ -1534,6 +1541,19 @@ def _param_type(t: Attribute) -> str:
     return f".u{max(16, _bits(t))}" if _bits(t) > 1 else ".u8"
 
 
+def _arena_offsets(f: _Function) -> dict[str, int]:
+    """Each shared symbol's offset in the one arena: where the shared allocation placed it,
+    else one after the other (aligned) past the placed ones."""
+    offsets = dict(f.shared_offsets)
+    end = max((offsets[s] + size for s, size, _ in f.shared if s in offsets), default=0)
+    for sym, size, align in f.shared:
+        if sym not in offsets:
+            end = -(-end // align) * align
+            offsets[sym] = end
+            end += size
+    return offsets
+
+
 def _function(fn: func.FuncOp, arch: str, lanes: int) -> str:
     f = _Function(arch=arch, threads_per_warp=lanes)
     name = fn.sym_name.data
@@ -1568,18 +1588,24 @@ def _function(fn: func.FuncOp, arch: str, lanes: int) -> str:
     for op in fn.body.block.ops:
         _emit_op(f, op)
     out = [f".visible .entry {name}(", ",\n".join(params), ")", "{"]
-    total = sum(size for _, size, _ in f.shared)
+    offsets = _arena_offsets(f)
+    total = max((offsets[sym] + size for sym, size, _ in f.shared), default=0)
+    if not f.shared_offsets:
+        total = sum(size for _, size, _ in f.shared)  # separate arrays: each pads to its own
     lines = f.lines
     if total > STATIC_SHARED_LIMIT:
         # Static shared variables are limited to 48 KiB: above that the buffers are slices of
         # the dynamic shared memory, whose size the launch gives (see ``shared_bytes``).
         out.append(f"\t// llc.dynamic_shared_bytes = {total}")
         out.append(f"\t// llc.dynamic_shared_align = {max(a for _, _, a in f.shared)}")
-        offset, renames = 0, {}
-        for sym, size, align in f.shared:
-            offset = -(-offset // align) * align
-            renames[sym] = f"{DYNAMIC_SHARED}+{offset}" if offset else DYNAMIC_SHARED
-            offset += size
+        renames = {s: f"{DYNAMIC_SHARED}+{o}" if o else DYNAMIC_SHARED for s, o in offsets.items()}
+        lines = [_rename_shared(line, renames) for line in lines]
+    elif f.shared_offsets:
+        # one arena: the shared allocation placed buffers whose lifetimes do not meet over the
+        # same bytes (llc.passes.shared_alloc)
+        align = max(a for _, _, a in f.shared)
+        out.append(f"\t.shared .align {align} .b8 {ARENA}[{total}];")
+        renames = {s: f"{ARENA}+{o}" if o else ARENA for s, o in offsets.items()}
         lines = [_rename_shared(line, renames) for line in lines]
     else:
         out += [f"\t.shared .align {a} .b8 {sym}[{size}];" for sym, size, a in f.shared]

@@ -1,13 +1,14 @@
 // llc-pipeline{num-stages=N}: the loads of the K loop that feed the dot become asynchronous
-// copies into a ring of N swizzled shared buffers. Prologue: N-1 iterations' copies, each its
-// own group, masked past the upper bound; the loop waits for its own group (num = N-2), issues
-// N-1 iterations ahead into the slot the previous iteration read, reads its slot straight into
-// the dot-operand layout; a wait 0 after the loop drains the masked-off tail copies.
+// copies into a ring of swizzled shared buffers: N-1 of them, since the tiles are read into
+// registers (a slot a wgmma reads would need N). Prologue: N-1 iterations' copies, each its
+// own group, masked past the upper bound; the loop waits for its own group (num = N-2), reads
+// its slot straight into the dot-operand layout, then issues N-1 iterations ahead into that
+// same slot; a wait 0 after the loop drains the masked-off tail copies.
 // (The matmul example, its row strides N and K hinted divisible by 16 as Triton specializes
 // them: 16-byte copies need 16-byte aligned rows.)
 // RUN: llc-opt %s -p 'llc-pipeline{num-stages=3}' | filecheck %s
-// CHECK:      %[[RA:.*]] = tl.local_alloc : () -> !tl.memdesc<3x64x32xf16, #[[SA:shared[0-9]*]]>
-// CHECK-NEXT: %[[RB:.*]] = tl.local_alloc : () -> !tl.memdesc<3x32x64xf16, #{{shared[0-9]*}}>
+// CHECK:      %[[RA:.*]] = tl.local_alloc : () -> !tl.memdesc<2x64x32xf16, #[[SA:shared[0-9]*]]>
+// CHECK-NEXT: %[[RB:.*]] = tl.local_alloc : () -> !tl.memdesc<2x32x64xf16, #{{shared[0-9]*}}>
 // Prologue, iteration 0 (k = 0): the original mask and'ed with 0 < K, into slot 0.
 // CHECK:      %[[V0:.*]] = arith.cmpi slt, %c0_i32, %K : i32
 // CHECK-NEXT: %[[S0:.*]] = tl.splat %[[V0]] : i1 -> tensor<64x32xi1, #blocked>
@@ -28,15 +29,15 @@
 // CHECK:      scf.for %k = %c0_i32 to %K step %c32_i32 iter_args(%acc_i = %acc0, %a_ptrs = %a_next_1, %b_ptrs = %b_next_1, %fill_slot = %{{.*}}, %read_slot = %{{.*}})
 // CHECK-NEXT:   tl.async_wait {num = 1 : i32}
 // CHECK-NEXT:   %[[KA:.*]] = arith.addi %k, %{{.*}} : i32
+// CHECK-NEXT:   %[[TA:.*]] = tl.memdesc_index %[[RA]][%read_slot]
+// CHECK-NEXT:   %a_dot = tl.local_load %[[TA]] : !tl.memdesc<64x32xf16, #{{.*}}> -> tensor<64x32xf16, #dot_op>
+// CHECK:        %b_dot = tl.local_load
 // CHECK:        arith.cmpi slt, %[[KA]], %K : i32
 // CHECK:        tl.memdesc_index %[[RA]][%fill_slot]
 // CHECK-NEXT:   tl.async_copy_global_to_local %a_ptrs,
 // CHECK:        tl.memdesc_index %[[RB]][%fill_slot]
 // CHECK-NEXT:   tl.async_copy_global_to_local %b_ptrs,
 // CHECK-NEXT:   tl.async_commit_group
-// CHECK-NEXT:   %[[TA:.*]] = tl.memdesc_index %[[RA]][%read_slot]
-// CHECK-NEXT:   %a_dot = tl.local_load %[[TA]] : !tl.memdesc<64x32xf16, #{{.*}}> -> tensor<64x32xf16, #dot_op>
-// CHECK:        %b_dot = tl.local_load
 // CHECK-NEXT:   %acc_next = tl.dot %a_dot, %b_dot, %acc_i
 // CHECK-NOT:    tl.load
 // CHECK:        scf.yield %acc_next, %a_next_2, %b_next_2,
@@ -45,7 +46,7 @@
 //
 // Two stages: one prologue group, the loop waits for everything.
 // RUN: llc-opt %s -p 'llc-pipeline{num-stages=2}' | filecheck %s --check-prefix=TWO
-// TWO:     tl.local_alloc : () -> !tl.memdesc<2x64x32xf16
+// TWO:     tl.local_alloc : () -> !tl.memdesc<1x64x32xf16
 // TWO-COUNT-1: tl.async_commit_group
 // TWO:     scf.for
 // TWO-NEXT:  tl.async_wait {num = 0 : i32}
@@ -54,10 +55,11 @@
 // ONE-NOT: tl.async
 // ONE-NOT: tl.local_alloc
 //
-// Lowered: 16-byte cp.async (two per thread and tile), the loop's wait and its barrier.
+// Lowered: 16-byte cp.async (two per thread and tile), the loop's wait and its barrier; the
+// rings side by side in the arena (the epilogue's scratch later reuses their bytes).
 // RUN: llc-opt %s -p 'llc-pipeline{num-stages=3},llc-lower-to-simt' | filecheck %s --check-prefix=SIMT
-// SIMT:      simt.shared_alloc : !simt.smem<12288, align 16>
-// SIMT-NEXT: simt.shared_alloc : !simt.smem<12288, align 16>
+// SIMT:      simt.shared_alloc : !simt.smem<8192, align 16> offset 0
+// SIMT-NEXT: simt.shared_alloc : !simt.smem<8192, align 16> offset 8192
 // SIMT:      simt.cp_async %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} bytes 16
 // SIMT:      simt.cp_async_commit_group
 // SIMT:      scf.for

@@ -1,0 +1,394 @@
+"""Shared-memory allocation (:mod:`llc.passes.shared_alloc`, issue 21): live intervals, offsets,
+reuse barriers, the one arena in the PTX and in the SIMT interpreter.
+
+* offsets: buffers whose intervals meet never share a byte, ones that do not meet may, every
+  offset keeps its buffer's alignment (a drawn sweep and hand-picked cases);
+* intervals: a buffer used inside a loop lives through the loop, a conversion's scratch only
+  around its op, accesses in both branches of an ``scf.if`` lift to the ``scf.if``, a use the
+  analysis does not know keeps the buffer for the whole function;
+* the reuse barrier: on the matmul-epilogue example compiled for ``cuda:90``, the barrier
+  between the operand buffers' last reads and the epilogue conversion's scratch (placed over
+  them) is needed only because they share bytes, the barrier analysis sees it, and deleting it
+  is a race the SIMT interpreter reports (the pipelined kernels' reuse barriers are among
+  those ``test_pipeline``'s and ``test_hopper_backend``'s deletion tests delete);
+* the PTX declares one arena (Triton's hinted matmul at sm_90, 3 stages: 24 KiB, Triton's).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, VectorType, f32, i1
+from xdsl.ir import Block, Operation, Region
+
+from llc.dialects import simt
+from llc.dialects.simt_interpreter import SimtRaceError
+from llc.passes.barriers import barrier_needed
+from llc.passes.shared_alloc import Buffer, allocate_shared, assign_offsets, live_intervals
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+# --------------------------------------------------------------------------------------
+# Offsets
+# --------------------------------------------------------------------------------------
+
+
+def _check_placement(buffers: list[Buffer], offsets: list[int]) -> None:
+    for i, (a, oa) in enumerate(zip(buffers, offsets, strict=True)):
+        assert oa % a.align == 0, f"buffer {i} at {oa} is not {a.align}-aligned"
+        for j in range(i):
+            b, ob = buffers[j], offsets[j]
+            if a.meets(b):
+                assert oa + a.size <= ob or ob + b.size <= oa, f"live buffers {j}, {i} overlap"
+
+
+def test_offsets_overlap_only_when_intervals_are_disjoint() -> None:
+    rng = random.Random(21)
+    shared = 0
+    for _ in range(300):
+        buffers = []
+        for _ in range(rng.randint(1, 7)):
+            start = rng.randint(0, 30)
+            buffers.append(
+                Buffer(
+                    16 * rng.randint(1, 64),
+                    rng.choice([16, 128, 512, 1024]),
+                    start,
+                    start + rng.randint(0, 10),
+                )
+            )
+        offsets = assign_offsets(buffers)
+        _check_placement(buffers, offsets)
+        total = max(o + b.size for o, b in zip(offsets, buffers, strict=True))
+        shared += total < sum(b.size for b in buffers)
+    assert shared > 100  # reuse happens: most drawn sets need less than their sum
+
+
+def test_dead_buffers_share_and_alignment_holds() -> None:
+    # the rings (live through the loop, ops 2-9), then the epilogue's scratch (ops 11-14)
+    ring_a, ring_b = Buffer(12288, 512, 2, 9), Buffer(12288, 1024, 2, 9)
+    scratch = Buffer(8192, 16, 11, 14)
+    assert assign_offsets([ring_a, ring_b, scratch]) == [0, 12288, 0]
+    # a 16-byte aligned buffer first at 0 pushes a 1024-aligned one live with it to 1024
+    assert assign_offsets([Buffer(2048, 16, 0, 5), Buffer(1024, 1024, 0, 5)]) == [0, 2048]
+    assert assign_offsets([Buffer(100, 16, 0, 5), Buffer(1024, 1024, 0, 5)]) == [1024, 0]
+    assert assign_offsets([Buffer(1024, 1024, 0, 5), Buffer(100, 1024, 1, 2)]) == [0, 1024]
+
+
+def test_allocate_shared_keeps_each_buffers_alignment() -> None:
+    """A swizzled operand (1024-byte period) live with a 2064-byte buffer goes to 3072, not
+    2064: the swizzle xors absolute address bits."""
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    plain, swizzled = simt.SharedAllocOp(2064, 16), simt.SharedAllocOp(1024, 1024)
+    block = Block()
+    block.add_ops([c0, plain, swizzled, _load(plain, c0), _load(swizzled, c0), _load(plain, c0)])
+    block.add_op(func.ReturnOp())
+    fn = func.FuncOp("k", ([], []), Region(block))
+    assert allocate_shared(fn) == 4096
+    assert [plain.byte_range, swizzled.byte_range] == [(0, 2064), (3072, 4096)]
+    swizzled.verify()
+
+
+# --------------------------------------------------------------------------------------
+# Live intervals on hand-built functions
+# --------------------------------------------------------------------------------------
+
+_IDX = IndexType()
+_V = VectorType(f32, [1])
+
+
+def _store(mem: Operation, addr: Operation, value: Operation) -> Operation:
+    return simt.SharedStoreOp(value.results[0], mem.results[0], addr.results[0])
+
+
+def _load(mem: Operation, addr: Operation) -> Operation:
+    return simt.SharedLoadOp(mem.results[0], addr.results[0], _V)
+
+
+def _loop_function() -> tuple[func.FuncOp, dict[str, Operation]]:
+    """ring (written before the loop, read in it), two scratch buffers (each stored then loaded
+    in the loop body, one after the other), after (used after the loop)."""
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    c1 = arith.ConstantOp.from_int_and_width(1, _IDX)
+    c4 = arith.ConstantOp.from_int_and_width(4, _IDX)
+    ring, first, second, after = (simt.SharedAllocOp(n, 16) for n in (4096, 1024, 512, 4096))
+    vec = simt.SharedLoadOp(ring.results[0], c0.results[0], _V)  # a vector value to store
+    body = Block(arg_types=[_IDX])
+    body.add_ops(
+        [
+            _load(ring, c0),
+            _store(first, c0, vec),
+            gpu.BarrierOp(),
+            _load(first, c0),
+            gpu.BarrierOp(),
+            _store(second, c0, vec),
+            gpu.BarrierOp(),
+            _load(second, c0),
+            scf.YieldOp(),
+        ]
+    )
+    loop = scf.ForOp(c0.results[0], c4.results[0], c1.results[0], [], Region(body))
+    block = Block()
+    before = [c0, c1, c4, ring, first, second, after, vec, _store(ring, c0, vec)]
+    block.add_ops([*before, loop, _store(after, c0, vec), _load(after, c0), func.ReturnOp()])
+    fn = func.FuncOp("k", ([], []), Region(block))
+    return fn, {"ring": ring, "first": first, "second": second, "after": after, "loop": loop}
+
+
+def test_a_loop_keeps_carried_buffers_and_scratch_lives_at_its_op() -> None:
+    fn, ops = _loop_function()
+    ring, first, second, loop = ops["ring"], ops["first"], ops["second"], ops["loop"]
+    numbers = {op: n for n, op in enumerate(o for o in fn.walk() if o is not fn)}
+    body = list(loop.regions[0].block.ops)
+    got = live_intervals(fn, {first, second})
+    # the ring from its first access before the loop to the loop's end; each scratch from its
+    # store to its load, inside the body
+    assert got[ring] == (numbers[loop] - 2, numbers[body[-1]])
+    assert got[first] == (numbers[body[1]], numbers[body[3]])
+    assert got[second] == (numbers[body[5]], numbers[body[7]])
+    # not known as scratch: it may carry data round the back edge, so it lives through the loop
+    assert live_intervals(fn)[first] == (numbers[loop], numbers[body[-1]])
+    size = allocate_shared(fn, {first, second})
+    offset = {k: o.offset.value.data for k, o in ops.items() if isinstance(o, simt.SharedAllocOp)}
+    # the two scratch buffers share bytes beside the ring; the buffer after the loop reuses the
+    # ring's
+    assert offset == {"ring": 0, "first": 4096, "second": 4096, "after": 0}
+    assert size == 4096 + 1024
+    # the second scratch reuses the first's bytes after the barrier already between them; the
+    # first reuses the second's round the back edge: a barrier before it
+    assert [o.name for o in body[:2]] == ["simt.shared_load", "simt.shared_store"]
+    assert [o.name for o in loop.regions[0].block.ops][1] == "gpu.barrier"
+
+
+def test_both_branches_of_an_if_lift_to_the_if_and_unknown_uses_keep_the_function() -> None:
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    cond = arith.ConstantOp(IntegerAttr(1, i1))
+    mem, other = simt.SharedAllocOp(64, 16), simt.SharedAllocOp(64, 16)
+    then, orelse = Block(), Block()
+    then.add_ops([_load(mem, c0), scf.YieldOp()])
+    orelse.add_ops([_load(mem, c0), scf.YieldOp()])
+    branch = scf.IfOp(cond.results[0], [], Region(then), Region(orelse))
+    call = func.CallOp("g", [other.results[0]], [])
+    block = Block()
+    block.add_ops([c0, cond, mem, other, branch, call, func.ReturnOp()])
+    fn = func.FuncOp("k", ([], []), Region(block))
+    got = live_intervals(fn)
+    numbers = {op: n for n, op in enumerate(o for o in fn.walk() if o is not fn)}
+    assert got[mem] == (numbers[branch], numbers[branch] + 4)  # the if and its four ops
+    assert got[other] == (0, len(numbers) - 1)
+
+
+# --------------------------------------------------------------------------------------
+# The reuse barrier on the matmul example (cuda:90)
+# --------------------------------------------------------------------------------------
+
+
+def _reuse_barriers(fn: func.FuncOp) -> list[gpu.BarrierOp]:
+    """The barriers needed only because two buffers share bytes: needed with the offsets, not
+    with each buffer on its own."""
+    allocs = [o for o in fn.walk() if isinstance(o, simt.SharedAllocOp)]
+    barriers = [o for o in fn.walk() if isinstance(o, gpu.BarrierOp)]
+    with_offsets = {b: barrier_needed(fn, b) for b in barriers}
+    saved = [a.offset for a in allocs]
+    for a in allocs:
+        a.offset = None
+    try:
+        alone = {b: barrier_needed(fn, b) for b in barriers}
+    finally:
+        for a, o in zip(allocs, saved, strict=True):
+            a.offset = o
+    return [b for b in barriers if with_offsets[b] and not alone[b]]
+
+
+def test_deleting_the_reuse_barrier_is_a_race(tmp_path: Path) -> None:
+    """matmul-epilogue on cuda:90: the epilogue conversion's 16 KiB scratch lies over the two
+    4 KiB operand buffers; the barrier between their last reads and its first store is needed
+    only because they share bytes (the barrier analysis sees it), and deleting it is a race."""
+    from example_runs import example_case, example_runner
+    from test_hopper_backend import _compiled
+
+    module = _compiled("matmul_epilogue")
+    fn = next(o for o in module.walk() if isinstance(o, func.FuncOp))
+    allocs = [o for o in fn.walk() if isinstance(o, simt.SharedAllocOp)]
+    ranges = sorted(a.byte_range for a in allocs)  # type: ignore[type-var]
+    assert ranges == [(0, 4096), (0, 16384), (4096, 8192)]
+    reuse = _reuse_barriers(fn)
+    assert reuse
+    case, entry = example_case("matmul_epilogue", tmp_path)
+    run = example_runner(case, entry)
+    run(module)  # with every barrier: no race
+    for barrier in reuse:
+        block, after = barrier.parent_block(), barrier.next_op
+        assert block is not None and after is not None
+        barrier.detach()
+        try:
+            with pytest.raises(SimtRaceError, match="race"):
+                run(module)
+        finally:
+            block.insert_op_before(barrier, after)
+
+
+TRITON_3_STAGE_SHARED = {
+    "matmul": 24576,
+    "flash_attention": 57344,
+    "matmul_i8_f16": 16384,
+    "matmul_fp8": 32768,
+}
+"""``metadata.shared`` of Triton 3.9's kernels of ``bench/dump_triton.py``'s fixtures at sm_90,
+``num_stages = 3``, pointers and strides hinted divisible by 16 (``bench/hopper_ptx.py``)."""
+_HOPPER: dict[str, object] = {}
+
+
+def _hopper_fixture(name: str) -> object:
+    """The fixture's hinted TTIR through ``llc-compile`` for sm_90 (cached)."""
+    if name not in _HOPPER:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+        from hopper_ptx import DEFAULT_OUT, KERNELS, hinted
+
+        from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+        from llc.testing.semantics import apply_pipeline
+
+        ttir = hinted((DEFAULT_OUT / f"{name}.sm90.ttir").read_text())
+        defaults = HardwareDefaults(KERNELS[name][3], 32, "cuda:90")
+        module = parse_triton_module(ttir, f"{name}.sm90.ttir", defaults)
+        apply_pipeline(module, "llc-compile")
+        _HOPPER[name] = module
+    return _HOPPER[name]
+
+
+@pytest.mark.parametrize("name", list(TRITON_3_STAGE_SHARED))
+def test_hopper_kernels_need_no_more_shared_memory_than_triton(name: str) -> None:
+    """The arena of each kernel is at most Triton's 3-stage figure: the epilogue's scratch over
+    the dead rings (matmul, flash attention), a conversion inside the loop beside them (i8 x
+    f16), and fp8's B (stored transposed, K-major, for wgmma: one-byte runs no ``cp.async``
+    moves) left out of the pipeline, staged once per iteration as Triton does."""
+    from llc.passes.shared_alloc import arena_bytes
+
+    module = _hopper_fixture(name)
+    fn = next(o for o in module.walk() if isinstance(o, func.FuncOp))  # type: ignore[attr-defined]
+    assert arena_bytes(fn) <= TRITON_3_STAGE_SHARED[name]
+    rings = [
+        o.result.type.size.data  # type: ignore[attr-defined]
+        for o in fn.walk()
+        if isinstance(o, simt.SharedAllocOp)
+        and any(u.operation.name == "simt.cp_async" for u in o.result.uses)
+    ]
+    assert rings, "the operands are pipelined"
+
+
+def test_the_ptx_declares_one_arena() -> None:
+    from llc.passes.targets.ptx import emit_ptx
+
+    ptx = emit_ptx(_hopper_fixture("matmul"))  # type: ignore[arg-type]
+    # two rings of 3 slots (12 KiB each), the epilogue's 8 KiB scratch over the first
+    assert ptx.count(".shared .align") == 1
+    assert "\t.shared .align 1024 .b8 __llc_smem[24576];" in ptx
+    assert "__llc_smem+12288;" in ptx
+
+
+def test_the_interpreter_runs_placed_buffers_in_one_arena() -> None:
+    """Two buffers over the same bytes: a load through one sees a store through the other, and
+    without a barrier between them it is a race."""
+    from llc.dialects.simt_interpreter import make_simt_interpreter
+
+    c0 = arith.ConstantOp.from_int_and_width(0, _IDX)
+    a, b = simt.SharedAllocOp(64, 16, offset=0), simt.SharedAllocOp(64, 16, offset=0)
+    tid = gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))
+    four = arith.ConstantOp.from_int_and_width(4, _IDX)
+    addr = arith.MuliOp(tid.results[0], four.results[0])
+
+    def build(barrier: bool) -> func.FuncOp:
+        block = Block(arg_types=[_V])
+        store = simt.SharedStoreOp(block.args[0], a.results[0], addr.results[0])
+        flipped = arith.XOrIOp(addr.results[0], four.results[0])
+        load = simt.SharedLoadOp(b.results[0], flipped.results[0], _V)
+        ops = [c0, a, b, tid, four, addr, store, flipped, load, func.ReturnOp(load.results[0])]
+        if barrier:
+            ops.insert(7, gpu.BarrierOp())
+        for o in ops:
+            if o.parent is not None:
+                o.detach()
+        block.add_ops(ops)
+        return func.FuncOp("f", ([_V], [_V]), Region(block))
+
+    from xdsl.dialects.builtin import ModuleOp
+
+    values = np.arange(2, dtype=np.float32).view(np.uint32)[:, None] + 0
+    fn = build(barrier=True)
+    interp, _ = make_simt_interpreter(ModuleOp([fn]), 1, 2)
+    (out,) = interp.call_op("f", (values,))
+    assert out[:, 0].tolist() == values[::-1, 0].tolist()  # b's bytes are a's
+    fn.detach()
+    fn = build(barrier=False)
+    interp, _ = make_simt_interpreter(ModuleOp([fn]), 1, 2)
+    with pytest.raises(SimtRaceError, match="race"):
+        interp.call_op("f", (values,))
+
+
+def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync() -> None:
+    """Triton's matmul-epilogue TTIR with its pointers and strides hinted divisible by 16 (as
+    Triton's launcher specializes them) on cuda:90: 3-stage ``cp.async`` rings that wgmma reads
+    through descriptors, the epilogue's scratch over the dead rings. Program (1, 0) of a
+    128x128x80 problem (a masked K tail) gives the tensor level's buffers, and deleting any
+    barrier, ``fence.proxy.async``, wgmma fence/commit/wait or ``cp.async`` commit/wait, one at
+    a time, is reported or changes the output."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from hopper_ptx import hinted
+
+    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+    from llc.dialects.tl_interpreter import Buffer as Memory
+    from llc.dialects.tl_interpreter import Pointer
+    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
+    from llc.testing.semantics import apply_pipeline, make_interpreter, set_grid
+
+    root = Path(__file__).resolve().parents[2]
+    ttir = hinted((root / "examples" / "triton" / "matmul_epilogue.sm90.ttir").read_text())
+
+    def module() -> ModuleOp:
+        return parse_triton_module(ttir, "matmul_epilogue", HardwareDefaults(4, 32, "cuda:90"))
+
+    compiled = module()
+    apply_pipeline(compiled, "llc-compile")
+    names = [o.name for o in compiled.walk()]
+    assert names.count("simt.cp_async") >= 6 and names.count("simt.wgmma") == 2
+    fn = next(o for o in compiled.walk() if isinstance(o, func.FuncOp))
+    allocs = sorted(o.byte_range for o in fn.walk() if isinstance(o, simt.SharedAllocOp))  # type: ignore[type-var]
+    assert allocs[0][0] == allocs[1][0] == 0  # the epilogue's scratch over the first ring
+    m, n, k = 128, 128, 80
+    rng = np.random.default_rng(7)
+    inputs = {
+        "a": rng.standard_normal(m * k).astype(np.float16),
+        "b": rng.standard_normal(k * n).astype(np.float16),
+        "bias": rng.standard_normal(n).astype(np.float32),
+        "c": np.zeros(m * n, np.float16),
+    }
+
+    def run(mod: ModuleOp) -> dict[str, np.ndarray]:
+        buffers = {name: Memory(name, data.copy()) for name, data in inputs.items()}
+        args = [Pointer(buffers[x], 0) for x in ("a", "b", "bias", "c")]
+        args += [np.int32(v) for v in (m, n, k, k, n, n)]
+        entry = next(o for o in mod.walk() if isinstance(o, func.FuncOp))
+        if "llc.num_warps" in entry.attributes:
+            interp, kernel = make_kernel_interpreter(mod, 4, 32, GlobalMemory())
+            kernel.num_programs = (2, 2, 1)
+            kernel.program_id = (1, 0, 0)
+        else:
+            interp = make_interpreter(mod)
+            set_grid(interp, (1, 0, 0), (2, 2, 1))
+        interp.call_op(entry.sym_name.data, tuple(args))
+        return {"c": buffers["c"].array().astype(np.float32)}
+
+    want, got = run(module()), run(compiled)
+    assert np.count_nonzero(want["c"]) > 4000
+    np.testing.assert_allclose(got["c"], want["c"], rtol=2e-3, atol=2e-3)
+    kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
+    deletions = delete_each_sync(compiled, run, kinds)
+    missed = [d.after for d in deletions if not d.caught]
+    assert not missed, f"deleting {missed} changes nothing"
