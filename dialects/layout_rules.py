@@ -272,7 +272,10 @@ def _broadcast_forward(op: Operation, index: int, enc: Encoding) -> list[Encodin
 
 
 def _broadcast_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
-    return [encs[0]] if _shape_preserving(encs[0]) else None
+    # A #tl.linear result layout read on the smaller operand shape drops (registers) or zeroes
+    # (lanes, warps) the bases that fall outside it: exactly the broadcast operand's layout,
+    # so the same attribute serves both (as a reshape's backward rule produces it).
+    return [encs[0]] if isinstance(encs[0], DistributedEncodingAttr) else None
 
 
 def _trans_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
