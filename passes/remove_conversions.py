@@ -149,7 +149,33 @@ def backward_slice(
 
     ``also_roots``: other users that will read the recomputed value (the other yields of an
     ``scf.if`` when the conversion moves into it), so their uses do not count as outside ones.
+
+    A load the slice may read in the new layout is also tried as a leaf (its value converted
+    after it, Triton's conversion hoisted to the load): relaying a load out converts its
+    pointers and may cost accesses, converting the loaded value may be cheaper. The cheaper
+    plan wins; at equal cost, the one with fewer new conversions.
     """
+    plan = _slice(value, enc, root, max_slice, also_roots, True)
+    if plan is None or not any(op.name == "tl.load" for op in plan.order):
+        return plan
+    stopped = _slice(value, enc, root, max_slice, also_roots, False)
+    if stopped is not None and (stopped.cost, stopped.new_conversions) < (
+        plan.cost,
+        plan.new_conversions,
+    ):
+        return stopped
+    return plan
+
+
+def _slice(
+    value: SSAValue,
+    enc: Attribute,
+    root: Operation,
+    max_slice: int,
+    also_roots: frozenset[Operation],
+    enter_loads: bool,
+) -> RematPlan | None:
+    """:func:`backward_slice`'s walk; ``enter_loads``: whether a load may be relaid out."""
     plan = RematPlan()
     # (value, layout, expanded, consumer): consumer is the slice op that reads the value.
     stack: list[tuple[SSAValue, Attribute, bool, Operation | None]] = [(value, enc, False, None)]
@@ -184,7 +210,7 @@ def backward_slice(
             and rule.kind not in ("sink", "source", "anchor", "memory")
             and (
                 rule.rematerializable
-                or _may_relayout_load(owner, e)
+                or (enter_loads and _may_relayout_load(owner, e))
                 or _may_move(owner, e, visiting | {root})
             )
         ):
