@@ -200,6 +200,21 @@ def _slice(
         if _existing_conversion(v, e, root) is not None:
             plan.leaves[(v, e)] = None
             continue
+        if _may_relayout_if(owner, v, visiting | {root}):
+            # The scf.if is relaid out in place (not copied): each branch yields the value in
+            # the new layout, recomputed there or converted at its own leaves.
+            assert isinstance(owner, Operation)
+            if owner in visiting:
+                return None
+            visiting.add(owner)
+            plan.needed[v] = e
+            stack.append((v, e, True, consumer))
+            for region in owner.regions:
+                y = region.block.last_op
+                assert y is not None
+                plan.operand_layouts.setdefault(y, {})[v.index] = e  # type: ignore[attr-defined]
+                stack.append((y.operands[v.index], e, False, y))  # type: ignore[attr-defined]
+            continue
         rule = rule_for(owner) if isinstance(owner, Operation) else None
         operands = tensor_operands(owner) if isinstance(owner, Operation) else []
         required = None
@@ -236,6 +251,8 @@ def _slice(
                 stack.append((owner.operands[i], r, False, owner))
     # costs
     in_slice = set(plan.order)
+    if not _moves_stay_in_slice(plan, root, also_roots):
+        return None
     # A value that is also a leaf keeps its original op (the leaf converts it): the copy
     # in the slice is a duplicate, as one with users outside the slice is.
     kept = {v for v, _ in plan.leaves if v in plan.needed}
@@ -275,6 +292,44 @@ def _slice(
 _VIEWS = ("tl.reshape", "tl.join", "tl.split", "tl.trans", "tl.fp4_to_fp")
 """Ops whose verifiers compare layouts as linear layouts (or not at all), so an operand may be
 given in any attribute with the right linear layout."""
+
+
+def _may_relayout_if(owner: object, v: SSAValue, readers: set[Operation]) -> bool:
+    """Whether the ``scf.if`` producing ``v`` may yield it in another layout in place: only
+    slice ops (``readers``) read it, and both branches yield it.
+
+    >>> _may_relayout_if(None, None, set())  # type: ignore[arg-type]
+    False
+    """
+    if not isinstance(owner, Operation) or owner.name != "scf.if":
+        return False
+    if len(owner.regions) != 2 or any(not r.blocks for r in owner.regions):
+        return False
+    return bool(v.uses) and all(u.operation in readers for u in v.uses)
+
+
+def _moves_stay_in_slice(
+    plan: RematPlan, root: Operation, also_roots: frozenset[Operation]
+) -> bool:
+    """Whether every slice op that reads a relaid-out ``scf.if`` (directly or through other
+    slice ops) is replaced, not copied: a copy keeps its original, which would read the if's
+    result in its new layout. Returns ``True`` when no ``scf.if`` is relaid out."""
+    in_slice = set(plan.order)
+    frontier = [op for op in plan.order if op.name == "scf.if"]
+    seen: set[Operation] = set()
+    while frontier:
+        op = frontier.pop()
+        for result in op.results:
+            for use in result.uses:
+                user = use.operation
+                if user is root or user in also_roots:
+                    continue
+                if user not in in_slice:
+                    return False  # read outside the slice: the original stays
+                if user not in seen:
+                    seen.add(user)
+                    frontier.append(user)
+    return True
 
 
 def _view_layout(consumer: Operation | None, v: SSAValue, e: Attribute) -> Attribute:
@@ -422,6 +477,21 @@ def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
             existing = insert_conversion(v, e)
         mapping.setdefault(v, []).append((e, existing))
     for op in plan.order:
+        if op.name == "scf.if":  # relaid out in place (_may_relayout_if)
+            for result in op.results:
+                if result in plan.needed:
+                    k = result.index
+                    for region in op.regions:
+                        y = region.block.last_op
+                        assert y is not None
+                        y.operands[k] = lookup(y.operands[k], plan.needed[result])
+                    t = result.type
+                    assert isinstance(t, TensorType)
+                    new = retype(
+                        result, TensorType(t.element_type, t.get_shape(), plan.needed[result])
+                    )
+                    mapping.setdefault(result, []).insert(0, (plan.needed[result], new))
+            continue
         results = [r for r in tensor_results(op) if op.results[r] in plan.needed]
         wanted = plan.operand_layouts.get(op, {})
         operands = [lookup(o, wanted.get(i)) for i, o in enumerate(op.operands)]
