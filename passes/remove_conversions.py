@@ -315,11 +315,14 @@ def _moves_stay_in_slice(
     slice ops) is replaced, not copied: a copy keeps its original, which would read the if's
     result in its new layout. Returns ``True`` when no ``scf.if`` is relaid out."""
     in_slice = set(plan.order)
+    kept = {v for v, _ in plan.leaves}  # an original that a leaf's conversion keeps alive
     frontier = [op for op in plan.order if op.name == "scf.if"]
     seen: set[Operation] = set()
     while frontier:
         op = frontier.pop()
         for result in op.results:
+            if op.name != "scf.if" and result in kept:
+                return False
             for use in result.uses:
                 user = use.operation
                 if user is root or user in also_roots:
