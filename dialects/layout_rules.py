@@ -272,7 +272,10 @@ def _broadcast_forward(op: Operation, index: int, enc: Encoding) -> list[Encodin
 
 
 def _broadcast_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
-    return [encs[0]] if _shape_preserving(encs[0]) else None
+    # A #tl.linear result layout read on the smaller operand shape drops (registers) or zeroes
+    # (lanes, warps) the bases that fall outside it: exactly the broadcast operand's layout,
+    # so the same attribute serves both (as a reshape's backward rule produces it).
+    return [encs[0]] if isinstance(encs[0], DistributedEncodingAttr) else None
 
 
 def _trans_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
@@ -297,8 +300,9 @@ def _reshape_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding]
 
 
 def _reshape_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
-    if _efficient(op):
-        return None
+    # An efficient_layout reshape keeps layouts from being pushed forward through it, but a
+    # consumer may still ask for its result in another layout: its operand follows (Triton
+    # rematerializes through it too).
     result = reshape_encoding(encs[0], shape_of(op.results[0].type), shape_of(op.operands[0].type))
     return None if result is None else [result]
 
@@ -712,8 +716,8 @@ def _no_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
 
 
 def _efficient(op: Operation) -> bool:
-    """``efficient_layout``: the front end chose this op's layout on purpose; Triton neither
-    pushes another layout into it nor recomputes it in another one."""
+    """``efficient_layout``: the front end chose this op's layout on purpose; Triton does not
+    push another operand layout forward through it (a backward request still crosses it)."""
     return "efficient_layout" in op.properties or "efficient_layout" in op.attributes
 
 

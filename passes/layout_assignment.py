@@ -289,6 +289,16 @@ class _UnionFind:
             self.parent[rb] = ra
 
 
+def functions_of(module: ModuleOp) -> list[FuncOp]:
+    """The functions of ``module``, those of nested modules too (a file of several modules,
+    which Triton's parser wraps in one), in program order.
+
+    >>> functions_of(ModuleOp([]))
+    []
+    """
+    return [f for f in module.walk() if isinstance(f, FuncOp)]
+
+
 def walk_ops(root: Operation) -> Iterator[Operation]:
     """Every op nested in ``root`` in program (pre-)order, ``root`` excluded."""
     for region in root.regions:
@@ -366,7 +376,7 @@ class LayoutAnalysis:
     # ------------------------------------------------------------------ stage 1: collect
     def collect(self) -> None:
         self.ops = list(walk_ops(self.module))
-        for func in self.module.ops:
+        for func in functions_of(self.module):
             if isinstance(func, FuncOp):
                 for arg in func.body.block.args if func.body.blocks else []:
                     if is_tensor(arg):
@@ -444,7 +454,7 @@ class LayoutAnalysis:
 
         axis = AxisAnalysis()
         if self.keep_existing:
-            for func in self.module.ops:
+            for func in functions_of(self.module):
                 if isinstance(func, FuncOp) and func.body.blocks:
                     for arg in func.body.block.args:
                         if is_tensor(arg) and (enc := encoding_of(arg.type)) is not None:
@@ -764,7 +774,7 @@ class LayoutAnalysis:
             for v in _values_of(op):
                 if is_tensor(v) and self.layout(v) is None:
                     self.chosen[self.cls(v)] = self._forward(v) or self.default_layout(v)
-        for func in self.module.ops:
+        for func in functions_of(self.module):
             if isinstance(func, FuncOp) and func.body.blocks:
                 for arg in func.body.block.args:
                     if is_tensor(arg) and self.layout(arg) is None:
@@ -996,9 +1006,8 @@ def materialize(
     converter = _Converter()
     for op in ops:
         _legalize(op, converter, sink_layouts, hw)
-    for func in module.ops:
-        if isinstance(func, FuncOp):
-            _fix_signature(func)
+    for func in functions_of(module):
+        _fix_signature(func)
     rewrite_hopper_dots(module)
     promote_fp8_dot_operands(module, compute_capability_of(hw.target))
     return converter.count

@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from llc.dialects.diagnostics import error_at
@@ -202,7 +203,7 @@ def solve_layouts(
     sinks = dict(analysis.sink_layouts)
     lines = ["// -----// llc layout analysis: after solve //----- //"]
     solved = False
-    for func in module.ops:
+    for func in module.walk():  # the functions of nested modules too
         if not isinstance(func, FuncOp) or not func.body.blocks:
             continue
         staged_sinks = {}
@@ -286,6 +287,24 @@ def module_figure(module: ModuleOp) -> tuple[float, int]:
     return round(float(total), 6), count_conversions(module)
 
 
+def _function_figures(module: ModuleOp) -> list[tuple[FuncOp, tuple[float, int]]]:
+    """Each function of ``module`` with a body (nested modules' too, in walk order) and its
+    :func:`module_figure`: the figure of its report, then its conversions.
+
+    >>> _function_figures(ModuleOp([]))
+    []
+    """
+    from llc.passes.layout_report import layout_report
+
+    funcs = [f for f in module.walk() if isinstance(f, FuncOp) and f.body.blocks]
+    reports = layout_report(module)
+    assert len(reports) == len(funcs)
+    return [
+        (f, (round(float(r.total), 6), count_conversions(f)))  # type: ignore[arg-type]
+        for f, r in zip(funcs, reports, strict=True)
+    ]
+
+
 def _dot_layouts(module: ModuleOp) -> list[Attribute | None]:
     """The result layouts of the dots, in program order: the anchors Triton's pass keeps."""
     return [
@@ -302,17 +321,6 @@ def _signatures(module: ModuleOp) -> list[Attribute]:
     return [f.function_type for f in walk_ops(module) if isinstance(f, FuncOp)]
 
 
-def _replace_body(module: ModuleOp, other: ModuleOp) -> None:
-    """Make ``module`` hold ``other``'s ops (the chosen rewrite of a clone)."""
-    block = module.body.block
-    for o in list(block.ops):
-        o.detach()
-        o.erase(safe_erase=False)
-    for o in list(other.body.block.ops):
-        o.detach()
-        block.add_op(o)
-
-
 @dataclass(frozen=True)
 class RemoveConversionsPass(_LayoutPass):
     """Backward rematerialization, hoisting, loop-carried conversions, dot operand staging.
@@ -321,10 +329,10 @@ class RemoveConversionsPass(_LayoutPass):
     layouts they find. With ``solver=ilp`` (the default) on fully laid-out input, the pass also
     re-decides every layout with the whole-function solver (``llc-propagate-layouts``, the
     input's layouts among the candidates) followed by the same greedy rewrites, and keeps that
-    result when its dots keep their layouts, the signatures are unchanged and its figure
-    (:func:`module_figure`) is lower. Whatever it does, the result's figure is never above the
-    input's: a rewrite that would raise it is dropped (so a run after the solver cannot undo
-    its optimum).
+    result, function by function, where its dots keep their layouts, the signatures are
+    unchanged and the function's figure (:func:`module_figure`) is lower. Whatever it does, no
+    function's figure is above the input's: a rewrite that would raise it is dropped for that
+    function (so a run after the solver cannot undo its optimum).
     """
 
     name = "llc-remove-conversions"
@@ -344,28 +352,32 @@ class RemoveConversionsPass(_LayoutPass):
             log: list[str] = []
             laid_out = _fully_laid_out(op)
             given = op.clone()
-            best: ModuleOp = op
+            # Per function: a module's functions are laid out independently, so each keeps
+            # whichever of its input, the greedy rewrites and the solver's rewrite has the
+            # lowest figure.
             if remove_conversions(op, self.max_slice, log):
-                best_figure, figure = module_figure(given), module_figure(op)
-                if figure > best_figure:
-                    log.append(
-                        f"greedy rewrites dropped: figure {figure[0]:g} > {best_figure[0]:g}"
-                    )
-                    best = given
-                else:
-                    best_figure = figure
-            else:  # nothing rewritten: the figure is the input's
-                best_figure = module_figure(op) if self.solver == "ilp" and laid_out else (0.0, 0)
+                for mine, before in zip(
+                    _function_figures(op), _function_figures(given), strict=True
+                ):
+                    if mine[1] > before[1]:
+                        log.append(
+                            f"greedy rewrites dropped: figure {mine[1][0]:g} > {before[1][0]:g} "
+                            f"(@{mine[0].sym_name.data})"
+                        )
+                        Rewriter.replace_op(mine[0], before[0].clone(), [])
             if self.solver == "ilp" and laid_out:
                 solved = self._solved(ctx, given)
-                if solved is not None and (figure := module_figure(solved)) < best_figure:
-                    log.append(
-                        f"whole-function solver kept: figure {figure[0]:g} "
-                        f"< {best_figure[0]:g} ({figure[1]} conversions)"
-                    )
-                    best, best_figure = solved, figure
-            if best is not op:
-                _replace_body(op, best)
+                if solved is not None:
+                    for mine, theirs in zip(
+                        _function_figures(op), _function_figures(solved), strict=True
+                    ):
+                        if theirs[1] < mine[1]:
+                            log.append(
+                                f"whole-function solver kept: figure {theirs[1][0]:g} "
+                                f"< {mine[1][0]:g} ({theirs[1][1]} conversions, "
+                                f"@{mine[0].sym_name.data})"
+                            )
+                            Rewriter.replace_op(mine[0], theirs[0].clone(), [])
             stage_dot_operands(op)
             fold_conversions(op)
             erase_dead_ops(op)

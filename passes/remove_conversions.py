@@ -39,6 +39,7 @@ from llc.dialects.tl import (
     hardware_config,
     shape_of,
 )
+from llc.errors import LayoutError
 from llc.passes.layout_assignment import (
     element_bits,
     insert_conversion,
@@ -72,8 +73,12 @@ class RematPlan:
     needed: dict[SSAValue, Attribute] = field(default_factory=dict)
     order: list[Operation] = field(default_factory=list)
     """Slice ops, producers first."""
-    leaves: dict[SSAValue, Attribute] = field(default_factory=dict)
-    """Values converted at the slice's boundary."""
+    leaves: dict[tuple[SSAValue, Attribute], None] = field(default_factory=dict)
+    """(value, layout) pairs converted at the slice's boundary, in order: one value may be a
+    leaf in several layouts, and a leaf in one layout while recomputed in another (a value
+    the slice needs in two layouts, as a small ``1x2x1`` value broadcast two ways is)."""
+    operand_layouts: dict[Operation, dict[int, Attribute]] = field(default_factory=dict)
+    """Per slice op, the layout each of its recomputed tensor operands is read in."""
     cost: float = 0.0
     new_conversions: int = 0
     """Leaves that need a conversion not already in the IR."""
@@ -144,7 +149,33 @@ def backward_slice(
 
     ``also_roots``: other users that will read the recomputed value (the other yields of an
     ``scf.if`` when the conversion moves into it), so their uses do not count as outside ones.
+
+    A load the slice may read in the new layout is also tried as a leaf (its value converted
+    after it, Triton's conversion hoisted to the load): relaying a load out converts its
+    pointers and may cost accesses, converting the loaded value may be cheaper. The cheaper
+    plan wins; at equal cost, the one with fewer new conversions.
     """
+    plan = _slice(value, enc, root, max_slice, also_roots, True)
+    if plan is None or not any(op.name == "tl.load" for op in plan.order):
+        return plan
+    stopped = _slice(value, enc, root, max_slice, also_roots, False)
+    if stopped is not None and (stopped.cost, stopped.new_conversions) < (
+        plan.cost,
+        plan.new_conversions,
+    ):
+        return stopped
+    return plan
+
+
+def _slice(
+    value: SSAValue,
+    enc: Attribute,
+    root: Operation,
+    max_slice: int,
+    also_roots: frozenset[Operation],
+    enter_loads: bool,
+) -> RematPlan | None:
+    """:func:`backward_slice`'s walk; ``enter_loads``: whether a load may be relaid out."""
     plan = RematPlan()
     # (value, layout, expanded, consumer): consumer is the slice op that reads the value.
     stack: list[tuple[SSAValue, Attribute, bool, Operation | None]] = [(value, enc, False, None)]
@@ -157,16 +188,32 @@ def backward_slice(
             if owner not in plan.order:
                 plan.order.append(owner)
             continue
-        if v in plan.needed:
-            if plan.needed[v] != e:
-                return None  # one value needed in two layouts: not a slice we can rewrite
+        if (v in plan.needed and plan.needed[v] == e) or (v, e) in plan.leaves:
             continue
-        if v in plan.leaves:
-            if plan.leaves[v] != e and not _view_takes(consumer, v, e):
-                return None
+        if v in plan.needed or any(leaf is v for leaf, _ in plan.leaves):
+            # One value needed in two layouts (Triton's rematerialization maps each (value,
+            # layout) pair on its own): the first is recomputed, any other is converted from
+            # the original, which stays. Converting a small value (before its broadcasts)
+            # there is usually the cheapest point of the slice.
+            plan.leaves[(v, _view_layout(consumer, v, e))] = None
             continue
         if _existing_conversion(v, e, root) is not None:
-            plan.leaves[v] = e
+            plan.leaves[(v, e)] = None
+            continue
+        if _may_relayout_if(owner, v, visiting | {root}):
+            # The scf.if is relaid out in place (not copied): each branch yields the value in
+            # the new layout, recomputed there or converted at its own leaves.
+            assert isinstance(owner, Operation)
+            if owner in visiting:
+                return None
+            visiting.add(owner)
+            plan.needed[v] = e
+            stack.append((v, e, True, consumer))
+            for region in owner.regions:
+                y = region.block.last_op
+                assert y is not None
+                plan.operand_layouts.setdefault(y, {})[v.index] = e  # type: ignore[attr-defined]
+                stack.append((y.operands[v.index], e, False, y))  # type: ignore[attr-defined]
             continue
         rule = rule_for(owner) if isinstance(owner, Operation) else None
         operands = tensor_operands(owner) if isinstance(owner, Operation) else []
@@ -176,14 +223,18 @@ def backward_slice(
             rule is not None
             and isinstance(owner, Operation)
             and rule.kind not in ("sink", "source", "anchor", "memory")
-            and (rule.rematerializable or _may_relayout_load(owner, e))
+            and (
+                rule.rematerializable
+                or (enter_loads and _may_relayout_load(owner, e))
+                or _may_move(owner, e, visiting | {root})
+            )
         ):
             encs = _result_layouts(owner, v, e, plan)
             required = rule.backward(owner, encs)
         if required is None or not isinstance(owner, Operation):
             # A view (reshape, join, ...) reads a value whose layout is already the one it
             # needs, written differently: it takes it as it is, nothing to convert.
-            plan.leaves[v] = encoding_of(v.type) if _view_takes(consumer, v, e) else e  # type: ignore[assignment]
+            plan.leaves[(v, _view_layout(consumer, v, e))] = None
             continue
         if owner in visiting:
             return None
@@ -196,9 +247,15 @@ def backward_slice(
         stack.append((v, e, True, consumer))
         for i, r in zip(operands, required, strict=False):
             if r is not ANY:
+                plan.operand_layouts.setdefault(owner, {})[i] = r
                 stack.append((owner.operands[i], r, False, owner))
     # costs
     in_slice = set(plan.order)
+    if not _moves_stay_in_slice(plan, root, also_roots):
+        return None
+    # A value that is also a leaf keeps its original op (the leaf converts it): the copy
+    # in the slice is a duplicate, as one with users outside the slice is.
+    kept = {v for v, _ in plan.leaves if v in plan.needed}
     for op in plan.order:
         if op.name == "tl.load":  # a load read in another layout: its access cost changes
             plan.cost += _access_delta(op, plan.needed[op.results[0]])
@@ -206,7 +263,7 @@ def backward_slice(
             result = op.results[r]
             if result not in plan.needed:
                 continue
-            outside = any(
+            outside = result in kept or any(
                 u.operation is not root
                 and u.operation not in in_slice
                 and u.operation not in also_roots
@@ -223,7 +280,7 @@ def backward_slice(
                 continue
             plan.cost += remat_cost(op.name, shape_of(result.type), element_bits(result.type))
             break
-    for v, e in plan.leaves.items():
+    for v, e in plan.leaves:
         if _existing_conversion(v, e, root) is None:
             plan.new_conversions += 1
             plan.cost += conversion_cost(
@@ -235,6 +292,53 @@ def backward_slice(
 _VIEWS = ("tl.reshape", "tl.join", "tl.split", "tl.trans", "tl.fp4_to_fp")
 """Ops whose verifiers compare layouts as linear layouts (or not at all), so an operand may be
 given in any attribute with the right linear layout."""
+
+
+def _may_relayout_if(owner: object, v: SSAValue, readers: set[Operation]) -> bool:
+    """Whether the ``scf.if`` producing ``v`` may yield it in another layout in place: only
+    slice ops (``readers``) read it, and both branches yield it.
+
+    >>> _may_relayout_if(None, None, set())  # type: ignore[arg-type]
+    False
+    """
+    if not isinstance(owner, Operation) or owner.name != "scf.if":
+        return False
+    if len(owner.regions) != 2 or any(not r.blocks for r in owner.regions):
+        return False
+    return bool(v.uses) and all(u.operation in readers for u in v.uses)
+
+
+def _moves_stay_in_slice(
+    plan: RematPlan, root: Operation, also_roots: frozenset[Operation]
+) -> bool:
+    """Whether every slice op that reads a relaid-out ``scf.if`` (directly or through other
+    slice ops) is replaced, not copied: a copy keeps its original, which would read the if's
+    result in its new layout. Returns ``True`` when no ``scf.if`` is relaid out."""
+    in_slice = set(plan.order)
+    kept = {v for v, _ in plan.leaves}  # an original that a leaf's conversion keeps alive
+    frontier = [op for op in plan.order if op.name == "scf.if"]
+    seen: set[Operation] = set()
+    while frontier:
+        op = frontier.pop()
+        for result in op.results:
+            if op.name != "scf.if" and result in kept:
+                return False
+            for use in result.uses:
+                user = use.operation
+                if user is root or user in also_roots:
+                    continue
+                if user not in in_slice:
+                    return False  # read outside the slice: the original stays
+                if user not in seen:
+                    seen.add(user)
+                    frontier.append(user)
+    return True
+
+
+def _view_layout(consumer: Operation | None, v: SSAValue, e: Attribute) -> Attribute:
+    """The layout a leaf ``v`` is read in by ``consumer`` that asks for ``e``: its own when
+    ``consumer`` is a view that takes it as it is (:func:`_view_takes`), else ``e``."""
+    return encoding_of(v.type) if _view_takes(consumer, v, e) else e  # type: ignore[return-value]
 
 
 def _view_takes(consumer: Operation | None, v: SSAValue, e: Attribute) -> bool:
@@ -249,15 +353,20 @@ def _result_layouts(
     owner: Operation, v: SSAValue, e: Attribute, plan: RematPlan
 ) -> list[Attribute]:
     """The layouts of ``owner``'s tensor results when ``v`` must be in ``e``: the other results
-    keep theirs unless nothing reads them (then they follow, e.g. a reduce's unused results) or
-    the slice already needs them in some layout."""
+    keep theirs unless nothing reads them (then they follow, e.g. a reduce's unused results),
+    the slice already needs them in some layout, or every reader is a slice op that asked for
+    them in one layout already (the two results of an ``elementwise_inline_asm`` that a
+    ``join`` reads)."""
     encs: list[Attribute] = []
     for r in tensor_results(owner):
         result = owner.results[r]
+        asked = {plan.operand_layouts.get(u.operation, {}).get(u.index, None) for u in result.uses}
         if result is v or not result.uses:
             encs.append(e)
         elif result in plan.needed:
             encs.append(plan.needed[result])
+        elif len(asked) == 1 and None not in asked:
+            encs.append(asked.pop())  # type: ignore[arg-type]
         else:
             encs.append(encoding_of(result.type))  # type: ignore[arg-type]
     return encs
@@ -300,6 +409,31 @@ def _may_relayout_load(op: Operation, enc: Attribute) -> bool:
         return False
 
 
+def _may_move(op: Operation, enc: Attribute, readers: set[Operation]) -> bool:
+    """An elementwise op that is never copied (inline assembly, an external call: its cost is
+    unknown) may still *move* to another layout when only ``readers`` (the slice's ops and its
+    root) read its results, all of them: the original dies, nothing is computed twice (as Triton
+    rematerializes ``elementwise_inline_asm`` between a load and a dot operand). With
+    ``packed_element`` the layout must give each thread a multiple of that many elements.
+
+    >>> _may_move.__name__
+    '_may_move'
+    """
+    rule = rule_for(op)
+    if rule is None or rule.kind != "transparent" or op.name == "tl.load":
+        return False  # a load moves by its own rule (_may_relayout_load)
+    if not all(u.operation in readers for r in op.results for u in r.uses):
+        return False
+    packed = op.properties.get("packed_element")
+    if packed is not None and packed.value.data > 1:  # type: ignore[attr-defined]
+        try:
+            ll = enc.to_linear_layout(list(shape_of(op.results[0].type)))  # type: ignore[attr-defined]
+        except (LayoutError, AttributeError):
+            return False
+        return ll.get_in_dim_size("register") % packed.value.data == 0  # type: ignore[attr-defined]
+    return True
+
+
 def _access_delta(op: Operation, enc: Attribute) -> float:
     """What reading ``op`` (a ``tl.load``) in ``enc`` costs more than in its current layout
     (:func:`llc.passes.layout_cost.access_cost`: vector width and sectors, as
@@ -327,15 +461,43 @@ def _access_delta(op: Operation, enc: Attribute) -> float:
 
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
     """Recompute the slice of ``plan``; returns ``value`` in the plan's layout."""
-    mapping: dict[SSAValue, SSAValue] = {}
-    for v, e in plan.leaves.items():
+    # Each value by layout: a value may be recomputed in one layout and converted to others.
+    mapping: dict[SSAValue, list[tuple[Attribute, SSAValue]]] = {}
+
+    def lookup(o: SSAValue, want: Attribute | None) -> SSAValue:
+        found = mapping.get(o, [])
+        for enc, new in found:
+            if enc == want:
+                return new
+        for enc, new in found:  # a view reading the value as it is (_view_takes)
+            if want is None or _same_linear_layout(enc, want, o.type):
+                return new
+        return o
+
+    for v, e in plan.leaves:
         existing = _existing_conversion(v, e)
         if existing is None:
             existing = insert_conversion(v, e)
-        mapping[v] = existing
+        mapping.setdefault(v, []).append((e, existing))
     for op in plan.order:
+        if op.name == "scf.if":  # relaid out in place (_may_relayout_if)
+            for result in op.results:
+                if result in plan.needed:
+                    k = result.index
+                    for region in op.regions:
+                        y = region.block.last_op
+                        assert y is not None
+                        y.operands[k] = lookup(y.operands[k], plan.needed[result])
+                    t = result.type
+                    assert isinstance(t, TensorType)
+                    new = retype(
+                        result, TensorType(t.element_type, t.get_shape(), plan.needed[result])
+                    )
+                    mapping.setdefault(result, []).insert(0, (plan.needed[result], new))
+            continue
         results = [r for r in tensor_results(op) if op.results[r] in plan.needed]
-        operands = [mapping.get(o, o) for o in op.operands]
+        wanted = plan.operand_layouts.get(op, {})
+        operands = [lookup(o, wanted.get(i)) for i, o in enumerate(op.operands)]
         result_types = list(op.result_types)
         for r in results:
             t = op.results[r].type
@@ -352,8 +514,10 @@ def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
         for old, new in zip(op.results, clone.results, strict=True):
             new.name_hint = old.name_hint
         for r in results:
-            mapping[op.results[r]] = clone.results[r]
-    return mapping[value]
+            mapping.setdefault(op.results[r], []).insert(
+                0, (plan.needed[op.results[r]], clone.results[r])
+            )
+    return lookup(value, plan.needed.get(value))
 
 
 def _replace_by_plan(cvt: ConvertLayoutOp, plan: RematPlan) -> None:
@@ -526,7 +690,7 @@ def _worth_carrying(
         return False
     t = arg.type
     assert isinstance(t, TensorType)
-    if arg in plan.leaves:
+    if (arg, new_enc) in plan.leaves:
         old_enc = encoding_of(t)
         plan.cost -= conversion_cost(
             old_enc, new_enc, shape_of(t), element_bits(t), capability_of(cvt)

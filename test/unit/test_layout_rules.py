@@ -211,8 +211,11 @@ TRITON39_RULES = (
 
 
 def test_barriers_and_any_layout_sinks() -> None:
-    """efficient_layout pins a reshape or gather both ways, a scan refuses a non-blocked layout,
-    print takes any layout, and every op Triton 3.9 writes has a rule."""
+    """efficient_layout stops a layout pushed forward through a reshape or gather, while a
+    request from below still crosses the reshape (Triton 3.9 rematerializes through it: the
+    ``fp8_mxfp4_matmul_decompose`` case of its combine.mlir relays an efficient_layout reshape
+    out), a scan refuses a non-blocked layout, print takes any layout, and every op Triton 3.9
+    writes has a rule."""
     from llc.dialects import tl
     from llc.dialects.layout_rules import ANY, LAYOUT_RULES, rule_for
     from llc.dialects.ttgir import parse_triton_module
@@ -224,7 +227,7 @@ def test_barriers_and_any_layout_sinks() -> None:
     enc = tl.encoding_of(free.results[0].type)
     src = tl.encoding_of(free.operands[0].type)
     assert rule_for(pinned).forward(pinned, 0, src) is None  # type: ignore[union-attr]
-    assert rule_for(pinned).backward(pinned, [enc]) is None  # type: ignore[union-attr]
+    assert rule_for(pinned).backward(pinned, [enc]) is not None  # type: ignore[union-attr]
     assert rule_for(free).forward(free, 0, src) is not None  # type: ignore[union-attr]
     gather = ops["tl.gather"]
     assert rule_for(gather).forward(gather, 1, src) is None  # type: ignore[union-attr]
