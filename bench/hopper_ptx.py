@@ -35,6 +35,8 @@ os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dump_triton import DEFAULT_OUT, KERNELS
 
+from llc.testing.triton_fixtures import hinted
+
 DOT_KERNELS = (
     "matmul",
     "matmul_epilogue",
@@ -62,26 +64,6 @@ def static_counts(ptx: str, threads: int) -> dict[str, int]:
         "barriers": len(_BARRIER.findall(ptx)),
         "cp_async_bytes": sum(int(n, 0) for n in _CP_ASYNC.findall(ptx)) * threads,
     }
-
-
-_SIGNATURE = re.compile(r"tt\.func public @\w+\((.*?)\)(?: attributes \{[^}]*\})? \{", re.S)
-_PARAM = re.compile(r"(%\w+: (?:!tt\.ptr<\w+>|i32)) loc\(")
-
-
-def hinted(ttir: str) -> str:
-    """The TTIR with ``tt.divisibility = 16`` on every pointer and i32 parameter (what Triton's
-    launcher specializes for aligned tensors and strides): the fixtures were dumped without it,
-    and without it Triton's pipeliner has no 16-byte copies to make.
-
-    >>> hinted("tt.func public @k(%p: !tt.ptr<f16> loc(#a), %n: i32 loc(#b)) {")
-    'tt.func public @k(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(#a), %n: i32 \
-{tt.divisibility = 16 : i32} loc(#b)) {'
-    """
-    found = _SIGNATURE.search(ttir)
-    if found is None:
-        raise ValueError("no tt.func public signature in the TTIR")
-    params = _PARAM.sub(r"\1 {tt.divisibility = 16 : i32} loc(", found.group(1))
-    return ttir[: found.start(1)] + params + ttir[found.end(1) :]
 
 
 def llc_figures(name: str, warps: int, keep: Path | None, hints: bool) -> dict[str, Any]:

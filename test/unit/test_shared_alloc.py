@@ -248,14 +248,12 @@ _HOPPER: dict[str, object] = {}
 def _hopper_fixture(name: str) -> object:
     """The fixture's hinted TTIR through ``llc-compile`` for sm_90 (cached)."""
     if name not in _HOPPER:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-        from hopper_ptx import DEFAULT_OUT, KERNELS, hinted
-
         from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
         from llc.testing.semantics import apply_pipeline
+        from llc.testing.triton_fixtures import FIXTURES, hinted
 
-        ttir = hinted((DEFAULT_OUT / f"{name}.sm90.ttir").read_text())
-        defaults = HardwareDefaults(KERNELS[name][3], 32, "cuda:90")
+        ttir = hinted((FIXTURES / f"{name}.sm90.ttir").read_text())
+        defaults = HardwareDefaults(4, 32, "cuda:90")  # every kernel of the table: 4 warps
         module = parse_triton_module(ttir, f"{name}.sm90.ttir", defaults)
         apply_pipeline(module, "llc-compile")
         _HOPPER[name] = module
@@ -338,15 +336,13 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
     128x128x80 problem (a masked K tail) gives the tensor level's buffers, and deleting any
     barrier, ``fence.proxy.async``, wgmma fence/commit/wait or ``cp.async`` commit/wait, one at
     a time, is reported or changes the output."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    from hopper_ptx import hinted
-
     from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
     from llc.dialects.tl_interpreter import Buffer as Memory
     from llc.dialects.tl_interpreter import Pointer
     from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
     from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
     from llc.testing.semantics import apply_pipeline, make_interpreter, set_grid
+    from llc.testing.triton_fixtures import hinted
 
     root = Path(__file__).resolve().parents[2]
     ttir = hinted((root / "examples" / "triton" / "matmul_epilogue.sm90.ttir").read_text())
