@@ -463,6 +463,13 @@ class SimtFunctions(InterpreterFunctions):
         count = op.count.value.data
         idx = self._matrix_rows(op, mem, addr, count)  # (warps, count, 8, 16)
         flat = idx.reshape(self.num_warps, -1)
+        if mem.pending is not None and (mem.pending[flat] > 0).any():
+            w, k = np.argwhere(mem.pending[flat] > 0)[0]
+            raise SimtRaceError(
+                op,
+                f"race: warp {w} reads byte {int(flat[w, k])}, which a simt.cp_async still "
+                "writes (no simt.cp_async_wait_group has retired its group)",
+            )
         never = mem.writer[flat] < 0
         if never.any():
             w, k = np.argwhere(never)[0]

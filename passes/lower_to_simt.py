@@ -61,7 +61,13 @@ from xdsl.passes import ModulePass
 from llc.dialects import simt, tl
 from llc.errors import LayoutError
 from llc.lowering import SimtProgram
-from llc.passes import lower_async_copy, lower_elementwise, lower_scan, lower_wgmma
+from llc.passes import (
+    lower_async_copy,
+    lower_elementwise,
+    lower_ldmatrix,
+    lower_scan,
+    lower_wgmma,
+)
 from llc.passes.barriers import prune_async_fences, prune_barriers
 from llc.passes.simt_lowering import (
     FunctionLowering,
@@ -575,7 +581,10 @@ def lower_local_dealloc(lowering: FunctionLowering, op: Operation) -> None:
 
 
 def lower_local_load(lowering: FunctionLowering, op: Operation) -> None:
-    """``tl.local_load``: the registers of the result layout, from the shared buffer."""
+    """``tl.local_load``: the registers of the result layout, from the shared buffer (with
+    ``ldmatrix`` where it fits and pays: :mod:`llc.passes.lower_ldmatrix`)."""
+    if lower_ldmatrix.lower_local_load_ldmatrix(lowering, op):
+        return
     res = op.results[0]
     rt = res.type
     assert isinstance(rt, TensorType)
