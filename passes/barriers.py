@@ -13,7 +13,10 @@ inserts only the barriers it needs.
 The model is the PTX's: each ``simt.shared_alloc`` is one static buffer (whatever the loop
 iteration), two accesses conflict when they touch the same buffer and one of them writes
 (``simt.shared_store``, ``simt.stmatrix``, ``simt.cp_async``, and the
-``simt.cp_async_wait_group`` where the copies land, for every buffer copied to; ``simt.wgmma``
+``simt.cp_async_wait_group`` where the copies land, for every buffer copied to, ordered
+against later accesses only: the copies' issue is ordered against earlier ones; a
+``simt.shared_load`` marked ``llc.own_copies`` reads only what its own thread copied, and needs no
+barrier after the copies or their wait; ``simt.wgmma``
 reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
 the buffers of the wgmma chains it waits for), and a barrier is needed when some path of the
 structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
@@ -49,7 +52,11 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from llc.dialects import simt
 
-__all__ = ["barrier_needed", "prune_barriers"]
+__all__ = ["OWN_COPIES", "barrier_needed", "prune_barriers"]
+
+OWN_COPIES = "llc.own_copies"
+"""Marks a ``simt.shared_load`` whose thread reads only bytes its own ``cp.async`` copied: its
+own ``cp.async.wait_group`` makes them visible to it, no barrier has to."""
 
 _WRITES = (simt.SharedStoreOp, simt.StMatrixOp)
 _READS = (simt.SharedLoadOp, simt.LdMatrixOp)
@@ -64,6 +71,8 @@ class _Node:
     op: Operation | None = None
     buffer: object = None
     writes: bool = False
+    own_copies: bool = False
+    """A read of bytes only its own thread's ``cp.async`` wrote (``OWN_COPIES``)."""
     succ: list[_Node] = field(default_factory=list)
     pred: list[_Node] = field(default_factory=list)
 
@@ -128,6 +137,7 @@ class _Graph:
             n = self._node(op, nxt)
             mem = op.operands[1] if isinstance(op, _WRITES) else op.operands[0]
             n.buffer, n.writes = _buffer(mem), isinstance(op, _WRITES)
+            n.own_copies = OWN_COPIES in op.attributes
             return [n]
         if isinstance(op, simt.CpAsyncOp | simt.CpAsyncWaitGroupOp):
             n = self._node(op, nxt)
@@ -173,7 +183,19 @@ class _Graph:
 
 
 def _conflict(a: _Node, b: _Node) -> bool:
+    """Whether the earlier access ``a`` and the later ``b`` need a barrier between them."""
     if not (a.writes or b.writes):
+        return False
+    if b.own_copies and isinstance(a.op, simt.CpAsyncOp | simt.CpAsyncWaitGroupOp):
+        # ``b`` reads only the bytes its own thread copied: its own wait made them visible to
+        # it (and a copy issued before ``b`` to bytes ``b`` reads was in flight: a race no
+        # barrier fixes).
+        return False
+    if isinstance(b.op, simt.CpAsyncWaitGroupOp):
+        # The copies landing at a later wait were issued before it: after ``a`` (then their
+        # cp.async is itself an access on the path, ordered against ``a``) or before ``a``
+        # (then ``a`` touched bytes a copy still wrote, a race no barrier fixes). Either way
+        # the landing needs no barrier of its own ahead of it, only behind it.
         return False
     if a.buffer is b.buffer or a.buffer is _ANY or b.buffer is _ANY:
         return True

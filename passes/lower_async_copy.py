@@ -2,6 +2,7 @@
 
 * ``tl.memdesc_index %ring[%i]``: the ring's ``simt.shared_alloc`` and the slot's byte base
   ``%i * slot bytes``, which every shared access of the slot adds (``lowering.smem_base``);
+  ``tl.memdesc_trans`` of a slot: the same bytes and base, read through the view's layout;
 * ``tl.async_copy_global_to_local %ptrs, %slot mask %m``: per thread, one ``simt.cp_async`` per
   group of registers that are contiguous both in global memory (as ``tl.load`` vectorizes:
   layout, axis analysis, mask constancy) and in the slot's shared layout: 16 bytes
@@ -24,10 +25,11 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, gpu
-from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i32
+from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr, VectorType, i32
 from xdsl.ir import Operation
 
 from llc.dialects import simt, tl
+from llc.passes.barriers import OWN_COPIES
 from llc.passes.simt_lowering import widest_run
 
 __all__ = [
@@ -35,6 +37,9 @@ __all__ = [
     "lower_async_copy_global_to_local",
     "lower_async_wait",
     "lower_memdesc_index",
+    "lower_memdesc_trans",
+    "mark_own_copies",
+    "reads_own_copies",
     "slot_bytes",
 ]
 
@@ -66,6 +71,50 @@ def lower_memdesc_index(lowering: Any, op: Operation) -> None:
         base = lowering.emit(arith.AddiOp(outer, base)).results[0]
     lowering.vals[op.results[0]] = smem
     lowering.smem_base[op.results[0]] = base
+
+
+def lower_memdesc_trans(lowering: Any, op: Operation) -> None:
+    """A transposed view of a buffer (or of a ring's slot): the same bytes and slot base; its
+    memdesc type's shared layout says where each element of the view is."""
+    src = op.operands[0]
+    lowering.vals[op.results[0]] = lowering.get(src)
+    if src in lowering.smem_base:
+        lowering.smem_base[op.results[0]] = lowering.smem_base[src]
+
+
+def mark_own_copies(load: Operation, parts: list[Any]) -> None:
+    """Mark the ``simt.shared_load`` results ``parts`` of ``tl.local_load`` ``load`` with
+    :data:`llc.passes.barriers.OWN_COPIES` when :func:`reads_own_copies` (no barrier needs to
+    show other threads' copies to them: there are none)."""
+    if reads_own_copies(load):
+        for part in parts:
+            part.owner.attributes[OWN_COPIES] = UnitAttr()
+
+
+def reads_own_copies(load: Operation) -> bool:
+    """Whether every thread of ``tl.local_load`` ``load`` reads exactly the elements it copied:
+    its buffer is a slot of a ring that only ``tl.async_copy_global_to_local`` ops fill, each
+    from pointers laid out like the load's result, into slots of the same type."""
+    mem = load.operands[0]
+    index = mem.owner
+    if not isinstance(index, Operation) or index.name != "tl.memdesc_index":
+        return False
+    ring = index.operands[0]
+    layout = getattr(load.results[0].type, "encoding", None)
+    for use in ring.uses:
+        slot = use.operation
+        if slot.name != "tl.memdesc_index":
+            return False
+        if slot.results[0].type != mem.type:
+            return False
+        for copy in slot.results[0].uses:
+            writer = copy.operation
+            if writer.name == "tl.async_copy_global_to_local":
+                if getattr(writer.operands[0].type, "encoding", None) != layout:
+                    return False
+            elif writer.name not in ("tl.local_load", "tl.memdesc_trans"):
+                return False  # another writer (or a view we do not follow)
+    return True
 
 
 def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:

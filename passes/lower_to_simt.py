@@ -592,6 +592,7 @@ def lower_local_load(lowering: FunctionLowering, op: Operation) -> None:
     vt = register_vector_type(rt)
     target = Laid(lowering.get(op.operands[0]), thread_coords(ll, lowering.threads), ll)
     parts = lowering.shared_access(op.operands[0], target, vt.element_type, None)
+    lower_async_copy.mark_own_copies(op, parts)
     lowering.set_tensor(res, lowering.concat(parts), ll)
 
 
@@ -945,6 +946,7 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("tl.local_load", lower_local_load),
     pattern_for("tl.local_dealloc", lower_local_dealloc),
     pattern_for("tl.memdesc_index", lower_async_copy.lower_memdesc_index),
+    pattern_for("tl.memdesc_trans", lower_async_copy.lower_memdesc_trans),
     pattern_for("tl.async_copy_global_to_local", lower_async_copy.lower_async_copy_global_to_local),
     pattern_for("tl.async_commit_group", lower_async_copy.lower_async_commit_group),
     pattern_for("tl.async_wait", lower_async_copy.lower_async_wait),

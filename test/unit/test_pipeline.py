@@ -128,6 +128,20 @@ def lowered(name: str, stages: int = STAGES) -> ModuleOp:
     return _LOWERED[key]
 
 
+def _lowered_with(stages: int, peel: bool) -> ModuleOp:
+    """The hinted matmul pipelined over ``stages`` (peeled or masked epilogue) and lowered."""
+    key = f"matmul/{stages}/{peel}"
+    if key not in _LOWERED:
+        module = parse(_hinted("matmul"))
+        flag = "true" if peel else "false"
+        apply_pipeline(
+            module, f"llc-pipeline{{num-stages={stages} peel-epilogue={flag}}},llc-lower-to-simt"
+        )
+        module.verify()
+        _LOWERED[key] = module
+    return _LOWERED[key]
+
+
 def _close(got: dict[str, np.ndarray], want: dict[str, np.ndarray], tol: float = 2e-5) -> None:
     for k in want:
         np.testing.assert_allclose(got[k], want[k], rtol=tol, atol=tol, err_msg=k)
@@ -159,6 +173,30 @@ def test_pipelined_example_at_the_tensor_level(
     module = parse(_hinted(name))
     apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
     _close(run_tensor_level(module, entry, values), want)
+
+
+@pytest.mark.parametrize("peel", [True, False], ids=["peeled", "masked"])
+@pytest.mark.parametrize("stages", [3, 4])
+def test_short_and_ragged_loops_match_the_tensor_level(stages: int, peel: bool) -> None:
+    """Trip counts 0 to 3 (all below 4 stages, and 0..2 around 3), K a multiple of the tile
+    or not (the K tail masked inside the last tile): the prologue's copies past the trip
+    count are masked off and the peeled iterations that are not iterations do not run."""
+    module = _lowered_with(stages, peel)
+    ifs = sum(o.name == "scf.if" for o in module.walk())
+    assert ifs >= (stages - 1 if peel else 0)
+    for k in (0, 16, 32, 48, 80):  # trips 0, 1, 1, 2, 3
+        values = _matmul_args(40, 64, k, False)
+        want = run_tensor_level(parse(_hinted("matmul")), "matmul_kernel", values)
+        _close(simt_runner("matmul_kernel", values)(module), want)
+
+
+def test_a_peeled_iteration_past_the_trip_count_does_not_run() -> None:
+    """Flash attention over one K block (one trip, two peeled iterations): the second peeled
+    iteration would read a slot of zeros (its copy was masked off), and an online softmax
+    step over zero scores is not a no-op: it must not run."""
+    values = [*_flash_args(64)[:-1], 32]  # 64-row buffers (the Q block), 32 keys: one trip
+    want = run_tensor_level(parse(_hinted("flash_attention")), "attention_fwd_kernel", values)
+    _close(simt_runner("attention_fwd_kernel", values)(lowered("flash_attention")), want, 1e-3)
 
 
 def test_a_wait_that_retires_too_little_is_a_tensor_level_race() -> None:
@@ -194,7 +232,8 @@ def test_every_commit_wait_and_barrier_is_needed(
     deletions = delete_each_sync(module, simt_runner(entry, values))
     kinds = {k: sum(1 for n, _ in deletions if n == k) for k in {n for n, _ in deletions}}
     assert kinds.get("simt.cp_async_commit_group", 0) == STAGES  # prologue 2 + loop 1
-    assert kinds.get("simt.cp_async_wait_group", 0) == 2  # the loop's and the drain
+    # the loop's, and one before each of the stages - 1 peeled iterations (the last drains)
+    assert kinds.get("simt.cp_async_wait_group", 0) == STAGES
     caught = sum(bool(c) for _, c in deletions)
     request.node.user_properties.append(("syncs_deleted", len(deletions)))
     request.node.user_properties.append(("syncs_caught", caught))
@@ -207,7 +246,8 @@ def test_every_commit_wait_and_barrier_is_needed(
 @pytest.mark.parametrize("name", ["matmul", "matmul_epilogue", "flash_attention"])
 def test_pipelined_ptx_assembles(name: str, arch: str) -> None:
     """ptxas accepts the 3-stage kernels with empty output: 16-byte ``cp.async.cg`` with a
-    src-size operand, one commit per stage, ``wait_group 1`` in the loop and 0 after it."""
+    src-size operand, one commit per stage, ``wait_group 1`` in the loop, then 1 and 0 before the
+    two peeled iterations."""
     from llc.passes.targets.ptx import emit_ptx
     from llc.testing.ptxas import assemble, find_ptxas
 
@@ -219,8 +259,8 @@ def test_pipelined_ptx_assembles(name: str, arch: str) -> None:
     )
     assert copies and all(c == ("cg", "16") for c in copies), copies[:3]
     assert ptx.count("cp.async.commit_group;") == STAGES
-    assert ptx.count(f"cp.async.wait_group {STAGES - 2};") == 1
-    assert ptx.count("cp.async.wait_group 0;") == 1
+    waits = [int(n) for n in re.findall(r"cp\.async\.wait_group (\d+);", ptx)]
+    assert waits == [STAGES - 2, *range(STAGES - 2, -1, -1)]  # the loop's, the peeled ones
     assert assemble(ptx, arch) == ""
 
 
@@ -228,7 +268,7 @@ def test_the_barrier_after_a_wait_is_needed_even_after_another_barrier() -> None
     """A ``cp.async`` lands at its wait, not where it was issued: a barrier between the issue
     and the wait does not show other threads' copies to a load after the wait, the barrier
     after the wait does (the barrier analysis treats the wait as a write of every buffer that
-    is copied to)."""
+    is copied to, ordered against the accesses after it)."""
     from xdsl.dialects import arith
     from xdsl.dialects.builtin import IndexType, VectorType, f32, i32, i64
     from xdsl.ir import Block, Region
@@ -254,7 +294,9 @@ def test_the_barrier_after_a_wait_is_needed_even_after_another_barrier() -> None
     block.add_ops(ops)
     fn = func.FuncOp("f", ([], []), Region(block))
     assert barrier_needed(fn, second)
-    assert barrier_needed(fn, first)  # the issue is a write too: it may land right away
+    # Nothing between the issue and the landing needs ordering: a landing needs a barrier
+    # after it, never one ahead of it (the copy's issue is ordered against earlier accesses).
+    assert not barrier_needed(fn, first)
 
 
 def test_a_nonzero_other_is_applied_after_the_local_load() -> None:
@@ -271,7 +313,7 @@ def test_a_nonzero_other_is_applied_after_the_local_load() -> None:
     apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
     names = [o.name for o in module.walk()]
     assert names.count("tl.async_copy_global_to_local") == 2 * STAGES
-    assert names.count("tl.select") == 2
+    assert names.count("tl.select") == 2 * STAGES  # the loop's and the peeled iterations'
     _close(run_tensor_level(module, "matmul_kernel", values), want)
     apply_pipeline(module, "llc-lower-to-simt")
     _close(simt_runner("matmul_kernel", values)(module), want)
@@ -306,7 +348,7 @@ def test_a_wrong_ring_index_is_a_tensor_level_race() -> None:
     module = parse(_hinted("matmul"))
     apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
     loop = next(o for o in module.walk() if isinstance(o, scf.ForOp))
-    fill = loop.iter_args[-2].owner
+    fill = loop.iter_args[-3].owner  # the fill counter, the read counter, the induction value
     fill.properties["value"] = IntegerAttr(0, 32)  # type: ignore[union-attr]
     with pytest.raises(TLInterpretationError, match=r"race: tl\.local_load reads"):
         run_tensor_level(module, "matmul_kernel", CASES[1][2])
@@ -330,7 +372,8 @@ def test_a_kernel_that_stages_its_tiles_reads_the_slots_in_its_own_shared_layout
     allocs = [o for o in module.walk() if o.name == "tl.local_alloc"]
     assert len(allocs) == 2 and all(not o.operands for o in allocs)
     loads = [o for o in module.walk() if o.name == "tl.local_load"]
-    assert [o.operands[0].owner.name for o in loads] == ["tl.memdesc_index"] * 2
+    # the loop's two reads and those of the stages - 1 peeled iterations
+    assert [o.operands[0].owner.name for o in loads] == ["tl.memdesc_index"] * 2 * STAGES
     shared = "#tl.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
     assert all(str(o.operands[0].type).endswith(f", {shared}>") for o in loads)
 
