@@ -282,9 +282,10 @@ class _Emitter:
 
 
 def _ring_type(load: tl.LoadOp, stages: int) -> tuple[tl.MemDescType, tl.MemDescType]:
-    """The ring (``stages x tile``) and slot memdesc types, in the dot-operand shared layout."""
-    from llc.dialects.layout_attrs import SwizzledSharedEncodingAttr
-    from llc.layouts.shared import SwizzledSharedLayout
+    """The ring (``stages x tile``) and slot memdesc types, in the dot-operand shared layout.
+    The ring carries the slot's (rank-2) layout, which applies to its trailing dims, the leading
+    dim picking whole slots: the form Triton writes (and verifies: a 3-D swizzled layout over
+    ``3 x tile`` is not a power-of-2 shape)."""
     from llc.passes.layout_assignment import shared_layout_for
 
     rt = load.result.type
@@ -295,18 +296,8 @@ def _ring_type(load: tl.LoadOp, stages: int) -> tuple[tl.MemDescType, tl.MemDesc
         slot_enc = staged.results[0].type.encoding  # type: ignore[attr-defined]
     else:
         slot_enc = shared_layout_for(tl.MemDescType(rt.element_type, shape))
-    lay = slot_enc.layout  # type: ignore[attr-defined]
-    if isinstance(slot_enc, SwizzledSharedEncodingAttr):
-        # the slot's layout on the trailing dims; the leading dim picks whole slots
-        ring_enc = SwizzledSharedEncodingAttr(
-            SwizzledSharedLayout(
-                lay.vec, lay.per_phase, lay.max_phase, [o + 1 for o in lay.order] + [0]
-            )
-        )
-    else:  # nvmma_shared (wgmma operands) applies to the trailing two dims as it is
-        ring_enc = slot_enc
     return (
-        tl.MemDescType(rt.element_type, [stages, *shape], ring_enc),
+        tl.MemDescType(rt.element_type, [stages, *shape], slot_enc),
         tl.MemDescType(rt.element_type, shape, slot_enc),
     )
 

@@ -77,11 +77,11 @@ class TTGIRPrinter(LLCPrinter):
 
     def print_alias_definitions(self, root: Operation) -> None:
         # Buffers allocated without a value are written later: Triton types them mutable,
-        # and so are the buffers indexed out of them.
+        # and so are the buffers indexed out of them and their views.
         self._mutable = set()
         for op in root.walk():
             if (isinstance(op, tl.LocalAllocOp) and op.src is None) or (
-                isinstance(op, tl.MemDescIndexOp | tl.MemDescSubsliceOp)
+                isinstance(op, tl.MemDescIndexOp | tl.MemDescSubsliceOp | tl.MemDescTransOp)
                 and op.src.type in self._mutable
             ):
                 self._mutable.add(op.result.type)
