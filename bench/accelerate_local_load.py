@@ -11,7 +11,9 @@ through Triton's own ``convert-triton-to-tritongpu`` for ``cuda:90`` (4 warps), 
   ``ttg.local_load`` (the shape of llc's example; Triton's language cannot write it, Triton's
   own pipeliner creates it after AccelerateMatmul);
 
-and Triton's ``tritongpu-accelerate-matmul`` runs on each. Prints the dot op and its encoding.
+and Triton's ``tritongpu-accelerate-matmul`` runs on each; a third kernel, whose operands are
+both computed in registers (``exp`` of the loaded tiles), goes through ``triton.compile``. Prints
+each dot op and its accumulator's encoding.
 
     python bench/accelerate_local_load.py
 """
@@ -91,11 +93,33 @@ def dots(ttgir: str) -> list[str]:
     return found
 
 
+def computed_operands() -> str:
+    """Triton's final TTGIR (sm_90) of a dot whose two operands are computed in registers
+    (``exp`` of loaded tiles: llc's ``both_in_registers`` lit case, in Triton's language)."""
+    import triton
+    import triton.language as tl
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    @triton.jit
+    def both_in_registers(pa, pb, pc):  # type: ignore[no-untyped-def]
+        i = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+        a = tl.exp(tl.load(pa + i).to(tl.float32)).to(tl.float16)
+        b = tl.exp(tl.load(pb + i).to(tl.float32)).to(tl.float16)
+        tl.store(pc + i, tl.dot(a, b))
+
+    signature = {"pa": "*fp16", "pb": "*fp16", "pc": "*fp32"}
+    source = ASTSource(fn=both_in_registers, signature=signature, constexprs={})
+    options = {"num_warps": 4, "num_stages": 1}
+    return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=options).asm["ttgir"]
+
+
 def main() -> int:
     ttir = (ROOT / "examples" / "triton" / "matmul_epilogue.sm90.ttir").read_text()
     base = to_ttgir(ttir)
     for name, text in (("loads", base), ("local_load", _staged(base))):
         print(f"{name}: {'; '.join(dots(accelerate(text)))}")
+    print(f"computed (exp of loads, triton.compile): {'; '.join(dots(computed_operands()))}")
     return 0
 
 
