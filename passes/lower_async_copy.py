@@ -94,7 +94,21 @@ def mark_own_copies(load: Operation, parts: list[Any]) -> None:
 def reads_own_copies(load: Operation) -> bool:
     """Whether every thread of ``tl.local_load`` ``load`` reads exactly the elements it copied:
     its buffer is a slot of a ring that only ``tl.async_copy_global_to_local`` ops fill, each
-    from pointers laid out like the load's result, into slots of the same type."""
+    from pointers laid out like the load's result, into slots of the same type (other uses of
+    the slots only read them).
+
+    The pipelined matmul reads its slots into the dot-operand layouts, not the copies' blocked
+    ones:
+
+    >>> from pathlib import Path
+    >>> from llc.testing.semantics import apply_pipeline, parse
+    >>> text = (Path(__file__).resolve().parents[1] / "examples" / "matmul.mlir").read_text()
+    >>> hint = ": i32 {tl.divisibility = 16 : i32}"
+    >>> module = parse(text.replace("%N: i32", "%N" + hint).replace("%K: i32", "%K" + hint))
+    >>> _ = apply_pipeline(module, "llc-pipeline{num-stages=3}")
+    >>> {reads_own_copies(o) for o in module.walk() if o.name == "tl.local_load"}
+    {False}
+    """
     mem = load.operands[0]
     index = mem.owner
     if not isinstance(index, Operation) or index.name != "tl.memdesc_index":
@@ -112,8 +126,11 @@ def reads_own_copies(load: Operation) -> bool:
             if writer.name == "tl.async_copy_global_to_local":
                 if getattr(writer.operands[0].type, "encoding", None) != layout:
                     return False
-            elif writer.name not in ("tl.local_load", "tl.memdesc_trans"):
-                return False  # another writer (or a view we do not follow)
+            elif writer.name == "tl.memdesc_trans":
+                if any(u.operation.name != "tl.local_load" for u in writer.results[0].uses):
+                    return False  # a view written through, or one we do not follow
+            elif writer.name != "tl.local_load":
+                return False  # another writer
     return True
 
 

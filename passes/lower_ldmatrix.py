@@ -52,7 +52,11 @@ class MatrixRead:
     """An ``ldmatrix`` plan: ``order[b]`` is the layout's register bit that the instruction's
     register bit ``b`` is (bit 0: the pair's second element, bits 1.. the matrix index, then the
     instructions); ``count`` matrices per instruction; ``trans``; ``rows``: the element offset
-    each address-giving lane bit (0..4) adds; ``wavefronts`` per warp for the whole tile."""
+    each address-giving lane bit (0..4) adds; ``wavefronts`` per warp for the whole tile.
+
+    >>> MatrixRead((0, 1, 2, 3), 4, False, (16, 32, 64, 128, 8), 16).instructions
+    2
+    """
 
     order: tuple[int, ...]
     count: int
