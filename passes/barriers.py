@@ -16,7 +16,8 @@ iteration), two accesses conflict when they touch the same buffer and one of the
 ``simt.cp_async_wait_group`` where the copies land, for every buffer copied to, ordered
 against later accesses only: the copies' issue is ordered against earlier ones; a
 ``simt.shared_load`` marked ``llc.own_copies`` reads only what its own thread copied, and needs no
-barrier after the copies or their wait; ``simt.wgmma``
+barrier after the copies or their wait, nor before the next copies into its ring when those are
+marked too (a ring every copy fills in one layout); ``simt.wgmma``
 reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
 the buffers of the wgmma chains it waits for), and a barrier is needed when some path of the
 structured control flow (``scf.for`` and ``scf.while`` back edges, both ``scf.if`` branches, a
@@ -55,8 +56,9 @@ from llc.dialects import simt
 __all__ = ["OWN_COPIES", "barrier_needed", "prune_barriers"]
 
 OWN_COPIES = "llc.own_copies"
-"""Marks a ``simt.shared_load`` whose thread reads only bytes its own ``cp.async`` copied: its
-own ``cp.async.wait_group`` makes them visible to it, no barrier has to."""
+"""Marks a ``simt.shared_load`` whose thread reads only bytes its own ``cp.async`` copied (its
+own ``cp.async.wait_group`` makes them visible to it, no barrier has to), and a ``simt.cp_async``
+into a ring that every copy fills in one layout (each byte is always copied by one thread)."""
 
 _WRITES = (simt.SharedStoreOp, simt.StMatrixOp)
 _READS = (simt.SharedLoadOp, simt.LdMatrixOp)
@@ -143,6 +145,7 @@ class _Graph:
             n = self._node(op, nxt)
             n.writes = True
             n.buffer = _buffer(op.operands[0]) if isinstance(op, simt.CpAsyncOp) else self.copied
+            n.own_copies = OWN_COPIES in op.attributes
             return [n]
         if isinstance(op, scf.ForOp):
             head = self._node(None)  # each iteration starts here; it may also leave the loop
@@ -190,6 +193,15 @@ def _conflict(a: _Node, b: _Node) -> bool:
         # ``b`` reads only the bytes its own thread copied: its own wait made them visible to
         # it (and a copy issued before ``b`` to bytes ``b`` reads was in flight: a race no
         # barrier fixes).
+        return False
+    if (
+        b.own_copies
+        and isinstance(b.op, simt.CpAsyncOp)
+        and (isinstance(a.op, simt.CpAsyncWaitGroupOp) or (a.own_copies and a.buffer is b.buffer))
+    ):
+        # every copy into ``b``'s ring is in one layout: a thread overwrites only bytes that
+        # its own earlier copies wrote (landing at the wait ``a``) or, for an own-copies read
+        # ``a``, that it read itself
         return False
     if isinstance(b.op, simt.CpAsyncWaitGroupOp):
         # The copies landing at a later wait were issued before it: after ``a`` (then their

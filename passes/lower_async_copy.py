@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr, VectorType, i32
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from llc.dialects import simt, tl
 from llc.passes.barriers import OWN_COPIES
@@ -40,6 +40,7 @@ __all__ = [
     "lower_memdesc_trans",
     "mark_own_copies",
     "reads_own_copies",
+    "single_layout_ring",
     "slot_bytes",
 ]
 
@@ -91,6 +92,47 @@ def mark_own_copies(load: Operation, parts: list[Any]) -> None:
             part.owner.attributes[OWN_COPIES] = UnitAttr()
 
 
+def single_layout_ring(copy: Operation) -> bool:
+    """Whether every ``tl.async_copy_global_to_local`` into the ring that ``copy`` fills copies
+    from pointers in ``copy``'s layout, into slots of one type (so each byte is always copied by
+    the same thread); the slots' other uses only read them.
+
+    >>> from pathlib import Path
+    >>> from llc.testing.semantics import apply_pipeline, parse
+    >>> text = (Path(__file__).resolve().parents[1] / "examples" / "matmul.mlir").read_text()
+    >>> hint = ": i32 {tl.divisibility = 16 : i32}"
+    >>> module = parse(text.replace("%N: i32", "%N" + hint).replace("%K: i32", "%K" + hint))
+    >>> _ = apply_pipeline(module, "llc-pipeline{num-stages=3}")
+    >>> {single_layout_ring(o) for o in module.walk() if o.name.startswith("tl.async_copy")}
+    {True}
+    """
+    slot = copy.operands[1]
+    index = slot.owner
+    if not isinstance(index, Operation) or index.name != "tl.memdesc_index":
+        return False
+    return _fills_in_layout(index.operands[0], slot.type, copy.operands[0].type.encoding)
+
+
+def _fills_in_layout(ring: SSAValue, slot_type: Attribute, layout: Attribute | None) -> bool:
+    """Every use of ``ring`` is a slot of ``slot_type`` that only copies from pointers in
+    ``layout`` fill and only reads (``tl.local_load``, transposed views read) use."""
+    for use in ring.uses:
+        slot = use.operation
+        if slot.name != "tl.memdesc_index" or slot.results[0].type != slot_type:
+            return False
+        for user in slot.results[0].uses:
+            writer = user.operation
+            if writer.name == "tl.async_copy_global_to_local":
+                if getattr(writer.operands[0].type, "encoding", None) != layout:
+                    return False
+            elif writer.name == "tl.memdesc_trans":
+                if any(u.operation.name != "tl.local_load" for u in writer.results[0].uses):
+                    return False  # a view written through, or one we do not follow
+            elif writer.name != "tl.local_load":
+                return False  # another writer
+    return True
+
+
 def reads_own_copies(load: Operation) -> bool:
     """Whether every thread of ``tl.local_load`` ``load`` reads exactly the elements it copied:
     its buffer is a slot of a ring that only ``tl.async_copy_global_to_local`` ops fill, each
@@ -113,25 +155,8 @@ def reads_own_copies(load: Operation) -> bool:
     index = mem.owner
     if not isinstance(index, Operation) or index.name != "tl.memdesc_index":
         return False
-    ring = index.operands[0]
     layout = getattr(load.results[0].type, "encoding", None)
-    for use in ring.uses:
-        slot = use.operation
-        if slot.name != "tl.memdesc_index":
-            return False
-        if slot.results[0].type != mem.type:
-            return False
-        for copy in slot.results[0].uses:
-            writer = copy.operation
-            if writer.name == "tl.async_copy_global_to_local":
-                if getattr(writer.operands[0].type, "encoding", None) != layout:
-                    return False
-            elif writer.name == "tl.memdesc_trans":
-                if any(u.operation.name != "tl.local_load" for u in writer.results[0].uses):
-                    return False  # a view written through, or one we do not follow
-            elif writer.name != "tl.local_load":
-                return False  # another writer
-    return True
+    return _fills_in_layout(index.operands[0], mem.type, layout)
 
 
 def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:
@@ -155,6 +180,7 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
     for pos in range(ll.get_in_dim_size_log2("register")):
         if not any(int(x) for x in ll.basis("register", pos)):
             dup_regs |= 1 << pos
+    one_layout = single_layout_ring(op)  # for the barrier analysis (llc.passes.barriers)
     full = lowering.const_scalar(i32, nbytes)
     zero = lowering.const_scalar(i32, 0)
     for b in range(0, len(reg), width):
@@ -165,7 +191,9 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
         mask = lowering.group_mask(op.mask, b, None)
         if nbytes >= 4:
             size = lowering.emit(arith.SelectOp(mask, full, zero)).results[0]
-            lowering.emit(simt.CpAsyncOp(smem, addr, src, size, nbytes))
+            issued = lowering.emit(simt.CpAsyncOp(smem, addr, src, size, nbytes))
+            if one_layout:
+                issued.attributes[OWN_COPIES] = UnitAttr()
             continue
         # no cp.async moves fewer than 4 bytes: a synchronous copy
         vt = VectorType(elem.pointee, [width])

@@ -53,6 +53,7 @@ copy copy commit_group copy copy commit_group wait copy copy commit_group wait w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
@@ -292,7 +293,9 @@ def _ring_type(load: tl.LoadOp, stages: int) -> tuple[tl.MemDescType, tl.MemDesc
     assert isinstance(rt, TensorType)
     shape = list(rt.get_shape())
     staged = _staging_alloc(load)
-    if staged is not None:  # the kernel stages the tile itself: keep its shared layout
+    if staged is not None and staged.operands[0] is not load.result:
+        slot_enc = _slot_encoding(load)  # staged transposed: its view is the kernel's layout
+    elif staged is not None:  # the kernel stages the tile itself: keep its shared layout
         slot_enc = staged.results[0].type.encoding  # type: ignore[attr-defined]
     else:
         slot_enc = shared_layout_for(tl.MemDescType(rt.element_type, shape))
@@ -484,15 +487,65 @@ def _peel_epilogue(
 
 
 def _staging_alloc(load: tl.LoadOp) -> Operation | None:
-    """The ``tl.local_alloc %tile`` that is the load's only use, when the kernel stages the tile
-    through shared memory itself (with a shared layout): the ring's slot can replace it."""
+    """The ``tl.local_alloc`` that stages the load's tile through shared memory itself (with a
+    shared layout), as the load's only use or through a ``tl.trans`` that is (flash attention's
+    ``k``, whose transposed tile wgmma reads): the ring's slot (or a transposed view of it) can
+    replace it."""
     users = [u.operation for u in load.result.uses]
+    if len(users) == 1 and isinstance(users[0], tl.TransOp):
+        if _slot_encoding(load) is None:
+            return None
+        users = [u.operation for u in users[0].results[0].uses]
     if len(users) != 1 or users[0].name != "tl.local_alloc":
         return None
     mt = users[0].results[0].type
     if not isinstance(mt, tl.MemDescType) or not hasattr(mt.encoding, "layout"):
         return None
     return users[0]
+
+
+def _slot_encoding(load: tl.LoadOp) -> Attribute | None:
+    """For a load staged as ``tl.local_alloc(tl.trans(load))``: the shared layout of the
+    load's (untransposed) tile whose transposed view is exactly the alloc's layout (a swizzled
+    layout with its order permuted, an nvmma one with ``transposed`` flipped; checked element by
+    element), or ``None``."""
+    import dataclasses
+
+    import numpy as np
+
+    from llc.dialects.layout_attrs import NVMMASharedEncodingAttr, SwizzledSharedEncodingAttr
+    from llc.layouts.shared import SwizzledSharedLayout
+
+    trans = next(iter(load.result.uses)).operation
+    allocs = [u.operation for u in trans.results[0].uses]
+    if len(allocs) != 1 or allocs[0].name != "tl.local_alloc":
+        return None
+    mt = allocs[0].results[0].type
+    perm = [int(v) for v in trans.order.get_values()]  # type: ignore[attr-defined]
+    enc = getattr(mt, "encoding", None)
+    lay = getattr(enc, "layout", None)
+    if isinstance(enc, SwizzledSharedEncodingAttr):
+        order = [perm[d] for d in lay.order]  # type: ignore[union-attr]
+        cand: Attribute = SwizzledSharedEncodingAttr(
+            SwizzledSharedLayout(lay.vec, lay.per_phase, lay.max_phase, order)  # type: ignore[union-attr]
+        )
+    elif isinstance(enc, NVMMASharedEncodingAttr):
+        flipped = dataclasses.replace(lay, transposed=not lay.transposed)  # type: ignore[type-var]
+        cand = NVMMASharedEncodingAttr(flipped)
+    else:
+        return None
+    shape = [int(x) for x in load.result.type.get_shape()]  # type: ignore[union-attr]
+    if any(x & (x - 1) for x in shape):
+        return None
+
+    def coords(e: Any, sh: list[int]) -> np.ndarray:
+        ll = e.to_linear_layout(sh)
+        outs = ll.apply_all()
+        return np.stack([np.asarray(outs[n]) for n, _ in ll.out_dims], -1)
+
+    view = coords(enc, [shape[d] for d in perm])  # offset -> coordinate in the alloc
+    base = coords(cand, shape)  # offset -> coordinate in the slot
+    return cand if np.array_equal(view, base[:, perm]) else None
 
 
 def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> None:
@@ -508,9 +561,20 @@ def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> 
             if use.operation.name == "tl.local_dealloc":
                 use.operation.detach()
                 use.operation.erase()
+        trans = staged.operands[0].owner
+        if trans is not load:  # staged transposed: a transposed view of the slot
+            assert isinstance(trans, tl.TransOp)
+            props = {"order": trans.order}
+            view_t = staged.results[0].type
+            src = at(
+                tl.MemDescTransOp.create(operands=[src], result_types=[view_t], properties=props)
+            ).results[0]
         staged.results[0].replace_all_uses_with(src)
         staged.detach()
         staged.erase()
+        if trans is not load:
+            trans.detach()
+            trans.erase()
         load.detach()
         load.erase()
         return

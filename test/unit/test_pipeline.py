@@ -321,6 +321,26 @@ def test_a_nonzero_other_is_applied_after_the_local_load() -> None:
     assert not np.allclose(plain["arg2"], want["arg2"])  # `other` matters here
 
 
+def test_reads_of_a_threads_own_copies_need_no_barrier() -> None:
+    """With a non-zero ``other`` the operands are read back in the copies' own blocked layout
+    (then selected and converted): each thread reads only bytes it copied itself, and copies
+    into each ring always by the same thread. The lowering marks those reads and copies
+    (``llc.own_copies``) and the barrier analysis drops the barriers only other threads' bytes
+    would need: deleting any sync op left is still reported (without the marks, three barriers
+    would be left that order nothing)."""
+    text = _hinted("matmul").replace(
+        "0.000000e+00 : tensor<64x32xf16", "1.000000e+00 : tensor<64x32xf16"
+    )
+    text = text.replace("0.000000e+00 : tensor<32x64xf16", "1.000000e+00 : tensor<32x64xf16")
+    module = parse(text)
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}},llc-lower-to-simt")
+    marked = [o.name for o in module.walk() if "llc.own_copies" in o.attributes]
+    assert "simt.shared_load" in marked and "simt.cp_async" in marked
+    run = simt_runner("matmul_kernel", _matmul_args(50, 48, 80, False))
+    missed = [n for n, c in delete_each_sync(module, run) if not c]
+    assert not missed, missed
+
+
 def test_llc_compile_pipelines_by_default_and_not_with_one_stage() -> None:
     """From layout-free input: the hinted matmul-epilogue's loop loads get 16-byte layouts (the
     axis analysis follows the pointers through the loop's back edge) and ``llc-compile``
