@@ -514,6 +514,13 @@ class SimtFunctions(InterpreterFunctions):
         count = op.count.value.data
         idx = self._matrix_rows(op, mem, addr, count)  # (warps, count, 8, 16)
         flat = idx.reshape(self.num_warps, -1)
+        if mem.pending is not None and (mem.pending[flat] > 0).any():
+            w, k = np.argwhere(mem.pending[flat] > 0)[0]
+            raise SimtRaceError(
+                op,
+                f"race: warp {w} reads byte {int(flat[w, k])}, which a simt.cp_async still "
+                "writes (no simt.cp_async_wait_group has retired its group)",
+            )
         never = mem.writer[flat] < 0
         if never.any():
             w, k = np.argwhere(never)[0]
@@ -674,6 +681,7 @@ class SimtFunctions(InterpreterFunctions):
     @impl(simt.WgmmaFenceOp)
     def run_wgmma_fence(self, interp: Interpreter, op: simt.WgmmaFenceOp, args: PythonValues):
         self.wgmma.fences += 1
+        self.wgmma.window = True
         self.stats.count("wgmma.fence")
         return ()
 
@@ -686,6 +694,7 @@ class SimtFunctions(InterpreterFunctions):
             pending.group = state.committed
         state.open = []
         state.committed += 1
+        state.window = False
         self.stats.count("wgmma.commit_group")
         return ()
 
@@ -777,6 +786,14 @@ class SimtFunctions(InterpreterFunctions):
                     f"race: the {what} registers were written after the last simt.wgmma_fence "
                     "(wgmma.fence must order register writes before a wgmma reads them)",
                 )
+        # the PTX emitter copies such an accumulator into the wgmma's registers at the fence
+        chain = isinstance(op.c.owner, simt.WgmmaOp | simt.WgmmaWaitGroupOp)
+        if not (chain and op.c.has_one_use()) and not self.wgmma.window:
+            raise SimtRaceError(
+                op,
+                "race: the accumulator is copied into the wgmma's registers with no "
+                "simt.wgmma_fence since the last commit (it is not an in-place chain)",
+            )
 
     def _wgmma_read(
         self,
@@ -1014,6 +1031,9 @@ class WgmmaState:
     committed: int = 0
     fences: int = 0
     produced: dict[Any, int] = field(default_factory=dict)
+    window: bool = False
+    """A ``simt.wgmma_fence`` since the last commit: the PTX emitter copies an accumulator that
+    is not an in-place chain into the wgmma's own registers at that fence."""
 
 
 _PASS_THROUGH = ("simt.wgmma", "simt.wgmma_wait_group", "scf.yield", "scf.for")

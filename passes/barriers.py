@@ -14,7 +14,11 @@ The model is the PTX's: each ``simt.shared_alloc`` is one static buffer (whateve
 iteration), two accesses conflict when they touch the same buffer, or two buffers the shared
 allocation (:mod:`llc.passes.shared_alloc`) placed over the same bytes, and one of them writes
 (``simt.shared_store``, ``simt.stmatrix``, ``simt.cp_async``, and the
-``simt.cp_async_wait_group`` where the copies land, for every buffer copied to; ``simt.wgmma``
+``simt.cp_async_wait_group`` where the copies land, for every buffer copied to, ordered
+against later accesses only: the copies' issue is ordered against earlier ones; a
+``simt.shared_load`` marked ``llc.own_copies`` reads only what its own thread copied, and needs no
+barrier after the copies or their wait, nor before the next copies into its ring when those are
+marked too (a ring every copy fills in one layout); ``simt.wgmma``
 reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
 the buffers of the wgmma chains it waits for; a ``simt.cp_async`` lands at its thread's wait, so
 no barrier right after the copy orders anything: what follows it conflicts with the wait), and
@@ -46,7 +50,6 @@ conflict with everything (the barriers around them stay).
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, gpu, scf
@@ -54,7 +57,12 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from llc.dialects import simt
 
-__all__ = ["barrier_needed", "prune_barriers"]
+__all__ = ["OWN_COPIES", "barrier_needed", "prune_barriers"]
+
+OWN_COPIES = "llc.own_copies"
+"""Marks a ``simt.shared_load`` whose thread reads only bytes its own ``cp.async`` copied (its
+own ``cp.async.wait_group`` makes them visible to it, no barrier has to), and a ``simt.cp_async``
+into a ring that every copy fills in one layout (each byte is always copied by one thread)."""
 
 _WRITES = (simt.SharedStoreOp, simt.StMatrixOp)
 _READS = (simt.SharedLoadOp, simt.LdMatrixOp)
@@ -70,7 +78,7 @@ class _Node:
     buffer: object = None
     writes: bool = False
     own_copies: bool = False
-    """A read of bytes only the reading thread's own ``cp.async`` copies wrote."""
+    """A read of bytes only its own thread's ``cp.async`` wrote (``OWN_COPIES``)."""
     succ: list[_Node] = field(default_factory=list)
     pred: list[_Node] = field(default_factory=list)
 
@@ -95,8 +103,7 @@ def _wgmma_buffers(op: Operation) -> list[object]:
 
 
 class _Graph:
-    def __init__(self, fn: func.FuncOp, own_copy_reads: Collection[Operation] = ()) -> None:
-        self.own_copy_reads = own_copy_reads
+    def __init__(self, fn: func.FuncOp) -> None:
         self.nodes: list[_Node] = []
         self.barriers: dict[Operation, _Node] = {}
         self.exit = self._node(None)
@@ -136,7 +143,7 @@ class _Graph:
             n = self._node(op, nxt)
             mem = op.operands[1] if isinstance(op, _WRITES) else op.operands[0]
             n.buffer, n.writes = _buffer(mem), isinstance(op, _WRITES)
-            n.own_copies = op in self.own_copy_reads
+            n.own_copies = OWN_COPIES in op.attributes
             return [n]
         if isinstance(op, simt.FenceAsyncSharedOp):
             # each thread fences its own generic-proxy writes; a wgmma of another thread may
@@ -148,6 +155,7 @@ class _Graph:
             n = self._node(op, nxt)
             n.writes = True
             n.buffer = _buffer(op.operands[0]) if isinstance(op, simt.CpAsyncOp) else self.copied
+            n.own_copies = OWN_COPIES in op.attributes
             return [n]
         if isinstance(op, scf.ForOp):
             head = self._node(None)  # each iteration starts here; it may also leave the loop
@@ -188,7 +196,8 @@ class _Graph:
 
 
 def _conflict(a: _Node, b: _Node) -> bool:
-    """Whether access ``a``, then access ``b`` (another thread's) need a barrier between them."""
+    """Whether the earlier access ``a`` and the later ``b`` (another thread's) need a barrier
+    between them."""
     if isinstance(a.op, simt.FenceAsyncSharedOp) or isinstance(b.op, simt.FenceAsyncSharedOp):
         return isinstance(a.op, simt.FenceAsyncSharedOp) and isinstance(b.op, simt.WgmmaOp)
     if not (a.writes or b.writes):
@@ -198,10 +207,24 @@ def _conflict(a: _Node, b: _Node) -> bool:
         # by that wait and a barrier after it (the wait's own conflicts), never by a barrier
         # right after the issue
         return False
-    if isinstance(a.op, simt.CpAsyncWaitGroupOp) and (
-        isinstance(b.op, simt.CpAsyncWaitGroupOp) or b.own_copies
+    if b.own_copies and isinstance(a.op, simt.CpAsyncWaitGroupOp):
+        # ``b`` reads only the bytes its own thread copied: its own wait made them visible to it
+        return False
+    if (
+        b.own_copies
+        and isinstance(b.op, simt.CpAsyncOp)
+        and (isinstance(a.op, simt.CpAsyncWaitGroupOp) or (a.own_copies and a.buffer is b.buffer))
     ):
-        return False  # each thread's wait lands its own copies, visible to it at once
+        # every copy into ``b``'s ring is in one layout: a thread overwrites only bytes that
+        # its own earlier copies wrote (landing at the wait ``a``) or, for an own-copies read
+        # ``a``, that it read itself
+        return False
+    if isinstance(b.op, simt.CpAsyncWaitGroupOp):
+        # The copies landing at a later wait were issued before it: after ``a`` (then their
+        # cp.async is itself an access on the path, ordered against ``a``) or before ``a``
+        # (then ``a`` touched bytes a copy still wrote, a race no barrier fixes). Either way
+        # the landing needs no barrier of its own ahead of it, only behind it.
+        return False
     if a.buffer is b.buffer or a.buffer is _ANY or b.buffer is _ANY:
         return True
     sa = a.buffer if isinstance(a.buffer, frozenset) else {a.buffer}
@@ -217,25 +240,22 @@ def _overlap(a: object, b: object) -> bool:
     return ra is not None and rb is not None and ra[0] < rb[1] and rb[0] < ra[1]
 
 
-def barrier_needed(
-    fn: func.FuncOp, barrier: gpu.BarrierOp, own_copy_reads: Collection[Operation] = ()
-) -> bool:
+def barrier_needed(fn: func.FuncOp, barrier: gpu.BarrierOp) -> bool:
     """Whether ``barrier`` (in ``fn``) is the only barrier on some path between two conflicting
-    shared-memory accesses (see the module docstring); ``own_copy_reads``: shared loads that
-    read only bytes their own thread's ``cp.async`` copies wrote (no barrier after the wait)."""
-    graph = _Graph(fn, own_copy_reads)
+    shared-memory accesses (see the module docstring)."""
+    graph = _Graph(fn)
     node = graph.barriers[barrier]
     before = graph.reach(node.pred, forward=False)
     after = graph.reach(node.succ, forward=True)
     return any(_conflict(a, b) for a in before for b in after)
 
 
-def prune_barriers(fn: func.FuncOp, own_copy_reads: Collection[Operation] = ()) -> int:
+def prune_barriers(fn: func.FuncOp) -> int:
     """Remove, in program order, every barrier of ``fn`` that :func:`barrier_needed` says orders
     nothing; return how many went (the module docstring has an example)."""
     removed = 0
     for op in [o for o in fn.walk() if isinstance(o, gpu.BarrierOp)]:
-        if not barrier_needed(fn, op, own_copy_reads):
+        if not barrier_needed(fn, op):
             op.detach()
             op.erase()
             removed += 1

@@ -8,10 +8,10 @@ the dot it would build itself:
   multiple of 4, ``K`` at least one instruction (``256 / element bits``), both operands of one
   element type among f16, bf16, tf32 (``f32`` with ``inputPrecision = tf32``), i8, f8E5M2,
   f8E4M3FN; an 8-bit float dot accumulating in f32 needs ``maxNumImpreciseAcc >= 32``. Any
-  other dot falls back to Triton's next choice (mma v2, then FMA). A dot whose two operands are
-  both computed in registers (neither comes from a load or a block argument, looking through
-  conversions and transposes) also stays v2: staging both through shared memory would cost more
-  than wgmma saves (Triton's ``comesFromLoadOrBlockArg``).
+  other dot falls back to Triton's next choice (mma v2, then FMA). Where the operands come
+  from does not matter to the choice: Triton 3.9's AccelerateMatmul gives v3 to a dot whose
+  operands are both read back from shared memory (``local_load``) or computed
+  (``bench/accelerate_local_load.py``); older Triton kept such a dot on v2.
 * **the accumulator** (:func:`mma_v3_instr_shape`, :func:`warps_per_tile_v3`): instruction
   ``[16, N, 256 / bits]`` with the largest N of wgmma's list that divides the tile and fits the
   warps left after M; warps ``[4, 1]`` grown along M while the tile has rows left, then along N;
@@ -220,7 +220,6 @@ def hopper_dot(
     num_warps: int,
     *,
     a_from_load: bool = True,
-    b_from_load: bool = True,
     chained: bool = False,
     precision: str = "tf32",
     max_num_imprecise_acc: int = 0,
@@ -233,15 +232,12 @@ def hopper_dot(
     ((4, 1), (16, 64, 16), False)
     >>> hopper_dot((64, 64), 64, "f16", "f16", "f32", 4, a_from_load=False).k_width
     2
-    >>> hopper_dot((64, 64), 64, "f16", "f16", "f32", 4, a_from_load=False, b_from_load=False)
     >>> hopper_dot((16, 64), 64, "f16", "f16", "f32", 4) is None  # small M: mma v2
     True
     """
     if not supports_mma_v3(
         shape, k, a_element, b_element, result_element, num_warps, precision, max_num_imprecise_acc
     ):
-        return None
-    if not (a_from_load or b_from_load):
         return None
     m, n = shape
     try:
@@ -325,7 +321,6 @@ def hopper_dot_for(op: Operation, num_warps: int) -> HopperDot | None:
         str(element_type_of(c)),
         num_warps,
         a_from_load=comes_from_load(op.operands[0]),
-        b_from_load=comes_from_load(op.operands[1]),
         chained=feeds_another_dot(op),
         precision=_precision(op),
         max_num_imprecise_acc=_imprecise(op),

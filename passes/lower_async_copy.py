@@ -2,6 +2,7 @@
 
 * ``tl.memdesc_index %ring[%i]``: the ring's ``simt.shared_alloc`` and the slot's byte base
   ``%i * slot bytes``, which every shared access of the slot adds (``lowering.smem_base``);
+  ``tl.memdesc_trans`` of a slot: the same bytes and base, read through the view's layout;
 * ``tl.async_copy_global_to_local %ptrs, %slot mask %m``: per thread, one ``simt.cp_async`` per
   group of registers that are contiguous both in global memory (as ``tl.load`` vectorizes:
   layout, axis analysis, mask constancy) and in the slot's shared layout: 16 bytes
@@ -25,10 +26,11 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, gpu
-from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i32
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr, VectorType, i32
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from llc.dialects import simt, tl
+from llc.passes.barriers import OWN_COPIES
 from llc.passes.simt_lowering import widest_run
 
 __all__ = [
@@ -36,6 +38,10 @@ __all__ = [
     "lower_async_copy_global_to_local",
     "lower_async_wait",
     "lower_memdesc_index",
+    "lower_memdesc_trans",
+    "mark_own_copies",
+    "reads_own_copies",
+    "single_layout_ring",
     "slot_bytes",
 ]
 
@@ -79,6 +85,91 @@ def _in_loop(op: Operation) -> bool:
     return False
 
 
+def lower_memdesc_trans(lowering: Any, op: Operation) -> None:
+    """A transposed view of a buffer (or of a ring's slot): the same bytes and slot base; its
+    memdesc type's shared layout says where each element of the view is."""
+    src = op.operands[0]
+    lowering.vals[op.results[0]] = lowering.get(src)
+    if src in lowering.smem_base:
+        lowering.smem_base[op.results[0]] = lowering.smem_base[src]
+
+
+def mark_own_copies(load: Operation, parts: list[Any]) -> None:
+    """Mark the ``simt.shared_load`` results ``parts`` of ``tl.local_load`` ``load`` with
+    :data:`llc.passes.barriers.OWN_COPIES` when :func:`reads_own_copies` (no barrier needs to
+    show other threads' copies to them: there are none)."""
+    if reads_own_copies(load):
+        for part in parts:
+            part.owner.attributes[OWN_COPIES] = UnitAttr()
+
+
+def single_layout_ring(copy: Operation) -> bool:
+    """Whether every ``tl.async_copy_global_to_local`` into the ring that ``copy`` fills copies
+    from pointers in ``copy``'s layout, into slots of one type (so each byte is always copied by
+    the same thread); the slots' other uses only read them.
+
+    >>> from pathlib import Path
+    >>> from llc.testing.semantics import apply_pipeline, parse
+    >>> text = (Path(__file__).resolve().parents[1] / "examples" / "matmul.mlir").read_text()
+    >>> hint = ": i32 {tl.divisibility = 16 : i32}"
+    >>> module = parse(text.replace("%N: i32", "%N" + hint).replace("%K: i32", "%K" + hint))
+    >>> _ = apply_pipeline(module, "llc-pipeline{num-stages=3}")
+    >>> {single_layout_ring(o) for o in module.walk() if o.name.startswith("tl.async_copy")}
+    {True}
+    """
+    slot = copy.operands[1]
+    index = slot.owner
+    if not isinstance(index, Operation) or index.name != "tl.memdesc_index":
+        return False
+    return _fills_in_layout(index.operands[0], slot.type, copy.operands[0].type.encoding)
+
+
+def _fills_in_layout(ring: SSAValue, slot_type: Attribute, layout: Attribute | None) -> bool:
+    """Every use of ``ring`` is a slot of ``slot_type`` that only copies from pointers in
+    ``layout`` fill and only reads (``tl.local_load``, transposed views read) use."""
+    for use in ring.uses:
+        slot = use.operation
+        if slot.name != "tl.memdesc_index" or slot.results[0].type != slot_type:
+            return False
+        for user in slot.results[0].uses:
+            writer = user.operation
+            if writer.name == "tl.async_copy_global_to_local":
+                if getattr(writer.operands[0].type, "encoding", None) != layout:
+                    return False
+            elif writer.name == "tl.memdesc_trans":
+                if any(u.operation.name != "tl.local_load" for u in writer.results[0].uses):
+                    return False  # a view written through, or one we do not follow
+            elif writer.name != "tl.local_load":
+                return False  # another writer
+    return True
+
+
+def reads_own_copies(load: Operation) -> bool:
+    """Whether every thread of ``tl.local_load`` ``load`` reads exactly the elements it copied:
+    its buffer is a slot of a ring that only ``tl.async_copy_global_to_local`` ops fill, each
+    from pointers laid out like the load's result, into slots of the same type (other uses of
+    the slots only read them).
+
+    The pipelined matmul reads its slots into the dot-operand layouts, not the copies' blocked
+    ones:
+
+    >>> from pathlib import Path
+    >>> from llc.testing.semantics import apply_pipeline, parse
+    >>> text = (Path(__file__).resolve().parents[1] / "examples" / "matmul.mlir").read_text()
+    >>> hint = ": i32 {tl.divisibility = 16 : i32}"
+    >>> module = parse(text.replace("%N: i32", "%N" + hint).replace("%K: i32", "%K" + hint))
+    >>> _ = apply_pipeline(module, "llc-pipeline{num-stages=3}")
+    >>> {reads_own_copies(o) for o in module.walk() if o.name == "tl.local_load"}
+    {False}
+    """
+    mem = load.operands[0]
+    index = mem.owner
+    if not isinstance(index, Operation) or index.name != "tl.memdesc_index":
+        return False
+    layout = getattr(load.results[0].type, "encoding", None)
+    return _fills_in_layout(index.operands[0], mem.type, layout)
+
+
 def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLocalOp) -> None:
     """``cp.async`` copies of ``op``'s tile into its slot (see the module docstring)."""
     # (the lowering state analysed every loop's carried values before moving loop bodies)
@@ -94,7 +185,6 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
     tpart = lowering.thread_linear(thread)
     smem = lowering.get(op.dst)
     addrs = lowering.get(op.ptr)
-    lowering.copy_offsets.setdefault(smem, set()).add((tuple(reg), tuple(thread)))
     if _in_loop(op):
         # earlier readers of the slot are done (a refill right after this iteration's reads);
         # prune_barriers drops it where the wait's barrier already orders them. Before the loop
@@ -106,6 +196,7 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
     for pos in range(ll.get_in_dim_size_log2("register")):
         if not any(int(x) for x in ll.basis("register", pos)):
             dup_regs |= 1 << pos
+    one_layout = single_layout_ring(op)  # for the barrier analysis (llc.passes.barriers)
     full = lowering.const_scalar(i32, nbytes)
     zero = lowering.const_scalar(i32, 0)
     for b in range(0, len(reg), width):
@@ -116,7 +207,9 @@ def lower_async_copy_global_to_local(lowering: Any, op: tl.AsyncCopyGlobalToLoca
         mask = lowering.group_mask(op.mask, b, None)
         if nbytes >= 4:
             size = lowering.emit(arith.SelectOp(mask, full, zero)).results[0]
-            lowering.emit(simt.CpAsyncOp(smem, addr, src, size, nbytes))
+            issued = lowering.emit(simt.CpAsyncOp(smem, addr, src, size, nbytes))
+            if one_layout:
+                issued.attributes[OWN_COPIES] = UnitAttr()
             continue
         # no cp.async moves fewer than 4 bytes: a synchronous copy
         vt = VectorType(elem.pointee, [width])

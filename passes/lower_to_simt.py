@@ -61,7 +61,13 @@ from xdsl.passes import ModulePass
 from llc.dialects import simt, tl
 from llc.errors import LayoutError
 from llc.lowering import SimtProgram
-from llc.passes import lower_async_copy, lower_elementwise, lower_scan, lower_wgmma
+from llc.passes import (
+    lower_async_copy,
+    lower_elementwise,
+    lower_ldmatrix,
+    lower_scan,
+    lower_wgmma,
+)
 from llc.passes.barriers import prune_async_fences, prune_barriers
 from llc.passes.shared_alloc import allocate_shared
 from llc.passes.simt_lowering import (
@@ -576,22 +582,18 @@ def lower_local_dealloc(lowering: FunctionLowering, op: Operation) -> None:
 
 
 def lower_local_load(lowering: FunctionLowering, op: Operation) -> None:
-    """``tl.local_load``: the registers of the result layout, from the shared buffer."""
+    """``tl.local_load``: the registers of the result layout, from the shared buffer (with
+    ``ldmatrix`` where it fits and pays: :mod:`llc.passes.lower_ldmatrix`)."""
+    if lower_ldmatrix.lower_local_load_ldmatrix(lowering, op):
+        return
     res = op.results[0]
     rt = res.type
     assert isinstance(rt, TensorType)
     ll = tensor_layout(rt)
     vt = register_vector_type(rt)
     target = Laid(lowering.get(op.operands[0]), thread_coords(ll, lowering.threads), ll)
-    emitted = len(lowering.emitted)
     parts = lowering.shared_access(op.operands[0], target, vt.element_type, None)
-    copies = lowering.copy_offsets.get(lowering.get(op.operands[0]))
-    if copies:
-        # a ring slot read back in the copies' own layout: each thread reads only bytes its own
-        # cp.async wrote, visible to it after its wait without a barrier
-        reg, thread = lowering.shared_offsets(op.operands[0], target)
-        if all(thread == list(t) and set(reg) <= set(r) for r, t in copies):
-            lowering.own_copy_reads.update(lowering.emitted[emitted:])
+    lower_async_copy.mark_own_copies(op, parts)
     lowering.set_tensor(res, lowering.concat(parts), ll)
 
 
@@ -945,6 +947,7 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("tl.local_load", lower_local_load),
     pattern_for("tl.local_dealloc", lower_local_dealloc),
     pattern_for("tl.memdesc_index", lower_async_copy.lower_memdesc_index),
+    pattern_for("tl.memdesc_trans", lower_async_copy.lower_memdesc_trans),
     pattern_for("tl.async_copy_global_to_local", lower_async_copy.lower_async_copy_global_to_local),
     pattern_for("tl.async_commit_group", lower_async_copy.lower_async_commit_group),
     pattern_for("tl.async_wait", lower_async_copy.lower_async_wait),
@@ -993,7 +996,7 @@ def lower_module(module: ModuleOp) -> None:
         # one arena, dead buffers' bytes reused; its reuse barriers go where nothing else orders
         allocate_shared(fn, lowering.scratch)
         prune_async_fences(fn)  # before the barriers: a fence's barrier may go with it
-        prune_barriers(fn, lowering.own_copy_reads)
+        prune_barriers(fn)
         fn.attributes["llc.num_warps"] = IntegerAttr(num_warps, 32)
         fn.attributes["llc.threads_per_warp"] = IntegerAttr(tpw, 32)
 

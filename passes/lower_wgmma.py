@@ -433,8 +433,11 @@ def _descriptors(
 
 
 def _ring_type(slot: SSAValue) -> Any:
-    """The ring buffer's type of a slot (the ``tl.memdesc_index`` that made it)."""
+    """The ring buffer's type of a slot (the ``tl.memdesc_index`` that made it, through a
+    ``tl.memdesc_trans`` view of the slot)."""
     owner = slot.owner
+    while isinstance(owner, Operation) and owner.name == "tl.memdesc_trans":
+        owner = owner.operands[0].owner
     assert isinstance(owner, Operation) and owner.name == "tl.memdesc_index"
     return owner.operands[0].type
 

@@ -12,25 +12,32 @@ of the body in stage ``num_stages - 1``):
   iterations than stages, dynamic bounds) has its mask cleared, so it reads nothing and fills its
   slot with zeros;
 * **kernel**: iteration ``j`` waits (``tl.async_wait {num = num_stages - 2}``) until its own
-  group has landed, reads its tile, issues the copy of iteration ``j + num_stages - 1`` and
-  commits. A tile read into registers (``tl.local_load``, straight into the dot-operand layout
-  when the load's only use was that conversion) frees its slot at once: the ring has
-  ``num_stages - 1`` slots and the copy, placed after this iteration's reads (the copy
-  lowering's barrier keeps them ahead of it), refills the slot just read, as Triton's pipeliner
-  does. A slot the kernel stages itself (a wgmma reads it, asynchronously) stays busy: the ring
-  has ``num_stages`` slots and the copy, issued before the reads, goes into the slot iteration
-  ``j - 1`` read (the wait's barrier keeps those reads ahead of it). The copies of the last
-  ``num_stages - 1`` iterations are masked off as in the prologue: the tail of a loop whose trip
-  count is not a multiple of the stage count keeps its original masks, and-ed with
-  ``iteration < upper bound``;
-* **epilogue**: ``tl.async_wait {num = 0}`` after the loop drains the masked-off copies.
+  group has landed, reads its tile (``tl.local_load``, straight into the dot-operand layout
+  when the load's only use was that conversion, through a ``tl.memdesc_trans`` view of the slot
+  when it was transposed first), issues the copy of iteration ``j + num_stages - 1`` and
+  commits. A tile read into registers frees its slot at once: the ring has ``num_stages - 1``
+  slots and the copy, placed after this iteration's reads (the copy lowering's barrier keeps
+  them ahead of it), refills the slot just read, as Triton's pipeliner does. A slot the kernel
+  stages itself (a wgmma reads it, asynchronously) stays busy: the ring has ``num_stages``
+  slots and the copy, issued before the reads, goes into the slot iteration ``j - 1`` read (the
+  wait's barrier keeps those reads ahead of it). The loop stops ``num_stages - 1`` iterations
+  early, so every copy it issues is for an iteration that runs: no bound check, the original
+  masks (the K tail) only;
+* **epilogue**, peeled: the last ``num_stages - 1`` iterations follow the loop without copies;
+  before peeled iteration ``e`` a ``tl.async_wait {num = num_stages - 2 - e}`` lets the groups of
+  the later iterations stay in flight (the last wait is 0: nothing is left in flight), and the
+  iteration runs under ``scf.if iv < upper bound``: a loop of fewer than ``num_stages - 1``
+  iterations (0 and 1 included) runs only its own. ``peel-epilogue=false`` keeps Triton 3.9's
+  form instead: the loop runs every iteration, the copies past the upper bound masked off, and
+  a ``tl.async_wait {num = 0}`` after it drains them.
 
-The loop carries two slot counters (the slot to fill, the slot to read) and the values the
-address arithmetic carries (pointer tensors advanced by ``tl.addptr``) ``num_stages - 1``
-iterations ahead. A load is left alone (synchronous) when its address or mask depends on a value
-the later stage computes, on another load, or on a carried value the rest of the body also reads
-or the loop returns. ``other`` values that are not zero are applied after the ``tl.local_load``
-with the consumer iteration's mask (``cp.async`` fills masked bytes with zeros).
+The loop carries two slot counters (the slot to fill, the slot to read), its next induction value
+(where the peeled iterations start) and the values the address arithmetic carries (pointer tensors
+advanced by ``tl.addptr``) ``num_stages - 1`` iterations ahead. A load is left alone (synchronous)
+when its address or mask depends on a value the later stage computes, on another load, or on a
+carried value the rest of the body also reads or the loop returns. ``other`` values that are not
+zero are applied after the ``tl.local_load`` with the consumer iteration's mask (``cp.async`` fills
+masked bytes with zeros).
 
 The ring is one ``tl.local_alloc`` of ``slots x tile`` in the swizzled shared layout the
 layout assignment gives dot operands (:func:`llc.passes.layout_assignment.shared_layout_for`);
@@ -45,7 +52,7 @@ layout assignment gives dot operands (:func:`llc.passes.layout_assignment.shared
 >>> _ = apply_pipeline(module, "llc-pipeline{num-stages=3}")
 >>> names = [op.name[9:] for op in module.walk() if op.name.startswith("tl.async")]
 >>> print(" ".join(n.replace("copy_global_to_local", "copy") for n in names))
-copy copy commit_group copy copy commit_group wait copy copy commit_group wait
+copy copy commit_group copy copy commit_group wait copy copy commit_group wait wait
 >>> [op.results[0].type.get_shape()[0] for op in module.walk() if op.name == "tl.local_alloc"]
 [2, 2]
 """
@@ -53,6 +60,7 @@ copy copy commit_group copy copy commit_group wait copy copy commit_group wait
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
@@ -306,31 +314,24 @@ class _Emitter:
 
 
 def _ring_type(load: tl.LoadOp, stages: int) -> tuple[tl.MemDescType, tl.MemDescType]:
-    """The ring (``stages x tile``) and slot memdesc types, in the dot-operand shared layout."""
-    from llc.dialects.layout_attrs import SwizzledSharedEncodingAttr
-    from llc.layouts.shared import SwizzledSharedLayout
+    """The ring (``stages x tile``) and slot memdesc types, in the dot-operand shared layout.
+    The ring carries the slot's (rank-2) layout, which applies to its trailing dims, the leading
+    dim picking whole slots: the form Triton writes (and verifies: a 3-D swizzled layout over
+    ``3 x tile`` is not a power-of-2 shape)."""
     from llc.passes.layout_assignment import shared_layout_for
 
     rt = load.result.type
     assert isinstance(rt, TensorType)
     shape = list(rt.get_shape())
     staged = _staging_alloc(load)
-    if staged is not None:  # the kernel stages the tile itself: keep its shared layout
+    if staged is not None and staged.operands[0] is not load.result:
+        slot_enc = _slot_encoding(load)  # staged transposed: its view is the kernel's layout
+    elif staged is not None:  # the kernel stages the tile itself: keep its shared layout
         slot_enc = staged.results[0].type.encoding  # type: ignore[attr-defined]
     else:
         slot_enc = shared_layout_for(tl.MemDescType(rt.element_type, shape))
-    lay = slot_enc.layout  # type: ignore[attr-defined]
-    if isinstance(slot_enc, SwizzledSharedEncodingAttr):
-        # the slot's layout on the trailing dims; the leading dim picks whole slots
-        ring_enc = SwizzledSharedEncodingAttr(
-            SwizzledSharedLayout(
-                lay.vec, lay.per_phase, lay.max_phase, [o + 1 for o in lay.order] + [0]
-            )
-        )
-    else:  # nvmma_shared (wgmma operands) applies to the trailing two dims as it is
-        ring_enc = slot_enc
     return (
-        tl.MemDescType(rt.element_type, [stages, *shape], ring_enc),
+        tl.MemDescType(rt.element_type, [stages, *shape], slot_enc),
         tl.MemDescType(rt.element_type, shape, slot_enc),
     )
 
@@ -343,25 +344,29 @@ def _issue(
     carried_in: list[SSAValue],
     slot: SSAValue,
     put: _Emitter,
+    guard: bool = True,
 ) -> list[SSAValue]:
     """Clone stage 0 for the iteration of induction value ``iv`` (carried values
-    ``carried_in``), issue its copies into ``slot`` (masked off past the upper bound) and
-    commit them; return the carried values of the next iteration."""
+    ``carried_in``), issue its copies into ``slot`` (with ``guard``, masked off past the upper
+    bound) and commit them; return the carried values of the next iteration."""
     body = loop.body.block
     mapping: dict[SSAValue, SSAValue] = {body.args[0]: iv}
     for p, v in zip(plan.carried, carried_in, strict=True):
         mapping[body.args[p + 1]] = v
     for op in plan.stage0:
         put(op.clone(value_mapper=mapping))
-    valid = put(arith.CmpiOp(iv, loop.ub, "slt")).results[0]
+    valid = put(arith.CmpiOp(iv, loop.ub, "slt")).results[0] if guard else None
     for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
         ptr = mapping.get(load.ptr, load.ptr)
         pt = ptr.type
         assert isinstance(pt, TensorType)
         mask_t = TensorType(i1, pt.get_shape(), pt.encoding)
-        live = put(tl.SplatOp(valid, mask_t)).results[0]  # type: ignore[arg-type]
+        live = None
+        if valid is not None:
+            live = put(tl.SplatOp(valid, mask_t)).results[0]  # type: ignore[arg-type]
         if load.mask is not None:
-            live = put(arith.AndIOp(mapping.get(load.mask, load.mask), live)).results[0]
+            mask = mapping.get(load.mask, load.mask)
+            live = mask if live is None else put(arith.AndIOp(mask, live)).results[0]
         dst = put(tl.MemDescIndexOp(operands=[ring, slot], result_types=[slot_t])).results[0]
         put(tl.AsyncCopyGlobalToLocalOp(ptr, dst, live))
     put(tl.AsyncCommitGroupOp())
@@ -376,9 +381,11 @@ def _next_slot(idx: SSAValue, stages: int, put: _Emitter) -> SSAValue:
     return put(arith.SelectOp(wrap, put.const(i32, 0), inc)).results[0]
 
 
-def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
+def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp | None:
     """Pipeline ``loop`` over ``stages`` buffers (see the module docstring); return the new
-    loop, or ``None`` (``loop`` unchanged) when no load qualifies or ``stages < 2``."""
+    loop, or ``None`` (``loop`` unchanged) when no load qualifies or ``stages < 2``. With
+    ``peel`` the last ``stages - 1`` iterations follow the loop (no copies); without, they stay
+    in the loop with their copies masked off (Triton 3.9's form)."""
     if stages < 2:
         return None
     plan = pipelinable_loads(loop)
@@ -410,23 +417,31 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
         carried = _issue(plan, loop, rings, iv, carried, before.const(i32, s), before)
 
     # ---- the loop: wait for this iteration's tiles, issue stages - 1 iterations ahead, then
-    # the old body with each load reading its slot
+    # the old body with each load reading its slot (peeled: the loop stops stages - 1
+    # iterations early, so every copy it issues is for an iteration that runs)
     inits = list(loop.iter_args)
     for p, v in zip(plan.carried, carried, strict=True):
         inits[p] = v
     inits += [before.const(i32, (stages - 1) % slots), before.const(i32, 0)]
-    new_body = Block(arg_types=[a.type for a in body.args] + [i32, i32])
+    counters = [i32, i32]
+    if peel:  # the induction value after the loop: where the peeled iterations start
+        inits.append(loop.lb)
+        counters.append(iv_t)
+    new_body = Block(arg_types=[a.type for a in body.args] + counters)
     for old_arg, new_arg in zip(body.args, new_body.args, strict=False):
         new_arg.name_hint = old_arg.name_hint
-    fill, read = new_body.args[-2], new_body.args[-1]
+    fill, read = new_body.args[len(body.args)], new_body.args[len(body.args) + 1]
     fill.name_hint, read.name_hint = "fill_slot", "read_slot"
+    if peel:
+        new_body.args[-1].name_hint = "next_iv"
     put = _Emitter(new_body)
     put(tl.AsyncWaitOp(stages - 2))
     iv_ahead = put(arith.AddiOp(new_body.args[0], ahead)).results[0]
     ahead_args = [new_body.args[p + 1] for p in plan.carried]
     waited = set(new_body.ops)
-    next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fill, put)
+    next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fill, put, guard=not peel)
     issued = [o for o in new_body.ops if o not in waited]
+    issue_ops = set(new_body.ops)
     for op in list(body.ops):
         op.detach()
         new_body.add_op(op)
@@ -454,19 +469,26 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
         values[p] = v
     at_end = _Emitter(new_body, old_yield)
     values += [_next_slot(fill, slots, at_end), _next_slot(read, slots, at_end)]
+    if peel:
+        values.append(at_end(arith.AddiOp(new_body.args[0], loop.step)).results[0])
     old_yield.detach()
     old_yield.erase()
     new_body.add_op(scf.YieldOp(*values))
 
-    new_loop = before(scf.ForOp(loop.lb, loop.ub, loop.step, inits, Region(new_body)))
+    ub = before(arith.SubiOp(loop.ub, ahead)).results[0] if peel else loop.ub
+    new_loop = before(scf.ForOp(loop.lb, ub, loop.step, inits, Region(new_body)))
     assert isinstance(new_loop, scf.ForOp)
     region_dce(new_loop.body)  # what the copies replaced: the loads' address arithmetic
-    for old, new in zip(loop.results, new_loop.results, strict=False):
+    if peel:
+        results = _peel_epilogue(new_loop, issue_ops, plan, stages, loop, len(loop.results))
+    else:
+        # the masked-off copies of the last iterations are still in flight
+        outer.insert_op_after(tl.AsyncWaitOp(0), new_loop)
+        results = list(new_loop.results)
+    for old, new in zip(loop.results, results, strict=False):
         old.replace_all_uses_with(new)
     loop.detach()
     loop.erase()
-    # ---- epilogue: the masked-off copies of the last iterations are still in flight
-    outer.insert_op_after(tl.AsyncWaitOp(0), new_loop)
     return new_loop
 
 
@@ -479,16 +501,110 @@ def _in_block(op: Operation, block: Block) -> Operation:
     return op
 
 
+def _peel_epilogue(
+    new_loop: scf.ForOp,
+    issue_ops: set[Operation],
+    plan: _Plan,
+    stages: int,
+    loop: scf.ForOp,
+    count: int,
+) -> list[SSAValue]:
+    """The last ``stages - 1`` iterations after ``new_loop``: each waits for its own group
+    (``stages - 2 - e`` groups may stay in flight before peeled iteration ``e``; the last wait
+    is 0 and drains every copy) and runs the loop's body without its copies, under ``scf.if
+    iv < ub`` (a loop of fewer than ``stages - 1`` iterations runs fewer of them: its
+    prologue's extra copies were masked off). Returns the values of the original loop's
+    ``count`` results."""
+    body = new_loop.body.block
+    outer = new_loop.parent_block()
+    after = new_loop.next_op
+    assert outer is not None and after is not None  # a loop is followed by its block's end
+    put = _Emitter(outer, after)
+    current = list(new_loop.results)
+    fill_pos = count  # the fill counter, then the read counter, then the induction value
+    yield_op = body.last_op
+    assert yield_op is not None
+    for e in range(stages - 1):
+        put(tl.AsyncWaitOp(stages - 2 - e))
+        iv = current[-1]
+        valid = put(arith.CmpiOp(iv, loop.ub, "slt")).results[0]
+        mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, [iv, *current], strict=True))
+        then_block = Block()
+        for op in body.ops:
+            if op not in issue_ops and op is not yield_op:
+                then_block.add_op(op.clone(value_mapper=mapping))
+        then_values = [mapping.get(v, v) for v in yield_op.operands]
+        for p in [*plan.carried, fill_pos]:  # no copies: stage 0's values stay as they are
+            then_values[p] = current[p]
+        then_block.add_op(scf.YieldOp(*then_values))
+        then_region = Region(then_block)
+        region_dce(then_region)
+        else_region = Region(Block([scf.YieldOp(*current)]))
+        branch = put(scf.IfOp(valid, [v.type for v in current], then_region, else_region))
+        current = list(branch.results)
+    return current[:count]
+
+
 def _staging_alloc(load: tl.LoadOp) -> Operation | None:
-    """The ``tl.local_alloc %tile`` that is the load's only use, when the kernel stages the tile
-    through shared memory itself (with a shared layout): the ring's slot can replace it."""
+    """The ``tl.local_alloc`` that stages the load's tile through shared memory itself (with a
+    shared layout), as the load's only use or through a ``tl.trans`` that is (flash attention's
+    ``k``, whose transposed tile wgmma reads): the ring's slot (or a transposed view of it) can
+    replace it."""
     users = [u.operation for u in load.result.uses]
+    if len(users) == 1 and isinstance(users[0], tl.TransOp):
+        if _slot_encoding(load) is None:
+            return None
+        users = [u.operation for u in users[0].results[0].uses]
     if len(users) != 1 or users[0].name != "tl.local_alloc":
         return None
     mt = users[0].results[0].type
     if not isinstance(mt, tl.MemDescType) or not hasattr(mt.encoding, "layout"):
         return None
     return users[0]
+
+
+def _slot_encoding(load: tl.LoadOp) -> Attribute | None:
+    """For a load staged as ``tl.local_alloc(tl.trans(load))``: the shared layout of the
+    load's (untransposed) tile whose transposed view is exactly the alloc's layout (a swizzled
+    layout with its order permuted, an nvmma one with ``transposed`` flipped; checked element by
+    element), or ``None``."""
+    import dataclasses
+
+    import numpy as np
+
+    from llc.dialects.layout_attrs import NVMMASharedEncodingAttr, SwizzledSharedEncodingAttr
+    from llc.layouts.shared import SwizzledSharedLayout
+
+    trans = next(iter(load.result.uses)).operation
+    allocs = [u.operation for u in trans.results[0].uses]
+    if len(allocs) != 1 or allocs[0].name != "tl.local_alloc":
+        return None
+    mt = allocs[0].results[0].type
+    perm = [int(v) for v in trans.order.get_values()]  # type: ignore[attr-defined]
+    enc = getattr(mt, "encoding", None)
+    lay = getattr(enc, "layout", None)
+    if isinstance(enc, SwizzledSharedEncodingAttr):
+        order = [perm[d] for d in lay.order]  # type: ignore[union-attr]
+        cand: Attribute = SwizzledSharedEncodingAttr(
+            SwizzledSharedLayout(lay.vec, lay.per_phase, lay.max_phase, order)  # type: ignore[union-attr]
+        )
+    elif isinstance(enc, NVMMASharedEncodingAttr):
+        flipped = dataclasses.replace(lay, transposed=not lay.transposed)  # type: ignore[type-var]
+        cand = NVMMASharedEncodingAttr(flipped)
+    else:
+        return None
+    shape = [int(x) for x in load.result.type.get_shape()]  # type: ignore[union-attr]
+    if any(x & (x - 1) for x in shape):
+        return None
+
+    def coords(e: Any, sh: list[int]) -> np.ndarray:
+        ll = e.to_linear_layout(sh)
+        outs = ll.apply_all()
+        return np.stack([np.asarray(outs[n]) for n, _ in ll.out_dims], -1)
+
+    view = coords(enc, [shape[d] for d in perm])  # offset -> coordinate in the alloc
+    base = coords(cand, shape)  # offset -> coordinate in the slot
+    return cand if np.array_equal(view, base[:, perm]) else None
 
 
 def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> None:
@@ -504,23 +620,48 @@ def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> 
             if use.operation.name == "tl.local_dealloc":
                 use.operation.detach()
                 use.operation.erase()
+        trans = staged.operands[0].owner
+        if trans is not load:  # staged transposed: a transposed view of the slot
+            assert isinstance(trans, tl.TransOp)
+            props = {"order": trans.order}
+            view_t = staged.results[0].type
+            src = at(
+                tl.MemDescTransOp.create(operands=[src], result_types=[view_t], properties=props)
+            ).results[0]
         staged.results[0].replace_all_uses_with(src)
         staged.detach()
         staged.erase()
+        if trans is not load:
+            trans.detach()
+            trans.erase()
         load.detach()
         load.erase()
         return
     users = [u.operation for u in load.result.uses]
+    trans = users[0] if len(users) == 1 and isinstance(users[0], tl.TransOp) else None
+    # a transposed operand reads a transposed view of the slot (no data moves), as Triton does
+    view = _transposed_view(src, trans) if trans is not None else None
+    if view is not None:
+        assert trans is not None
+        users = [u.operation for u in trans.results[0].uses]
     if load not in plan.selects and len(users) == 1 and users[0].name == "tl.convert_layout":
         conv = users[0]
         ct = conv.results[0].type
         if getattr(getattr(ct, "encoding", None), "kind", "") == "dot_op":
+            dead = [conv, load]
+            if view is not None:
+                assert trans is not None
+                props = {"order": trans.order}  # type: ignore[attr-defined]
+                flip = tl.MemDescTransOp.create(
+                    operands=[src], result_types=[view], properties=props
+                )
+                src = at(flip).results[0]
+                dead.insert(1, trans)
             out = at(tl.LocalLoadOp(src, ct)).results[0]  # type: ignore[arg-type]
             conv.results[0].replace_all_uses_with(out)
-            conv.detach()
-            conv.erase()
-            load.detach()
-            load.erase()
+            for op in dead:
+                op.detach()
+                op.erase()
             return
     value = at(tl.LocalLoadOp(src, rt)).results[0]
     if load in plan.selects:
@@ -529,6 +670,26 @@ def _replace_load(load: tl.LoadOp, src: SSAValue, at: _Emitter, plan: _Plan) -> 
     load.result.replace_all_uses_with(value)
     load.detach()
     load.erase()
+
+
+def _transposed_view(slot: SSAValue, trans: Operation) -> tl.MemDescType | None:
+    """The memdesc type of ``tl.memdesc_trans`` of ``slot`` by ``trans``'s order (a swizzled
+    shared layout with its order permuted alike: the same bytes), or ``None`` for other
+    layouts."""
+    from llc.dialects.layout_attrs import SwizzledSharedEncodingAttr
+    from llc.layouts.shared import SwizzledSharedLayout
+
+    mt = slot.type
+    assert isinstance(mt, tl.MemDescType)
+    enc = mt.encoding
+    if not isinstance(enc, SwizzledSharedEncodingAttr):
+        return None
+    perm = [int(v) for v in trans.order.get_values()]  # type: ignore[attr-defined]
+    lay = enc.layout
+    order = [perm.index(d) for d in lay.order]
+    shape = [mt.get_shape()[d] for d in perm]
+    layout = SwizzledSharedLayout(lay.vec, lay.per_phase, lay.max_phase, order)
+    return tl.MemDescType(mt.element_type, shape, SwizzledSharedEncodingAttr(layout))
 
 
 def pipeline_stages(target: str, requested: int) -> int:
@@ -562,15 +723,17 @@ def module_stages(module: ModuleOp, requested: int) -> int:
 
 @dataclass(frozen=True)
 class PipelinePass(ModulePass):
-    """``-p 'llc-pipeline{num-stages=3}'``: pipeline every ``scf.for`` whose loads feed dots
-    over ``num-stages`` shared buffers (``num-stages < 2``: nothing to do).
+    """``-p 'llc-pipeline{num-stages=3 peel-epilogue=true}'``: pipeline every ``scf.for`` whose
+    loads feed dots over ``num-stages`` shared buffers (``num-stages < 2``: nothing to do), the
+    last ``num-stages - 1`` iterations peeled after the loop unless ``peel-epilogue=false``.
 
-    >>> PipelinePass().num_stages
-    3
+    >>> PipelinePass().num_stages, PipelinePass().peel_epilogue
+    (3, True)
     """
 
     name = "llc-pipeline"
     num_stages: int = 3
+    peel_epilogue: bool = True
 
     def __post_init__(self) -> None:
         from llc.errors import LayoutError
@@ -582,4 +745,4 @@ class PipelinePass(ModulePass):
         # innermost loops first: a pipelined loop's body is not pipelined again
         for loop in [o for o in op.walk() if isinstance(o, scf.ForOp)]:
             if not any(isinstance(x, scf.ForOp) for x in loop.body.walk()):
-                pipeline_loop(loop, self.num_stages)
+                pipeline_loop(loop, self.num_stages, self.peel_epilogue)

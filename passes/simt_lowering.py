@@ -260,8 +260,6 @@ class FunctionLowering:
         # per ring (its alloc's value): the (register, thread) shared offsets of its copies, and
         # the shared loads that read back only bytes their own thread copied (no barrier needed
         # after the wait that lands them: llc.passes.barriers)
-        self.copy_offsets: dict[SSAValue, set[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
-        self.own_copy_reads: set[Operation] = set()
         # the conversion's bookkeeping (lower_function)
         self.original: set[Operation] = set(fn.walk())
         self.open_blocks: set[Block] = {fn.body.block}

@@ -80,7 +80,7 @@ class TTGIRPrinter(LLCPrinter):
 
     def print_alias_definitions(self, root: Operation) -> None:
         # Buffers allocated without a value are written later: Triton types them mutable,
-        # and so are the buffers indexed out of them.
+        # and so are the buffers indexed out of them and their views.
         self._mutable = set()
         for op in root.walk():
             if (isinstance(op, tl.LocalAllocOp) and op.src is None) or (

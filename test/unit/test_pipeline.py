@@ -128,6 +128,20 @@ def lowered(name: str, stages: int = STAGES) -> ModuleOp:
     return _LOWERED[key]
 
 
+def _lowered_with(stages: int, peel: bool) -> ModuleOp:
+    """The hinted matmul pipelined over ``stages`` (peeled or masked epilogue) and lowered."""
+    key = f"matmul/{stages}/{peel}"
+    if key not in _LOWERED:
+        module = parse(_hinted("matmul"))
+        flag = "true" if peel else "false"
+        apply_pipeline(
+            module, f"llc-pipeline{{num-stages={stages} peel-epilogue={flag}}},llc-lower-to-simt"
+        )
+        module.verify()
+        _LOWERED[key] = module
+    return _LOWERED[key]
+
+
 def _close(got: dict[str, np.ndarray], want: dict[str, np.ndarray], tol: float = 2e-5) -> None:
     for k in want:
         np.testing.assert_allclose(got[k], want[k], rtol=tol, atol=tol, err_msg=k)
@@ -159,6 +173,30 @@ def test_pipelined_example_at_the_tensor_level(
     module = parse(_hinted(name))
     apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
     _close(run_tensor_level(module, entry, values), want)
+
+
+@pytest.mark.parametrize("peel", [True, False], ids=["peeled", "masked"])
+@pytest.mark.parametrize("stages", [3, 4])
+def test_short_and_ragged_loops_match_the_tensor_level(stages: int, peel: bool) -> None:
+    """Trip counts 0 to 3 (all below 4 stages, and 0..2 around 3), K a multiple of the tile
+    or not (the K tail masked inside the last tile): the prologue's copies past the trip
+    count are masked off and the peeled iterations that are not iterations do not run."""
+    module = _lowered_with(stages, peel)
+    ifs = sum(o.name == "scf.if" for o in module.walk())
+    assert ifs >= (stages - 1 if peel else 0)
+    for k in (0, 16, 32, 48, 80):  # trips 0, 1, 1, 2, 3
+        values = _matmul_args(40, 64, k, False)
+        want = run_tensor_level(parse(_hinted("matmul")), "matmul_kernel", values)
+        _close(simt_runner("matmul_kernel", values)(module), want)
+
+
+def test_a_peeled_iteration_past_the_trip_count_does_not_run() -> None:
+    """Flash attention over one K block (one trip, two peeled iterations): the second peeled
+    iteration would read a slot of zeros (its copy was masked off), and an online softmax
+    step over zero scores is not a no-op: it must not run."""
+    values = [*_flash_args(64)[:-1], 32]  # 64-row buffers (the Q block), 32 keys: one trip
+    want = run_tensor_level(parse(_hinted("flash_attention")), "attention_fwd_kernel", values)
+    _close(simt_runner("attention_fwd_kernel", values)(lowered("flash_attention")), want, 1e-3)
 
 
 def test_a_wait_that_retires_too_little_is_a_tensor_level_race() -> None:
@@ -194,7 +232,8 @@ def test_every_commit_wait_and_barrier_is_needed(
     deletions = delete_each_sync(module, simt_runner(entry, values))
     kinds = {k: sum(1 for n, _ in deletions if n == k) for k in {n for n, _ in deletions}}
     assert kinds.get("simt.cp_async_commit_group", 0) == STAGES  # prologue 2 + loop 1
-    assert kinds.get("simt.cp_async_wait_group", 0) == 2  # the loop's and the drain
+    # the loop's, and one before each of the stages - 1 peeled iterations (the last drains)
+    assert kinds.get("simt.cp_async_wait_group", 0) == STAGES
     caught = sum(bool(c) for _, c in deletions)
     request.node.user_properties.append(("syncs_deleted", len(deletions)))
     request.node.user_properties.append(("syncs_caught", caught))
@@ -207,7 +246,8 @@ def test_every_commit_wait_and_barrier_is_needed(
 @pytest.mark.parametrize("name", ["matmul", "matmul_epilogue", "flash_attention"])
 def test_pipelined_ptx_assembles(name: str, arch: str) -> None:
     """ptxas accepts the 3-stage kernels with empty output: 16-byte ``cp.async.cg`` with a
-    src-size operand, one commit per stage, ``wait_group 1`` in the loop and 0 after it."""
+    src-size operand, one commit per stage, ``wait_group 1`` in the loop, then 1 and 0 before the
+    two peeled iterations."""
     from llc.passes.targets.ptx import emit_ptx
     from llc.testing.ptxas import assemble, find_ptxas
 
@@ -219,8 +259,8 @@ def test_pipelined_ptx_assembles(name: str, arch: str) -> None:
     )
     assert copies and all(c == ("cg", "16") for c in copies), copies[:3]
     assert ptx.count("cp.async.commit_group;") == STAGES
-    assert ptx.count(f"cp.async.wait_group {STAGES - 2};") == 1
-    assert ptx.count("cp.async.wait_group 0;") == 1
+    waits = [int(n) for n in re.findall(r"cp\.async\.wait_group (\d+);", ptx)]
+    assert waits == [STAGES - 2, *range(STAGES - 2, -1, -1)]  # the loop's, the peeled ones
     assert assemble(ptx, arch) == ""
 
 
@@ -228,8 +268,9 @@ def test_the_barrier_after_a_wait_is_needed_even_after_another_barrier() -> None
     """A ``cp.async`` lands at its wait, not where it was issued: a barrier between the issue
     and the wait does not show other threads' copies to a load after the wait, the barrier
     after the wait does (the barrier analysis treats the wait as a write of every buffer that
-    is copied to). The barrier between the issue and the wait orders nothing: the copy may land
-    any time before the wait, so only the wait and a barrier after it order what follows."""
+    is copied to, ordered against the accesses after it). The barrier between the issue and the
+    wait orders nothing: the copy may land any time before the wait, so only the wait and a
+    barrier after it order what follows."""
     from xdsl.dialects import arith
     from xdsl.dialects.builtin import IndexType, VectorType, f32, i32, i64
     from xdsl.ir import Block, Region
@@ -255,6 +296,8 @@ def test_the_barrier_after_a_wait_is_needed_even_after_another_barrier() -> None
     block.add_ops(ops)
     fn = func.FuncOp("f", ([], []), Region(block))
     assert barrier_needed(fn, second)
+    # Nothing between the issue and the landing needs ordering: a landing needs a barrier
+    # after it, never one ahead of it (the copy's issue is ordered against earlier accesses).
     assert not barrier_needed(fn, first)
 
 
@@ -272,12 +315,39 @@ def test_a_nonzero_other_is_applied_after_the_local_load() -> None:
     apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
     names = [o.name for o in module.walk()]
     assert names.count("tl.async_copy_global_to_local") == 2 * STAGES
-    assert names.count("tl.select") == 2
+    assert names.count("tl.select") == 2 * STAGES  # the loop's and the peeled iterations'
     _close(run_tensor_level(module, "matmul_kernel", values), want)
     apply_pipeline(module, "llc-lower-to-simt")
     _close(simt_runner("matmul_kernel", values)(module), want)
     plain = run_tensor_level(parse(_hinted("matmul")), "matmul_kernel", values)
     assert not np.allclose(plain["arg2"], want["arg2"])  # `other` matters here
+
+
+def test_reads_of_a_threads_own_copies_need_no_barrier() -> None:
+    """With a non-zero ``other`` the operands are read back in the copies' own blocked layout
+    (then selected and converted): each thread reads only bytes it copied itself, and copies
+    into each ring always by the same thread. The lowering marks those reads and copies
+    (``llc.own_copies``) and the barrier analysis drops the barriers only other threads' bytes
+    would need: deleting any sync op left is still reported (without the marks, three barriers
+    would be left that order nothing)."""
+    text = _hinted("matmul").replace(
+        "0.000000e+00 : tensor<64x32xf16", "1.000000e+00 : tensor<64x32xf16"
+    )
+    text = text.replace("0.000000e+00 : tensor<32x64xf16", "1.000000e+00 : tensor<32x64xf16")
+    module = parse(text)
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}},llc-lower-to-simt")
+    marked = [o.name for o in module.walk() if "llc.own_copies" in o.attributes]
+    assert "simt.shared_load" in marked and "simt.cp_async" in marked
+    # K = 80: three iterations, every peeled one runs; K = 32: one, the last peeled iteration is
+    # skipped, so the epilogue's scratch (over the rings) follows the last wait with no barrier
+    # of the skipped branch between them
+    runs = [simt_runner("matmul_kernel", _matmul_args(50, 48, k, False)) for k in (80, 32)]
+
+    def run(m: ModuleOp) -> dict[str, np.ndarray]:
+        return {f"{k}@{i}": v for i, r in enumerate(runs) for k, v in r(m).items()}
+
+    missed = [n for n, c in delete_each_sync(module, run) if not c]
+    assert not missed, missed
 
 
 def test_llc_compile_pipelines_by_default_and_not_with_one_stage() -> None:
@@ -312,7 +382,8 @@ def test_a_wrong_ring_index_is_a_tensor_level_race() -> None:
     loop = next(o for o in module.walk() if isinstance(o, scf.ForOp))
     one = arith.ConstantOp.from_int_and_width(1, 32)
     loop.parent_block().insert_op_before(one, loop)  # type: ignore[union-attr]
-    loop.operands[len(loop.operands) - 2] = one.results[0]  # the fill counter's start
+    # the fill counter's start (then the read counter, then the induction value)
+    loop.operands[len(loop.operands) - 3] = one.results[0]
     with pytest.raises(
         TLInterpretationError, match=r"a tl\.async_copy_global_to_local still writes"
     ):
@@ -337,7 +408,8 @@ def test_a_kernel_that_stages_its_tiles_reads_the_slots_in_its_own_shared_layout
     allocs = [o for o in module.walk() if o.name == "tl.local_alloc"]
     assert len(allocs) == 2 and all(not o.operands for o in allocs)
     loads = [o for o in module.walk() if o.name == "tl.local_load"]
-    assert [o.operands[0].owner.name for o in loads] == ["tl.memdesc_index"] * 2
+    # the loop's two reads and those of the stages - 1 peeled iterations
+    assert [o.operands[0].owner.name for o in loads] == ["tl.memdesc_index"] * 2 * STAGES
     shared = "#tl.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
     assert all(str(o.operands[0].type).endswith(f", {shared}>") for o in loads)
 
@@ -366,3 +438,41 @@ def test_a_mask_that_varies_along_the_row_makes_synchronous_copies() -> None:
     _close(run(module), want)
     missed = [n for n, c in delete_each_sync(module, run) if not c]
     assert not missed, f"deleting {missed} changes nothing"
+
+
+@pytest.mark.parametrize("name", ["matmul", "matmul_epilogue", "flash_attention"])
+def test_pipelined_ttgir_compiles_in_triton(name: str, tmp_path: Path) -> None:
+    """``llc-pipeline``'s output exported with ``-t ttgir`` is Triton 3.9's own form (a ring
+    of 3 slots typed with the slot's rank-2 shared layout, mutable slot views, transposed
+    views): Triton parses, verifies and compiles it to PTX with the same copies, commits and
+    waits (the loop's, then the peeled iterations')."""
+    pytest.importorskip("triton", reason="Triton is not installed (pip install triton)")
+    import os
+    import subprocess
+    import sys
+
+    from llc.passes.targets.ttgir import module_to_ttgir
+
+    module = parse(_hinted(name))
+    apply_pipeline(module, f"llc-pipeline{{num-stages={STAGES}}}")
+    path = tmp_path / f"{name}.ttgir"
+    path.write_text(module_to_ttgir(module))
+    script = (
+        "import sys, triton\n"
+        "from triton.backends.compiler import GPUTarget\n"
+        "k = triton.compile(sys.argv[1], target=GPUTarget('cuda', 80, 32))\n"
+        "sys.stdout.write(k.asm['ptx'])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, TRITON_DEFAULT_FP_FUSION="1"),
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    ptx = run.stdout
+    assert ptx.count("cp.async.commit_group;") == STAGES
+    waits = [int(n) for n in re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)]
+    assert waits == [STAGES - 2, *range(STAGES - 2, -1, -1)]
+    assert "ldmatrix" in ptx

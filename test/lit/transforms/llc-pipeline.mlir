@@ -3,7 +3,8 @@
 // registers (a slot a wgmma reads would need N). Prologue: N-1 iterations' copies, each its
 // own group, masked past the upper bound; the loop waits for its own group (num = N-2), reads
 // its slot straight into the dot-operand layout, then issues N-1 iterations ahead into that
-// same slot; a wait 0 after the loop drains the masked-off tail copies.
+// same slot; the last N-1 iterations are peeled after the loop (no copies, waits counting down
+// to 0).
 // (The matmul example, its row strides N and K hinted divisible by 16 as Triton specializes
 // them: 16-byte copies need 16-byte aligned rows.)
 // RUN: llc-opt %s -p 'llc-pipeline{num-stages=3}' | filecheck %s
@@ -25,24 +26,51 @@
 // CHECK:      tl.async_copy_global_to_local %b_next,
 // CHECK-NEXT: tl.async_commit_group
 // CHECK-NOT:  tl.async_copy_global_to_local
-// The loop carries the pointers two iterations ahead and the two slot counters.
-// CHECK:      scf.for %k = %c0_i32 to %K step %c32_i32 iter_args(%acc_i = %acc0, %a_ptrs = %a_next_1, %b_ptrs = %b_next_1, %fill_slot = %{{.*}}, %read_slot = %{{.*}})
+// The loop stops two iterations early (K - 2*32) and carries the pointers two iterations ahead,
+// the two slot counters and its next induction value; its copies are for iterations that run:
+// no bound check, the original masks only.
+// CHECK:      %[[UB:.*]] = arith.subi %K, %{{.*}} : i32
+// CHECK:      scf.for %k = %c0_i32 to %[[UB]] step %c32_i32 iter_args(%acc_i = %acc0, %a_ptrs = %a_next_1, %b_ptrs = %b_next_1, %fill_slot = %{{.*}}, %read_slot = %{{.*}}, %next_iv = %c0_i32)
 // CHECK-NEXT:   tl.async_wait {num = 1 : i32}
-// CHECK-NEXT:   %[[KA:.*]] = arith.addi %k, %{{.*}} : i32
+// CHECK-NEXT:   arith.addi %k, %{{.*}} : i32
 // CHECK-NEXT:   %[[TA:.*]] = tl.memdesc_index %[[RA]][%read_slot]
 // CHECK-NEXT:   %a_dot = tl.local_load %[[TA]] : !tl.memdesc<64x32xf16, #{{.*}}> -> tensor<64x32xf16, #dot_op>
 // CHECK:        %b_dot = tl.local_load
-// CHECK:        arith.cmpi slt, %[[KA]], %K : i32
+// CHECK-NOT:    arith.cmpi slt, %{{.*}}, %K : i32
 // CHECK:        tl.memdesc_index %[[RA]][%fill_slot]
-// CHECK-NEXT:   tl.async_copy_global_to_local %a_ptrs,
+// CHECK-NEXT:   tl.async_copy_global_to_local %a_ptrs, %{{.*}} mask %a_mask_2
 // CHECK:        tl.memdesc_index %[[RB]][%fill_slot]
-// CHECK-NEXT:   tl.async_copy_global_to_local %b_ptrs,
+// CHECK-NEXT:   tl.async_copy_global_to_local %b_ptrs, %{{.*}} mask %b_mask_2
 // CHECK-NEXT:   tl.async_commit_group
 // CHECK-NEXT:   %acc_next = tl.dot %a_dot, %b_dot, %acc_i
 // CHECK-NOT:    tl.load
 // CHECK:        scf.yield %acc_next, %a_next_2, %b_next_2,
 // CHECK-NEXT: }
-// CHECK-NEXT: tl.async_wait {num = 0 : i32}
+// Epilogue: the last two iterations, peeled, without copies; each waits for its own group (one
+// may stay in flight, then none) and runs only if it is an iteration of the loop (K < 64).
+// CHECK-NEXT: tl.async_wait {num = 1 : i32}
+// CHECK-NEXT: %[[P0:.*]] = arith.cmpi slt, %{{.*}}, %K : i32
+// CHECK-NEXT: scf.if %[[P0]]
+// CHECK-NOT:    tl.async_copy_global_to_local
+// CHECK:        tl.local_load
+// CHECK:        tl.dot
+// CHECK:      } else {
+// CHECK:      tl.async_wait {num = 0 : i32}
+// CHECK-NEXT: %[[P1:.*]] = arith.cmpi slt, %{{.*}}, %K : i32
+// CHECK-NEXT: %acc, {{.*}} = scf.if %[[P1]]
+// CHECK-NOT:  tl.async
+//
+// Without peeling (Triton 3.9's form): the loop runs every iteration, its copies masked off
+// past the upper bound, and a wait 0 after it drains them.
+// RUN: llc-opt %s -p 'llc-pipeline{num-stages=3 peel-epilogue=false}' | filecheck %s --check-prefix=MASKED
+// MASKED:      scf.for %k = %c0_i32 to %K step %c32_i32
+// MASKED-NEXT:   tl.async_wait {num = 1 : i32}
+// MASKED-NEXT:   %[[KA:.*]] = arith.addi %k, %{{.*}} : i32
+// MASKED:        arith.cmpi slt, %[[KA]], %K : i32
+// MASKED:        tl.async_commit_group
+// MASKED:      }
+// MASKED-NEXT: tl.async_wait {num = 0 : i32}
+// MASKED-NOT:  scf.if
 //
 // Two stages: one prologue group, the loop waits for everything.
 // RUN: llc-opt %s -p 'llc-pipeline{num-stages=2}' | filecheck %s --check-prefix=TWO
