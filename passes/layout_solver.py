@@ -16,12 +16,13 @@ elementwise op's (layout-transparent rule) operands and result that the staged a
 alike are one node too (:func:`_tie_elementwise`): conversions then sit only where the staged
 assignment has them or at structural ops, loads, stores and control flow, the staged assignment
 stays a candidate (the optimum is never above it), and the model shrinks by the length of the
-elementwise chains. Triton's ``tl.sort`` of a 4x128 tile (a bitonic network: 424 nodes with 4
-candidates each) has 94 nodes, which HiGHS solves in a fraction of the budget where the full
-model takes about a minute; its optimum is below Triton's figure. Smaller functions keep the
-full model, whose optimum is exact (the oracle tests).
+elementwise chains, so its nodes get up to :data:`MAX_TIED_CANDIDATES` candidates. Triton's
+``tl.sort`` of a 4x128 tile (a bitonic network: 424 nodes with 4 candidates each, which HiGHS
+does not prove in under a minute) has 102 nodes, proven in about a second; its optimum is below
+Triton's figure. Smaller functions keep the full model (the oracle tests).
 
-**Candidates** of a node (at most :data:`MAX_SOLVER_CANDIDATES`, first come first kept): the
+**Candidates** of a node (at most :data:`MAX_SOLVER_CANDIDATES`, :data:`MAX_TIED_CANDIDATES` in
+the tied model, first come first kept): the
 staged layout, its anchors (coalesced access, the dot's mma layout, gather's warp-local layout),
 layouts the user wrote, the staged propagation's candidates, then what reaches it by forward and
 backward transfer through each op's rule (:func:`llc.dialects.layout_rules.rule_for`) from its
@@ -114,6 +115,7 @@ __all__ = [
     "DEFAULT_TRIP_COUNT",
     "ENUMERATION_CAP",
     "MAX_SOLVER_CANDIDATES",
+    "MAX_TIED_CANDIDATES",
     "TIE_ABOVE_VALUES",
     "LayoutModel",
     "SolveResult",
@@ -127,6 +129,9 @@ __all__ = [
 
 MAX_SOLVER_CANDIDATES = 4
 """Candidates per node (bounds the model: at most 16 pair variables per pair of nodes)."""
+MAX_TIED_CANDIDATES = 6
+"""Candidates per node of the tied model: its nodes are few, and a tied node pools the seeds of
+all its values (four leave Triton's ``tl.topk`` at figure 1131, six at 753)."""
 DEFAULT_TRIP_COUNT = 8
 """Iterations assumed for a loop whose bounds are not constants (``scf.while``, dynamic
 ``scf.for``)."""
@@ -628,6 +633,7 @@ def build_model(
                 ties.union(results[0], r)
     if tie_above is not None and len(ties.parent) > tie_above:
         model.tied = _tie_elementwise(ops, ties, staged)
+    limit = MAX_TIED_CANDIDATES if model.tied else MAX_SOLVER_CANDIDATES
     roots: dict[SSAValue, int] = {}
     for v in ties.parent:
         root = ties.find(v)
@@ -694,7 +700,7 @@ def build_model(
                 seeds.append(coalesced_layout(owner, axis, hw))
         keep: list[Attribute] = []
         for enc in seeds:
-            if enc in keep or len(keep) >= MAX_SOLVER_CANDIDATES:
+            if enc in keep or len(keep) >= limit:
                 continue
             if keep and (_is_dot_operand(enc) or _redundant(enc, keep, shape, valid_cache)):
                 continue
@@ -726,7 +732,7 @@ def build_model(
         if pinned[n] or enc in cands[n] or _redundant(enc, cands[n], shapes[n], valid_cache):
             continue
         cands[n].insert(1, enc)  # after the staged choice, before what transfer offers
-        del cands[n][MAX_SOLVER_CANDIDATES:]
+        del cands[n][limit:]
 
     # ---- transfer: forward and backward through the rules, two rounds
     def offer(n: int, enc: Attribute | None, dot_operand: bool = False) -> None:
@@ -735,7 +741,7 @@ def build_model(
             or enc is ANY
             or pinned[n]
             or enc in cands[n]
-            or len(cands[n]) >= MAX_SOLVER_CANDIDATES
+            or len(cands[n]) >= limit
             or (_is_dot_operand(enc) and not dot_operand)
             or _redundant(enc, cands[n], shapes[n], valid_cache)
         ):
