@@ -414,6 +414,31 @@ def argmax_rows(x_ptr, val_ptr, idx_ptr, stride, BM: tl.constexpr, BN: tl.conste
     tl.store(idx_ptr + rows, i)
 
 
+@triton.jit
+def sort_rows(x_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr, DESCENDING: tl.constexpr):
+    """``tl.sort`` along the rows of a 2-D tile (Triton's bitonic network: reshapes to a
+    hypercube, xor-sums, joins and splits)."""
+    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    tl.store(y_ptr + offs, tl.sort(tl.load(x_ptr + offs), 1, DESCENDING))
+
+
+@triton.jit
+def sort_cols(x_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr, DESCENDING: tl.constexpr):
+    """A sort along axis 0 (``tl.sort`` sorts the last axis only: through two transposes)."""
+    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    x = tl.trans(tl.load(x_ptr + offs))
+    tl.store(y_ptr + offs, tl.trans(tl.sort(x, 1, DESCENDING)))
+
+
+@triton.jit
+def topk_rows(x_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr, K: tl.constexpr):
+    """``tl.topk``: the K largest of each row, largest first (bitonic top-k: reductions of the
+    hypercube between merges)."""
+    rows = tl.arange(0, BM)[:, None]
+    top = tl.topk(tl.load(x_ptr + rows * BN + tl.arange(0, BN)[None, :]), K, 1)
+    tl.store(y_ptr + rows * K + tl.arange(0, K)[None, :], top)
+
+
 KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
     "vector_add": (
         vector_add,
@@ -622,6 +647,36 @@ KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
         argmax_rows,
         {"x_ptr": "*fp32", "val_ptr": "*fp32", "idx_ptr": "*i32", "stride": "i32"},
         {"BM": 32, "BN": 128},
+        4,
+    ),
+    "sort_rows": (
+        sort_rows,
+        {"x_ptr": "*fp32", "y_ptr": "*fp32"},
+        {"BM": 4, "BN": 128, "DESCENDING": 0},
+        4,
+    ),
+    "sort_rows_desc_i32": (
+        sort_rows,
+        {"x_ptr": "*i32", "y_ptr": "*i32"},
+        {"BM": 16, "BN": 64, "DESCENDING": 1},
+        4,
+    ),
+    "sort_row_f16": (
+        sort_rows,
+        {"x_ptr": "*fp16", "y_ptr": "*fp16"},
+        {"BM": 1, "BN": 256, "DESCENDING": 0},
+        4,
+    ),
+    "sort_cols": (
+        sort_cols,
+        {"x_ptr": "*fp32", "y_ptr": "*fp32"},
+        {"BM": 64, "BN": 8, "DESCENDING": 1},
+        4,
+    ),
+    "topk_rows": (
+        topk_rows,
+        {"x_ptr": "*fp32", "y_ptr": "*fp32"},
+        {"BM": 16, "BN": 128, "K": 8},
         4,
     ),
 }

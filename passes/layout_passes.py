@@ -15,7 +15,11 @@ Options (``-p 'llc-optimize-layouts{num-warps=8 target="cuda:80" debug=true}'``)
   staged analysis alone; for ``llc-remove-conversions``, ``ilp`` also tries the solver on fully
   laid-out input (:class:`RemoveConversionsPass`), ``staged`` keeps its greedy rewrites alone;
 * ``solver-budget``: seconds per function for the ILP (default 2); past it the function keeps
-  the staged assignment and a ``remark:`` says so;
+  the best assignment found (the staged one unless a cheaper one was priced) and a ``remark:``
+  says which;
+* ``solver-tie-above`` (``llc-propagate-layouts``): functions with more tensor values than this
+  (default :data:`~llc.passes.layout_solver.TIE_ABOVE_VALUES`; -1: never) get the solver's tied
+  model (elementwise chains the staged analysis lays out alike form one node);
 * ``debug``: print each analysis stage to stderr (the ILP's as stage ``solve``).
 """
 
@@ -193,11 +197,15 @@ def solve_layouts(
     analysis: LayoutAnalysis,
     budget: float,
     debug: bool = False,
+    tie_above: int | None = None,
 ) -> tuple[dict[SSAValue, Attribute], dict[Operation, Attribute], bool]:
     """The ``solve`` stage: each function's assignment by :mod:`llc.passes.layout_solver`,
     starting from the staged analysis' (kept, with a remark, past ``budget`` seconds).
     Returns the layouts, the stores' layouts, and whether some function was solved."""
-    from llc.passes.layout_solver import assignment_of, solve_function
+    from llc.passes.layout_solver import TIE_ABOVE_VALUES, assignment_of, solve_function
+
+    if tie_above is None:
+        tie_above = TIE_ABOVE_VALUES
 
     layouts = analysis.assignment()
     sinks = dict(analysis.sink_layouts)
@@ -210,8 +218,18 @@ def solve_layouts(
         for store in walk_ops(func):
             if store.name == "tl.store" and is_tensor(store.operands[0]):
                 staged_sinks[store] = sinks.get(store) or layouts[store.operands[0]]
-        model, result = solve_function(analysis, func, layouts, staged_sinks, budget)
+        model, result = solve_function(
+            analysis, func, layouts, staged_sinks, budget, tie_above if tie_above >= 0 else None
+        )
         name = func.sym_name.data
+        if result.choice is not None and model is not None and not result.proven:
+            print(
+                f"remark: llc-propagate-layouts: @{name}: the layout solver did not finish "
+                f"within its budget of {budget:g} s ({result.status}); keeping its best "
+                f"assignment found (cost {result.objective:g}, staged "
+                f"{model.evaluate(model.staged_choice()):g})",
+                file=sys.stderr,
+            )
         if result.choice is None or model is None:
             print(
                 f"remark: llc-propagate-layouts: @{name}: the layout solver did not finish "
@@ -224,8 +242,9 @@ def solve_layouts(
         staged_cost = model.evaluate(model.staged_choice())
         chosen_cost = model.evaluate(result.choice)
         free = sum(1 for c in model.candidates if len(c) > 1)
+        tied = f", {model.tied} elementwise ties" if model.tied else ""
         lines.append(
-            f"//   @{name}: {len(model.candidates)} nodes ({free} with a choice), "
+            f"//   @{name}: {len(model.candidates)} nodes ({free} with a choice{tied}), "
             f"staged cost {staged_cost:g}, optimum {chosen_cost:g} "
             f"({result.seconds * 1e3:.1f} ms)"
         )
@@ -251,6 +270,7 @@ class PropagateLayoutsPass(_LayoutPass):
     name = "llc-propagate-layouts"
     solver: str = "ilp"
     solver_budget: float = 2.0
+    solver_tie_above: int | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.solver not in SOLVERS:
@@ -261,7 +281,9 @@ class PropagateLayoutsPass(_LayoutPass):
             analysis = self.analyse(op, ["anchors", "propagate", "resolve", "fill"])
             solved = False
             if self.solver == "ilp":
-                layouts, sinks, solved = solve_layouts(op, analysis, self.solver_budget, self.debug)
+                layouts, sinks, solved = solve_layouts(
+                    op, analysis, self.solver_budget, self.debug, self.solver_tie_above
+                )
             else:
                 layouts, sinks = analysis.assignment(), analysis.sink_layouts
             materialize(op, layouts, sinks, analysis.hw)

@@ -11,7 +11,18 @@ it accesses memory in. Values that control flow only *connects* (a loop's init a
 values, the values an ``scf.if`` yields) are separate nodes joined by a conversion where they
 disagree, as :func:`llc.passes.layout_assignment.materialize` joins them.
 
-**Candidates** of a node (at most :data:`MAX_SOLVER_CANDIDATES`, first come first kept): the
+**Tied model.** In a function with more than :data:`TIE_ABOVE_VALUES` tensor values, an
+elementwise op's (layout-transparent rule) operands and result that the staged analysis laid out
+alike are one node too (:func:`_tie_elementwise`): conversions then sit only where the staged
+assignment has them or at structural ops, loads, stores and control flow, the staged assignment
+stays a candidate (the optimum is never above it), and the model shrinks by the length of the
+elementwise chains, so its nodes get up to :data:`MAX_TIED_CANDIDATES` candidates. Triton's
+``tl.sort`` of a 4x128 tile (a bitonic network: 424 nodes with 4 candidates each, which HiGHS
+does not prove in under a minute) has 102 nodes, proven in about a second; its optimum is below
+Triton's figure. Smaller functions keep the full model (the oracle tests).
+
+**Candidates** of a node (at most :data:`MAX_SOLVER_CANDIDATES`, :data:`MAX_TIED_CANDIDATES` in
+the tied model, first come first kept): the
 staged layout, its anchors (coalesced access, the dot's mma layout, gather's warp-local layout),
 layouts the user wrote, the staged propagation's candidates, then what reaches it by forward and
 backward transfer through each op's rule (:func:`llc.dialects.layout_rules.rule_for`) from its
@@ -56,8 +67,11 @@ the first MIP when few are left (:data:`PRICE_ALL_GROUPS`), and each later MIP r
 the last round's optimum.
 
 **Budget.** Past ``budget`` seconds of the compiling process' CPU time (building plus solving;
-CPU time, so that a loaded machine does not change the result) the function keeps the staged
-assignment and the pass prints a ``remark:`` saying so.
+CPU time, so that a loaded machine does not change the result) the function keeps the cheapest
+assignment priced exactly so far (:attr:`SolveResult.proven` false): a lazy round's optimum or
+the branch and bound's incumbent (which starts from the best assignment known, the staged one
+first) when cheaper than the staged assignment, else the staged one; the pass prints a
+``remark:`` saying which.
 
 >>> MAX_SOLVER_CANDIDATES, DEFAULT_TRIP_COUNT
 (4, 8)
@@ -101,6 +115,8 @@ __all__ = [
     "DEFAULT_TRIP_COUNT",
     "ENUMERATION_CAP",
     "MAX_SOLVER_CANDIDATES",
+    "MAX_TIED_CANDIDATES",
+    "TIE_ABOVE_VALUES",
     "LayoutModel",
     "SolveResult",
     "block_weight",
@@ -113,10 +129,16 @@ __all__ = [
 
 MAX_SOLVER_CANDIDATES = 4
 """Candidates per node (bounds the model: at most 16 pair variables per pair of nodes)."""
+MAX_TIED_CANDIDATES = 6
+"""Candidates per node of the tied model: its nodes are few, and a tied node pools the seeds of
+all its values (four leave Triton's ``tl.topk`` at figure 1131, six at 753)."""
 DEFAULT_TRIP_COUNT = 8
 """Iterations assumed for a loop whose bounds are not constants (``scf.while``, dynamic
 ``scf.for``)."""
 DEFAULT_BUDGET_S = 2.0
+TIE_ABOVE_VALUES = 192
+"""Functions with more tensor values than this get the tied model (see the module docstring:
+values an elementwise op connects, laid out alike by the staged analysis, form one node)."""
 """Seconds per function for building and solving the model before the staged fallback."""
 ENUMERATION_CAP = 1 << 16
 """The most assignments :func:`brute_force_minimum` enumerates per independent component."""
@@ -247,6 +269,8 @@ class LayoutModel:
         default_factory=list
     )
     """Keys of :attr:`_converts` added since the ILP last read the prices."""
+    tied: int = 0
+    """Ties :func:`_tie_elementwise` made (0: the full model)."""
     gather_operands: dict[Operation, Attribute] = field(default_factory=dict)
     """The gathers the anchors laid out (warp-local), with the layout the rewrite converts both
     their operands to: what their rule sees when the rewrite recomputes one in another layout
@@ -575,9 +599,11 @@ def build_model(
     func: FuncOp,
     staged: dict[SSAValue, Attribute],
     staged_sinks: dict[Operation, Attribute],
+    tie_above: int | None = TIE_ABOVE_VALUES,
 ) -> LayoutModel:
     """The model of ``func`` after the staged analysis (``staged``: every tensor value's
-    layout; ``staged_sinks``: every store's)."""
+    layout; ``staged_sinks``: every store's). With more than ``tie_above`` tensor values
+    (``None``: never) the model is tied (:func:`_tie_elementwise`)."""
     from llc.passes.axis_info import AxisAnalysis
     from llc.passes.coalesce import coalesced_layout
 
@@ -605,6 +631,9 @@ def build_model(
             results = [op.results[i] for i in tensor_results(op)]
             for r in results[1:]:
                 ties.union(results[0], r)
+    if tie_above is not None and len(ties.parent) > tie_above:
+        model.tied = _tie_elementwise(ops, ties, staged)
+    limit = MAX_TIED_CANDIDATES if model.tied else MAX_SOLVER_CANDIDATES
     roots: dict[SSAValue, int] = {}
     for v in ties.parent:
         root = ties.find(v)
@@ -671,7 +700,7 @@ def build_model(
                 seeds.append(coalesced_layout(owner, axis, hw))
         keep: list[Attribute] = []
         for enc in seeds:
-            if enc in keep or len(keep) >= MAX_SOLVER_CANDIDATES:
+            if enc in keep or len(keep) >= limit:
                 continue
             if keep and (_is_dot_operand(enc) or _redundant(enc, keep, shape, valid_cache)):
                 continue
@@ -703,7 +732,7 @@ def build_model(
         if pinned[n] or enc in cands[n] or _redundant(enc, cands[n], shapes[n], valid_cache):
             continue
         cands[n].insert(1, enc)  # after the staged choice, before what transfer offers
-        del cands[n][MAX_SOLVER_CANDIDATES:]
+        del cands[n][limit:]
 
     # ---- transfer: forward and backward through the rules, two rounds
     def offer(n: int, enc: Attribute | None, dot_operand: bool = False) -> None:
@@ -712,7 +741,7 @@ def build_model(
             or enc is ANY
             or pinned[n]
             or enc in cands[n]
-            or len(cands[n]) >= MAX_SOLVER_CANDIDATES
+            or len(cands[n]) >= limit
             or (_is_dot_operand(enc) and not dot_operand)
             or _redundant(enc, cands[n], shapes[n], valid_cache)
         ):
@@ -848,6 +877,44 @@ def build_model(
     return model
 
 
+def _tie_elementwise(
+    ops: Sequence[Operation], ties: _Ties, staged: Mapping[SSAValue, Attribute]
+) -> int:
+    """Tie each elementwise op's (layout-transparent rule: the operands take the result's
+    layout) tensor operands to its result where the staged analysis laid them out alike; how
+    many ties joined two nodes.
+
+    The tied model only leaves out a conversion between an elementwise op and its operand, which
+    the staged assignment does not use there: it keeps the staged assignment (so its optimum is
+    never above it) and every conversion at a structural op (reshape, reduction, broadcast,
+    join), a load, a store, a loop or a branch. A large function's model shrinks by the length of
+    its elementwise chains (Triton's ``tl.sort`` of a 4x128 tile: 424 nodes to 94), the size
+    the ILP proves within its budget.
+
+    >>> _tie_elementwise([], _Ties(), {})
+    0
+    """
+    joined = 0
+    for op in ops:
+        rule = rule_for(op)
+        if rule is None or rule.kind != "transparent" or op.name == "tl.load":
+            continue
+        results = [op.results[i] for i in tensor_results(op)]
+        if not results:
+            continue
+        result = results[0]
+        for i in tensor_operands(op):
+            operand = op.operands[i]
+            if (
+                shape_of(operand.type) == shape_of(result.type)
+                and staged.get(operand) == staged.get(result)
+                and ties.find(operand) is not ties.find(result)
+            ):
+                ties.union(result, operand)
+                joined += 1
+    return joined
+
+
 def _returned_layouts(func: FuncOp, ops: list[Operation]) -> list[tuple[SSAValue, Attribute]]:
     """``(value, layout)`` for each tensor a return of ``func`` gives back in a result type
     that has a layout (laid-out input: the signature is kept)."""
@@ -973,6 +1040,10 @@ class SolveResult:
     seconds: float
     rounds: int = 0
     """ILP solves until every conversion of the optimum was priced exactly."""
+    proven: bool = True
+    """Whether ``choice`` is the proven optimum; ``False``: the best assignment found when the
+    budget ran out (an ILP round's optimum under lower-bound prices, or HiGHS's incumbent),
+    priced exactly in ``objective``."""
 
 
 class _Ilp:
@@ -990,6 +1061,8 @@ class _Ilp:
         self._h = None
         self._integer = False
         self._incumbent: list[float] | None = None
+        self.start: Sequence[int] | None = None
+        """An assignment the first branch and bound starts from (the best one known)."""
         self._entries: tuple | None = None
         self._prices: np.ndarray | None = None
         self._key_index: dict[tuple[int, int, int], int] = {}
@@ -1220,6 +1293,8 @@ class _Ilp:
             sol.col_value = self._incumbent
             sol.value_valid = True
             h.setSolution(sol)
+        elif self._integer:
+            self._set_start(h)
         # The LP relaxation first: on tree-like functions the local polytope is integral and
         # the simplex answers in a few milliseconds; the MIP (presolve, cuts, branching) only
         # runs when some x is fractional.
@@ -1241,6 +1316,7 @@ class _Ilp:
                 np.array(integer, dtype=np.int32),
                 np.array([highspy.HighsVarType.kInteger] * len(integer)),
             )
+            self._set_start(h)
             # HiGHS counts wall-clock time: give it slack, the budget is checked in CPU time
             left = max(1e-6, time_limit - (time.process_time() - start))
             h.setOptionValue("time_limit", 4 * left + 1.0)
@@ -1253,47 +1329,88 @@ class _Ilp:
             self._incumbent = list(values)
         if status != highspy.HighsModelStatus.kOptimal:
             seconds = time.process_time() - start
-            return SolveResult(None, _INF, h.modelStatusToString(status), seconds)
+            found = None
+            if self._integer and h.getInfo().primal_solution_status == 2:  # feasible
+                # Past the time limit the branch and bound still holds its best assignment.
+                found = self._choice(h.getSolution().col_value)
+            return SolveResult(found, _INF, h.modelStatusToString(status), seconds, proven=False)
+        objective = h.getInfo().objective_function_value + self.constant
+        choice = self._choice(values)
+        return SolveResult(choice, objective, "optimal", time.process_time() - start)
+
+    def _choice(self, values: Sequence[float]) -> list[int]:
+        """The assignment of a solution's ``x`` columns."""
         choice = []
         for cols in self.x:
             if cols is None:
                 choice.append(0)
             else:
                 choice.append(max(range(len(cols)), key=lambda i, c=cols: values[c[i]]))
-        objective = h.getInfo().objective_function_value + self.constant
-        return SolveResult(choice, objective, "optimal", time.process_time() - start)
+        return choice
+
+    def _set_start(self, h) -> None:  # type: ignore[no-untyped-def]
+        """Hand HiGHS :attr:`start` (its ``x`` columns; HiGHS completes the rest) as the first
+        incumbent: the branch and bound prunes against it from its first node, and past the
+        time limit its best assignment is never worse than it."""
+        if self.start is None:
+            return
+        index, value = [], []
+        for cols, c in zip(self.x, self.start, strict=True):
+            if cols is not None:
+                for i, col in enumerate(cols):
+                    index.append(col)
+                    value.append(1.0 if i == c else 0.0)
+        if index:
+            h.setSolution(len(index), np.array(index, dtype=np.int32), np.array(value))
 
 
 def solve_model(model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S) -> SolveResult:
-    """The exact optimum of ``model`` (``choice`` ``None`` when HiGHS does not prove it within
-    ``time_limit`` seconds).
+    """The exact optimum of ``model`` within ``time_limit`` seconds of CPU time.
 
     Conversions are priced lazily: the ILP first counts each one not priced yet at its lower
     bound; the conversions its optimum uses are then priced exactly and the ILP is solved again,
     until its optimum uses only exact prices. That optimum is the model's: every other
     assignment costs at least its lower-bound objective, which is not below it.
+
+    Past the time limit the result is not ``proven``: ``choice`` is the cheapest assignment
+    priced exactly so far (the staged one, a round's optimum, HiGHS's incumbent), ``None``
+    when none beats the staged assignment.
     """
     start = time.process_time()
-    model.evaluate(model.staged_choice())  # the warm start is priced exactly
+    staged = model.staged_choice()
+    best, best_cost = staged, model.evaluate(staged)  # the warm start is priced exactly
     rounds = 0
     ilp = _Ilp(model)
     ilp.build()
+
+    def unproven(status: str) -> SolveResult:
+        seconds = time.process_time() - start
+        if best is staged:
+            return SolveResult(None, _INF, status, seconds, rounds, proven=False)
+        return SolveResult(best, best_cost, status, seconds, rounds, proven=False)
+
     while True:
         rounds += 1
         ilp.reprice()
         left = time_limit - (time.process_time() - start)
         if left <= 0:
-            return SolveResult(None, _INF, "time limit reached", time.process_time() - start)
+            return unproven("time limit reached")
+        ilp.start = best
         result = ilp.solve(left)
         if result.choice is None:
-            result.seconds = time.process_time() - start
-            return result
+            return unproven(result.status)
         exact = model.evaluate(result.choice)
+        if not result.proven:
+            if exact < best_cost:
+                best, best_cost = result.choice, exact
+            return unproven(result.status)
         if exact <= result.objective + 1e-6 * max(1.0, abs(exact)):
             result.objective = exact
             result.rounds = rounds
             result.seconds = time.process_time() - start
             return result
+        if exact < best_cost:
+            best, best_cost = result.choice, exact
 
 
 def solve_function(
@@ -1302,10 +1419,12 @@ def solve_function(
     staged: dict[SSAValue, Attribute],
     staged_sinks: dict[Operation, Attribute],
     budget: float = DEFAULT_BUDGET_S,
+    tie_above: int | None = TIE_ABOVE_VALUES,
 ) -> tuple[LayoutModel | None, SolveResult]:
-    """Build and solve ``func``'s model within ``budget`` seconds."""
+    """Build and solve ``func``'s model within ``budget`` seconds (``tie_above``: see
+    :func:`build_model`)."""
     start = time.process_time()
-    model = build_model(analysis, func, staged, staged_sinks)
+    model = build_model(analysis, func, staged, staged_sinks, tie_above)
     left = budget - (time.process_time() - start)
     if left <= 0:
         return model, SolveResult(None, _INF, "time limit reached", time.process_time() - start)

@@ -268,3 +268,44 @@ def test_lower_bound_of_conversions_within_warps_is_below_their_price() -> None:
         checked += 1
         tighter += bound > cost.SHUFFLE_CYCLES
     assert checked >= 60 and tighter >= 20, (checked, tighter)
+
+
+def test_tied_model_keeps_the_staged_assignment() -> None:
+    """The tied model (every function tied here: ``tie_above=0``) joins only values the staged
+    analysis laid out alike, so the staged assignment is its candidate 0 at the same cost as in
+    the full model, its optimum is never above that cost, and it has fewer nodes wherever it
+    tied something. (Its optimum may be below the full model's: a tied node pools its values'
+    candidates.)"""
+    from xdsl.dialects.func import FuncOp
+
+    from llc.dialects.layout_rules import is_tensor
+    from llc.passes.layout_assignment import walk_ops
+    from llc.passes.layout_solver import solve_function
+
+    tied_functions = shrunk = 0
+    for seed in range(0, 60, 3):
+        analysis = staged_analysis(generate_kernel(seed, steps=2).layout_free)
+        layouts = analysis.assignment()
+        for func in analysis.module.ops:
+            if not isinstance(func, FuncOp) or not func.body.blocks:
+                continue
+            sinks = {
+                op: analysis.sink_layouts.get(op) or layouts[op.operands[0]]
+                for op in walk_ops(func)
+                if op.name == "tl.store" and is_tensor(op.operands[0])
+            }
+            full, full_result = solve_function(analysis, func, layouts, sinks, 30.0, None)
+            tied, tied_result = solve_function(analysis, func, layouts, sinks, 30.0, 0)
+            assert full is not None and tied is not None
+            assert full.tied == 0
+            staged = full.evaluate(full.staged_choice())
+            assert _close(tied.evaluate(tied.staged_choice()), staged), seed
+            assert full_result.choice is not None and tied_result.choice is not None
+            optimum = tied.evaluate(tied_result.choice)
+            assert optimum <= staged + 1e-9, seed
+            tied_functions += tied.tied > 0
+            shrunk += len(tied.candidates) < len(full.candidates)
+            # every value of a tied node had one staged layout
+            for values in tied.node_values:
+                assert len({str(layouts[v]) for v in values}) <= 1, seed
+    assert tied_functions >= 10 and shrunk == tied_functions
