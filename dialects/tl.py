@@ -61,6 +61,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     VectorType,
     i32,
+    i64,
 )
 from xdsl.ir import (
     Attribute,
@@ -3342,6 +3343,101 @@ class DescriptorStoreOp(TLOperation):
             raise self.fail(f"needs {len(shape_of(self.src.type))} coordinates")
 
 
+def _parse_short_type(parser: Parser, kind: type[ParametrizedAttribute]) -> Attribute:
+    """A type of a known kind in full (``!tl.ptr<f16>``) or in MLIR's short form, its
+    parameters alone (``<f16>``), as Triton prints a type its op constrains."""
+    if peek_token(parser).text == "<":
+        return kind.new(kind.parse_parameters(parser))  # type: ignore[attr-defined]
+    typ = parser.parse_type()
+    if not isinstance(typ, kind):
+        parser.raise_error(f"expected a {kind.name} type, got {typ}")  # type: ignore[attr-defined]
+    return typ
+
+
+@irdl_op_definition
+class MakeTensorDescriptorOp(TLOperation):
+    """A TMA tensor descriptor over a global tensor: ``%d = tl.make_tensor_descriptor %base,
+    [%rows, %cols], [%stride, %one] : !tl.ptr<f16>, !tl.tensordesc<128x64xf16>`` (Triton's
+    ``tt.make_tensor_descriptor``: shape in i32, strides in i64, the block in the type).
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> base = create_ssa_value(PointerType(f16))
+    >>> n, s = create_ssa_value(i32), create_ssa_value(i64)
+    >>> op = MakeTensorDescriptorOp(base, [n, n], [s, s], TensorDescType(f16, [128, 64]))
+    >>> op.verify_tl(); len(op.shape), len(op.strides)
+    (2, 2)
+    """
+
+    name = "tl.make_tensor_descriptor"
+    base = operand_def(PointerType)
+    shape = var_operand_def(i32)
+    strides = var_operand_def(i64)
+    result = result_def(TensorDescType)
+    irdl_options = (AttrSizedOperandSegments(),)
+
+    def __init__(
+        self,
+        base: SSAValue | Operation,
+        shape: Sequence[SSAValue | Operation],
+        strides: Sequence[SSAValue | Operation],
+        result_type: Attribute,
+    ):
+        super().__init__(operands=[base, shape, strides], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        desc = self.result.type
+        assert isinstance(desc, TensorDescType)
+        rank = len(desc.get_shape())
+        if len(self.shape) != rank or len(self.strides) != rank:
+            raise self.fail(f"needs {rank} sizes and {rank} strides for a rank-{rank} block")
+        pointee = self.base.type.pointee  # type: ignore[attr-defined]
+        element = desc.element_type
+        if isinstance(pointee, IntegerType) and isinstance(element, IntegerType):
+            if pointee.width != element.width:
+                raise self.fail(f"block element type {element} differs from {pointee}")
+        elif pointee != element:
+            raise self.fail(f"block element type {element} differs from {pointee}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeTensorDescriptorOp:
+        base = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        shape = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(",")
+        strides = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        base_type = _parse_short_type(parser, PointerType)
+        parser.parse_punctuation(",")
+        desc_type = _parse_short_type(parser, TensorDescType)
+        op = cls(
+            parser.resolve_operand(base, base_type),
+            [parser.resolve_operand(v, i32) for v in shape],
+            [parser.resolve_operand(v, i64) for v in strides],
+            desc_type,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        for values in (self.shape, self.strides):
+            printer.print_string(", [")
+            printer.print_list(values, printer.print_operand)
+            printer.print_string("]")
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("operandSegmentSizes",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.base.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.result.type)
+
+
 # --------------------------------------------------------------------------------------
 # Elementwise ops Triton's front end writes that arith/math have no exact twin of
 # --------------------------------------------------------------------------------------
@@ -3649,6 +3745,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     ElementwiseInlineAsmOp,
     ExternElementwiseOp,
     MemDescTransOp,
+    MakeTensorDescriptorOp,
     DescriptorLoadOp,
     DescriptorStoreOp,
     ClampFOp,

@@ -114,6 +114,7 @@ _TT_TO_TL = (
     "scan.return",
     "elementwise_inline_asm",
     "extern_elementwise",
+    "make_tensor_descriptor",
     "descriptor_load",
     "descriptor_store",
     "clampf",

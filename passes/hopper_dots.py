@@ -352,6 +352,16 @@ def _stage(value: SSAValue, op_idx: int, transposable: bool) -> SSAValue:
     shape = shape_of(source.type)
     element = element_type_of(source.type)
     order = _register_order(source)
+    owner = source.owner
+    if isinstance(owner, Operation) and owner.name == "tl.trans":
+        # A transposed operand (``tl.dot(a, tl.trans(b))``) keeps the order of the value it
+        # transposes, as Triton stages the source and reads a transposed view of its buffer
+        # (OptimizeDotOperands' trans fusion): B stored N x K, K contiguous, is read K-major.
+        perm = list(owner.permutation)  # type: ignore[attr-defined]
+        transposed = owner.operands[0]
+        if isinstance(transposed.owner, Operation) and transposed.owner.name == "tl.convert_layout":
+            transposed = transposed.owner.operands[0]  # the anchors' layout, not a default's
+        order = tuple(perm.index(d) for d in _register_order(transposed))
     if not transposable:
         order = (0, 1) if op_idx == 1 else (1, 0)  # K contiguous
     shared = NVMMASharedEncodingAttr(nvmma_shared_for(shape, order, _bits(str(element))))

@@ -578,6 +578,12 @@ class LayoutAnalysis:
             else:
                 tile = [warps, 1] if m >= n else [1, warps]
             return NvidiaMmaEncodingAttr(NvidiaMmaLayout(2, 0, tile, [16, 8]))
+        if version == 2 and len(shape) == 3 and m % 16 == 0 and n % 8 == 0:
+            # A batched dot (Triton 3.9's rank-3 warpsPerTileV2): warps go to the batch first,
+            # one batch per warp up to the warps there are, the rest tile each M x N matrix.
+            batch = min(shape[0], warps)
+            tile = _warps_per_tile(m, n, warps // batch, 16, 8)
+            return NvidiaMmaEncodingAttr(NvidiaMmaLayout(2, 0, [batch, *tile], [1, 16, 8]))
         if version == -1 and len(shape) == 2:
             instr = 32 if m % 32 == 0 and n % 32 == 0 else 16
             if m % instr == 0 and n % instr == 0:
