@@ -170,7 +170,7 @@ def blocked_equivalent(ll: LinearLayout) -> BlockedEncodingAttr | None:
             d = dim_of(v)
             if d is None:
                 return None  # a duplicated register: blocked layouts have none
-            if v[d] == spt[d]:
+            if not repeats and v[d] == spt[d]:  # a thread's own block comes first
                 spt[d] *= 2
                 run.append(d)
             else:

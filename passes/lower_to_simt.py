@@ -474,7 +474,8 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
     """``tl.load``: one ``simt.global_load`` per group of registers
     :meth:`~llc.passes.simt_lowering.FunctionLowering.access_plan` allows."""
     rt = op.result.type
-    assert isinstance(rt, TensorType)
+    if not isinstance(rt, TensorType):
+        raise LayoutError("a scalar tl.load (one address for every thread) has no lowering yet")
     vt = register_vector_type(rt)
     elem = vt.element_type
     itemsize = simt.bit_width(elem) // 8
@@ -499,6 +500,8 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
 def lower_store(lowering: FunctionLowering, op: tl.StoreOp) -> None:
     """``tl.store``: one ``simt.global_store`` per group; broadcast registers and threads store
     once."""
+    if not isinstance(op.ptr.type, TensorType):
+        raise LayoutError("a scalar tl.store (one address for every thread) has no lowering yet")
     laid = lowering.laid[op.ptr]
     vt = lowering.get(op.value).type
     assert isinstance(vt, VectorType)
