@@ -61,7 +61,14 @@ from xdsl.passes import ModulePass
 from llc.dialects import simt, tl
 from llc.errors import LayoutError
 from llc.lowering import SimtProgram
-from llc.passes import lower_async_copy, lower_elementwise, lower_scan, lower_wgmma
+from llc.passes import (
+    lower_async_copy,
+    lower_elementwise,
+    lower_join_split,
+    lower_scalar_memory,
+    lower_scan,
+    lower_wgmma,
+)
 from llc.passes.barriers import prune_async_fences, prune_barriers
 from llc.passes.simt_lowering import (
     FunctionLowering,
@@ -270,6 +277,10 @@ def lower_compare(lowering: FunctionLowering, op: Operation) -> None:
     """``tl.cmpi`` / ``tl.cmpf``: ``simt.compare`` with the same predicate."""
     a, b = (lowering.get(v) for v in op.operands)
     pred = op.predicate.data  # type: ignore[attr-defined]
+    if not isinstance(a.type, VectorType):  # scalars (a loop bound loaded by a scalar load)
+        cls = arith.CmpiOp if op.name == "tl.cmpi" else arith.CmpfOp
+        lowering.set_result(op, lowering.emit(cls(a, b, pred)).results[0])
+        return
     lowering.set_result(op, lowering.emit(simt.CompareOp(pred, a, b)).results[0])
 
 
@@ -474,8 +485,7 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
     """``tl.load``: one ``simt.global_load`` per group of registers
     :meth:`~llc.passes.simt_lowering.FunctionLowering.access_plan` allows."""
     rt = op.result.type
-    if not isinstance(rt, TensorType):
-        raise LayoutError("a scalar tl.load (one address for every thread) has no lowering yet")
+    assert isinstance(rt, TensorType)  # scalar loads: llc.passes.lower_scalar_memory
     vt = register_vector_type(rt)
     elem = vt.element_type
     itemsize = simt.bit_width(elem) // 8
@@ -500,8 +510,6 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
 def lower_store(lowering: FunctionLowering, op: tl.StoreOp) -> None:
     """``tl.store``: one ``simt.global_store`` per group; broadcast registers and threads store
     once."""
-    if not isinstance(op.ptr.type, TensorType):
-        raise LayoutError("a scalar tl.store (one address for every thread) has no lowering yet")
     laid = lowering.laid[op.ptr]
     vt = lowering.get(op.value).type
     assert isinstance(vt, VectorType)
@@ -918,6 +926,10 @@ def lower_yield(lowering: FunctionLowering, op: Operation) -> None:
     lowering.emit(scf.YieldOp(*[lowering.get(v) for v in op.operands]))
 
 
+def _scalar_access(lowering: FunctionLowering, op: Operation) -> bool:
+    return lower_scalar_memory.is_scalar_access(lowering, op)
+
+
 # ---------------------------------------------------------------------- the patterns
 PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("func.return", lower_return),
@@ -927,12 +939,16 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for(("tl.expand_dims", "tl.broadcast", "tl.reshape", "tl.trans"), lower_shape_op),
     pattern_for("tl.convert_layout", lower_convert),
     pattern_for("tl.addptr", lower_addptr),
+    pattern_for("tl.load", lower_scalar_memory.lower_scalar_load, when=_scalar_access),
+    pattern_for("tl.store", lower_scalar_memory.lower_scalar_store, when=_scalar_access),
     pattern_for("tl.load", lower_load),
     pattern_for("tl.store", lower_store),
     pattern_for("tl.reduce", lower_reduce),
     pattern_for("tl.dot", lower_dot),
     pattern_for("tl.gather", lower_gather),
     pattern_for("tl.scan", lower_scan.lower_scan),
+    pattern_for("tl.join", lower_join_split.lower_join),
+    pattern_for("tl.split", lower_join_split.lower_split),
     pattern_for("tl.fp4_to_fp", lower_fp4_to_fp),
     pattern_for("tl.local_alloc", lower_local_alloc),
     pattern_for("tl.local_store", lower_local_store),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from llc.dialects.layout_attrs import BlockedEncodingAttr, LinearEncodingAttr
@@ -96,3 +97,79 @@ def test_a_reshape_states_its_layout_as_blocked_when_one_maps_alike() -> None:
             found = blocked_equivalent(layout.to_linear_layout(shape))
             assert found is not None
             assert found.layout.to_linear_layout(shape) == layout.to_linear_layout(shape)
+
+
+def _arrays() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(18)
+    normal = rng.standard_normal
+    return {
+        "x4096": rng.uniform(0.5, 1.5, 4096).astype(np.float32),
+        "h8192": normal(8192).astype(np.float16),
+        "c4096": normal(4096).astype(np.float32),
+        "x8192": normal(8192).astype(np.float32),
+        "x3200": normal(3200).astype(np.float32),
+        "x3000": normal(3000).astype(np.float32),
+        "x1000": normal(1000).astype(np.float32),
+        "start": np.array([37], np.int32),
+        "end": np.array([900], np.int32),
+        "alpha": np.array([1.5], np.float32),
+        "x4608": normal(64 * 72).astype(np.float32),
+        "x2048": normal(2048).astype(np.float32),
+        "i2048": rng.integers(0, 1 << 20, 2048).astype(np.int32),
+    }
+
+
+LOWERED_RUNS = {
+    "flip_scan": ["x4096", "zeros:4096xf32", "zeros:4096xf32"],
+    "rotary": ["h8192", "c4096", "c4096", "zeros:8192xf16", "128"],
+    "permute_tiles": ["x4096", "zeros:4096xf32"],
+    "argmin_cols": ["x8192", "zeros:128xf32", "zeros:64xi32", "zeros:128xi32", "64"],
+    "welford_rows": ["x3200", "zeros:16xf32", "zeros:16xf32", "200", "200"],
+    "online_softmax": ["x3000", "zeros:3000xf32", "3000", "3000"],
+    "segment_sum": ["x1000", "start", "end", "zeros:1xf32", "alpha"],
+    "unrolled_stencil": ["x4608", "zeros:4608xf32", "72"],
+    "gather_cols": ["x2048", "i2048", "zeros:2048xf32"],
+}
+"""The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
+``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
+libdevice calls, a rank-3 or i8 ``mma.sync``, TMA descriptors; bench/RESULTS.md)."""
+
+
+# sm_80 only: these kernels have no dot, and their sm_90 layouts are the same.
+@pytest.mark.parametrize("stem", [f"{k}.sm80" for k in LOWERED_RUNS])
+def test_the_lowered_kernel_computes_what_the_tensor_program_does(
+    stem: str, tmp_path: Path
+) -> None:
+    """llc's layouts for a real kernel, lowered to SIMT code (llc-compile) and run by the kernel
+    interpreter, give the tensor-level interpreter's buffers (bit for bit; a scan's sums
+    to rounding, its association differs)."""
+    from example_runs import example_runner
+
+    from llc.passes.compile import CompilePass
+
+    arrays = _arrays()
+    args = []
+    for spec in LOWERED_RUNS[stem.split(".")[0]]:
+        if spec in arrays:
+            np.save(tmp_path / f"{spec}.npy", arrays[spec])
+            spec = str(tmp_path / f"{spec}.npy")
+        args.append(spec)
+    case = type("Case", (), {"args": args, "grid": "1"})()
+    run = example_runner(case, stem.split(".")[0])
+    triton_text = (FIXTURES / f"{stem}.ttgir").read_text()
+    arch = stem.rsplit(".sm", 1)[1]
+    module = parse_triton_module(
+        (FIXTURES / f"{stem}.ttir").read_text(),
+        f"{stem}.ttir",
+        HardwareDefaults(_warps(triton_text), 32, f"cuda:{arch}"),
+    )
+    ctx = make_context()
+    OptimizeLayoutsPass().apply(ctx, module)
+    lowered = module.clone()
+    CompilePass().apply(ctx, lowered)
+    expected, got = run(module), run(lowered)
+    for name, value in expected.items():
+        if stem.startswith("flip_scan"):
+            np.testing.assert_allclose(got[name], value, rtol=1e-5, atol=1e-5)
+        else:
+            np.testing.assert_array_equal(got[name], value)
