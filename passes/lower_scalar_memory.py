@@ -12,20 +12,15 @@ made by thread 0 alone: every thread holds the same value, and one write is the 
 from __future__ import annotations
 
 from xdsl.dialects import arith, vector
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, TensorType, VectorType, i1
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, VectorType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from llc.dialects import simt, tl
 from llc.passes.simt_lowering import FunctionLowering
 
-__all__ = ["is_scalar_access", "lower_scalar_load", "lower_scalar_store"]
+__all__ = ["lower_scalar_load", "lower_scalar_store"]
 
 _SCALAR_LOAD = "scalar tl.load: one address for every thread"
-
-
-def is_scalar_access(lowering: FunctionLowering, op: Operation) -> bool:
-    """Whether ``op`` (a ``tl.load`` or ``tl.store``) goes through one scalar pointer."""
-    return not isinstance(op.operands[0].type, TensorType)
 
 
 def _vector_of(lowering: FunctionLowering, value: SSAValue, element: Attribute) -> SSAValue:

@@ -485,7 +485,9 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
     """``tl.load``: one ``simt.global_load`` per group of registers
     :meth:`~llc.passes.simt_lowering.FunctionLowering.access_plan` allows."""
     rt = op.result.type
-    assert isinstance(rt, TensorType)  # scalar loads: llc.passes.lower_scalar_memory
+    if not isinstance(rt, TensorType):
+        lower_scalar_memory.lower_scalar_load(lowering, op)
+        return
     vt = register_vector_type(rt)
     elem = vt.element_type
     itemsize = simt.bit_width(elem) // 8
@@ -510,6 +512,9 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
 def lower_store(lowering: FunctionLowering, op: tl.StoreOp) -> None:
     """``tl.store``: one ``simt.global_store`` per group; broadcast registers and threads store
     once."""
+    if not isinstance(op.ptr.type, TensorType):
+        lower_scalar_memory.lower_scalar_store(lowering, op)
+        return
     laid = lowering.laid[op.ptr]
     vt = lowering.get(op.value).type
     assert isinstance(vt, VectorType)
@@ -926,10 +931,6 @@ def lower_yield(lowering: FunctionLowering, op: Operation) -> None:
     lowering.emit(scf.YieldOp(*[lowering.get(v) for v in op.operands]))
 
 
-def _scalar_access(lowering: FunctionLowering, op: Operation) -> bool:
-    return lower_scalar_memory.is_scalar_access(lowering, op)
-
-
 # ---------------------------------------------------------------------- the patterns
 PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("func.return", lower_return),
@@ -939,8 +940,6 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for(("tl.expand_dims", "tl.broadcast", "tl.reshape", "tl.trans"), lower_shape_op),
     pattern_for("tl.convert_layout", lower_convert),
     pattern_for("tl.addptr", lower_addptr),
-    pattern_for("tl.load", lower_scalar_memory.lower_scalar_load, when=_scalar_access),
-    pattern_for("tl.store", lower_scalar_memory.lower_scalar_store, when=_scalar_access),
     pattern_for("tl.load", lower_load),
     pattern_for("tl.store", lower_store),
     pattern_for("tl.reduce", lower_reduce),

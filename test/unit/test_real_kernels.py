@@ -42,6 +42,8 @@ KERNELS = (
     "unrolled_stencil",
     "descriptor_matmul",
     "gather_cols",
+    # an older fixture whose last extra conversions session 3 removed (a broadcast's fold)
+    "flash_attention_w8",
 )
 TRITON_UNREADABLE = {"descriptor_matmul.sm90"}
 """Triton TTGIR llc does not read (already lowered to TMA ops): only the conversions compare."""

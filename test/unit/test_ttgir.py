@@ -437,19 +437,22 @@ def _convert_count(text: str) -> int:
     return sum(1 for line in text.splitlines() if "ttg.convert_layout" in line)
 
 
-MORE_CONVERSIONS = {
-    "flash_attention_w8.sm90.ttir": "alpha's broadcast between the two v3 layouts ([8, 1] and "
-    "[4, 2] warps) is converted where Triton broadcasts across them (bench/RESULTS.md, issue 18's "
-    "whole-function assignment)",
-}
+MORE_CONVERSIONS: dict[str, str] = {}
 """Fixtures where llc leaves more conversions than Triton, and why (strict expected failures)."""
+TMA_LOWERED_IN_MAKE_TTGIR = {
+    "descriptor_matmul.sm90.ttir": "Triton lowers tt.make_tensor_descriptor (TMA) inside "
+    "make_ttgir, before the TTGIR stage this test compiles from; llc.triton runs the rest of "
+    "make_ttgir after llc's layouts and compiles it (bench/RESULTS.md, issue 18 session 3)",
+}
+"""Fixtures whose llc TTGIR Triton compiles only through its whole make_ttgir (strict expected
+failures here)."""
 
 
 def _through_llc_params() -> list[object]:
     params = []
     for param in _fixtures(TTIR):
         path = param.values[0]  # type: ignore[attr-defined]
-        reason = MORE_CONVERSIONS.get(path.name)
+        reason = MORE_CONVERSIONS.get(path.name) or TMA_LOWERED_IN_MAKE_TTGIR.get(path.name)
         marks = list(param.marks)  # type: ignore[attr-defined]
         if reason:
             marks.append(pytest.mark.xfail(raises=AssertionError, strict=True, reason=reason))
