@@ -761,6 +761,123 @@ def gather_cols(src_ptr, idx_ptr, out_ptr, BM: tl.constexpr, BN: tl.constexpr):
     tl.store(out_ptr + offs, tl.gather(src, idx, 0))
 
 
+@triton.jit
+def _segmented_add(v1, f1, v2, f2):
+    return tl.where(f2 != 0, v2, v1 + v2), f1 | f2
+
+
+@triton.jit
+def segmented_scan(x_ptr, flag_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    """A segmented prefix sum down the columns: tl.associative_scan over a (value, flag)
+    tuple along axis 0."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * BN + rn[None, :]
+    x = tl.load(x_ptr + offs)
+    f = tl.load(flag_ptr + offs)
+    y, _ = tl.associative_scan((x, f), 0, _segmented_add)
+    tl.store(y_ptr + offs, y)
+
+
+@triton.jit
+def softmax_2d(x_ptr, y_ptr, n_rows, n_cols, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """Softmax of BM rows at once, with keep_dims reductions and masks on both dims."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * stride + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    z = x - tl.max(x, 1, keep_dims=True)
+    num = tl.exp(z)
+    y = num / tl.sum(num, 1, keep_dims=True)
+    tl.store(y_ptr + offs, y.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def grouped_matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+    GROUP: tl.constexpr,
+):
+    """The tutorial's L2-friendly matmul: tl.swizzle2d program ids, multiple_of/max_contiguous
+    hints, cache modifiers, a masked K tail."""
+    pid_m, pid_n = tl.swizzle2d(
+        tl.program_id(0), tl.program_id(1), tl.cdiv(M, BM), tl.cdiv(N, BN), GROUP
+    )
+    rm = tl.max_contiguous(tl.multiple_of((pid_m * BM + tl.arange(0, BM)) % M, BM), BM)
+    rn = tl.max_contiguous(tl.multiple_of((pid_n * BN + tl.arange(0, BN)) % N, BN), BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0, cache_modifier=".cg")
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0, eviction_policy="evict_last")
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    c = acc.to(tl.float16)
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
+    tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def wide_index_act(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    """64-bit offsets, tl.clamp, tl.sigmoid, a masked load with other, int -> float casts."""
+    pid = tl.program_id(0).to(tl.int64)
+    offs = pid * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    y = tl.sigmoid(tl.clamp(x, -4.0, 4.0)) + (offs % 7).to(tl.float32)
+    tl.store(y_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def attention_dq(
+    q_ptr,
+    k_ptr,
+    v_ptr,
+    do_ptr,
+    dq_ptr,
+    lse_ptr,
+    stride,
+    n_ctx,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    D: tl.constexpr,
+):
+    """Attention backward's dQ: P from Q K^T and the saved log-sum-exp, dP = dO V^T, then
+    dQ += (P * (dP - delta)) K: three dots, two with a transposed operand."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * stride + rd[None, :])
+    do = tl.load(do_ptr + rm[:, None] * stride + rd[None, :])
+    lse = tl.load(lse_ptr + rm)
+    delta = tl.sum(do.to(tl.float32) * do.to(tl.float32), 1)
+    dq = tl.zeros([BM, D], dtype=tl.float32)
+    for start in range(0, n_ctx, BN):
+        k = tl.load(k_ptr + (start + rn)[:, None] * stride + rd[None, :])
+        v = tl.load(v_ptr + (start + rn)[:, None] * stride + rd[None, :])
+        p = tl.exp(tl.dot(q, tl.trans(k)) - lse[:, None])
+        dp = tl.dot(do, tl.trans(v))
+        ds = (p * (dp - delta[:, None])).to(tl.float16)
+        dq = tl.dot(ds, k, dq)
+    tl.store(dq_ptr + rm[:, None] * stride + rd[None, :], dq)
+
+
 KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
     "vector_add": (
         vector_add,
@@ -1112,6 +1229,49 @@ KERNELS.update(
             gather_cols,
             _sig(src_ptr="*fp32", idx_ptr="*i32", out_ptr="*fp32"),
             {"BM": 64, "BN": 32},
+            4,
+        ),
+    }
+)
+KERNELS.update(
+    {
+        "segmented_scan": (
+            segmented_scan,
+            _sig(x_ptr="*fp32", flag_ptr="*i32", y_ptr="*fp32"),
+            {"BM": 128, "BN": 32},
+            8,
+        ),
+        "softmax_2d": (
+            softmax_2d,
+            _sig(x_ptr="*fp16", y_ptr="*fp16", n_rows="i32", n_cols="i32", stride="i32"),
+            {"BM": 8, "BN": 256},
+            4,
+        ),
+        "grouped_matmul": (
+            grouped_matmul,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", M="i32", N="i32", **_MM_INTS),
+            {"BM": 128, "BN": 128, "BK": 64, "GROUP": 8},
+            8,
+        ),
+        "wide_index_act": (
+            wide_index_act,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", n="i64"),
+            {"BLOCK": 2048},
+            8,
+        ),
+        "attention_dq": (
+            attention_dq,
+            _sig(
+                q_ptr="*fp16",
+                k_ptr="*fp16",
+                v_ptr="*fp16",
+                do_ptr="*fp16",
+                dq_ptr="*fp32",
+                lse_ptr="*fp32",
+                stride="i32",
+                n_ctx="i32",
+            ),
+            {"BM": 64, "BN": 64, "D": 64},
             4,
         ),
     }

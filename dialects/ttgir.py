@@ -61,6 +61,7 @@ from xdsl.ir import (
 )
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.printer import Printer
 
 from llc.dialects import tl
 from llc.dialects.diagnostics import parse_module
@@ -542,6 +543,8 @@ class TritonContext(Context):
     def get_optional_attr(self, name: str) -> type[Attribute] | None:
         if name == "ttg.shared_memory":
             return _SharedMemorySpace
+        if name == "tt.cache_policy":
+            return TritonCachePolicy
         return super().get_optional_attr(ATTR_NAMES.get(name, name))
 
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
@@ -555,6 +558,43 @@ class _SharedMemorySpace(ParametrizedAttribute):
     """``#ttg.shared_memory``: a memory space, dropped by :class:`_TritonMemDesc`."""
 
     name = "ttg.shared_memory"
+
+
+@irdl_attr_definition
+class TritonCachePolicy(ParametrizedAttribute):
+    """``#tt.cache_policy<cache_modifier = cg, eviction_policy = evict_last>``: a load's or
+    store's cache hints (``tl.load(..., cache_modifier=".cg")``), kept as written and printed
+    back unchanged; the layouts, the interpreters and the SIMT lowering ignore them.
+
+    >>> from xdsl.dialects.builtin import ArrayAttr, StringAttr
+    >>> p = TritonCachePolicy(ArrayAttr([StringAttr("cache_modifier"), StringAttr("cg")]))
+    >>> p.pairs
+    [('cache_modifier', 'cg')]
+    """
+
+    name = "tt.cache_policy"
+    entries: ArrayAttr[StringAttr]
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """``(key, value)`` in order."""
+        words = [e.data for e in self.entries.data]
+        return list(zip(words[::2], words[1::2], strict=True))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        words: list[StringAttr] = []
+
+        def entry() -> None:
+            words.append(StringAttr(parser.parse_identifier()))
+            parser.parse_punctuation("=")
+            words.append(StringAttr(parser.parse_identifier()))
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, entry)
+        return (ArrayAttr(words),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + ", ".join(f"{k} = {v}" for k, v in self.pairs) + ">")
 
 
 _LOC_START_RE = re.compile(r"(?:^[ \t]*#loc[\w$.\-]*[ \t]*=[ \t]*)?\bloc\(", re.MULTILINE)

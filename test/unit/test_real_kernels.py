@@ -42,11 +42,19 @@ KERNELS = (
     "unrolled_stencil",
     "descriptor_matmul",
     "gather_cols",
+    "segmented_scan",
+    "softmax_2d",
+    "grouped_matmul",
+    "wide_index_act",
+    "attention_dq",
     # an older fixture whose last extra conversions session 3 removed (a broadcast's fold)
     "flash_attention_w8",
 )
 TRITON_UNREADABLE = {"descriptor_matmul.sm90"}
 """Triton TTGIR llc does not read (already lowered to TMA ops): only the conversions compare."""
+
+
+SOLVER_BUDGET_S = 10.0
 
 
 def _warps(ttgir: str) -> int:
@@ -62,7 +70,9 @@ def test_llc_is_never_worse_than_triton(stem: str) -> None:
         f"{stem}.ttir",
         HardwareDefaults(_warps(triton_text), 32, f"cuda:{arch}"),
     )
-    OptimizeLayoutsPass().apply(make_context(), module)
+    # The decision is under test, not the solver's speed: descriptor_matmul.sm80's model takes
+    # 1.7 s of the default 2 s of CPU (bench/RESULTS.md), too close for a slower machine.
+    OptimizeLayoutsPass(solver_budget=SOLVER_BUDGET_S).apply(make_context(), module)
     module.verify()
     ours, conversions = module_figure(module)
     assert conversions == count_conversions(module)
@@ -118,6 +128,11 @@ def _arrays() -> dict[str, np.ndarray]:
         "x4608": normal(64 * 72).astype(np.float32),
         "x2048": normal(2048).astype(np.float32),
         "i2048": rng.integers(0, 1 << 20, 2048).astype(np.int32),
+        "flags": (rng.random(4096) < 0.1).astype(np.int32),
+        "h2048": normal(2048).astype(np.float16),
+        "x5000": normal(5000).astype(np.float32),
+        "q": (0.3 * normal(128 * 64)).astype(np.float16),
+        "lse": rng.uniform(1, 2, 128).astype(np.float32),
     }
 
 
@@ -131,20 +146,33 @@ LOWERED_RUNS = {
     "segment_sum": ["x1000", "start", "end", "zeros:1xf32", "alpha"],
     "unrolled_stencil": ["x4608", "zeros:4608xf32", "72"],
     "gather_cols": ["x2048", "i2048", "zeros:2048xf32"],
+    "segmented_scan": ["c4096", "flags", "zeros:4096xf32"],
+    "softmax_2d": ["h2048", "zeros:2048xf16", "8", "200", "256"],
+    "wide_index_act": ["x5000", "zeros:5000xf32", "5000"],
+    "attention_dq": ["q", "q", "q", "q", "zeros:8192xf32", "lse", "64", "128"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
 libdevice calls, a rank-3 or i8 ``mma.sync``, TMA descriptors; bench/RESULTS.md)."""
 
 
-# sm_80 only: these kernels have no dot, and their sm_90 layouts are the same.
+# sm_80 only: their sm_90 layouts are the same but for the dots (wgmma, tested elsewhere).
+REASSOCIATED = {
+    "flip_scan": 1e-5,
+    "segmented_scan": 1e-5,
+    "attention_dq": 1e-2,  # dP's f32 sums differ in the last bits, then ds rounds to f16
+}
+"""Scans and dots whose sums the lowered code associates otherwise: equal to this relative
+tolerance."""
+
+
 @pytest.mark.parametrize("stem", [f"{k}.sm80" for k in LOWERED_RUNS])
 def test_the_lowered_kernel_computes_what_the_tensor_program_does(
     stem: str, tmp_path: Path
 ) -> None:
     """llc's layouts for a real kernel, lowered to SIMT code (llc-compile) and run by the kernel
-    interpreter, give the tensor-level interpreter's buffers (bit for bit; a scan's sums
-    to rounding, its association differs)."""
+    interpreter, give the tensor-level interpreter's buffers (bit for bit; the sums of the
+    scans and dots of :data:`REASSOCIATED` to rounding)."""
     from example_runs import example_runner
 
     from llc.passes.compile import CompilePass
@@ -171,7 +199,8 @@ def test_the_lowered_kernel_computes_what_the_tensor_program_does(
     CompilePass().apply(ctx, lowered)
     expected, got = run(module), run(lowered)
     for name, value in expected.items():
-        if stem.startswith("flip_scan"):
-            np.testing.assert_allclose(got[name], value, rtol=1e-5, atol=1e-5)
+        tolerance = REASSOCIATED.get(stem.split(".")[0])
+        if tolerance is not None:
+            np.testing.assert_allclose(got[name], value, rtol=tolerance, atol=tolerance)
         else:
             np.testing.assert_array_equal(got[name], value)

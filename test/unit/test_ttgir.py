@@ -71,6 +71,11 @@ KERNELS = (
     "unrolled_stencil",
     "descriptor_matmul",
     "gather_cols",
+    "segmented_scan",
+    "softmax_2d",
+    "grouped_matmul",
+    "wide_index_act",
+    "attention_dq",
 )
 UNREADABLE: dict[str, str] = {
     "descriptor_matmul.sm90.ttgir": "Triton's sm_90 TTGIR of a tensor descriptor is already "
