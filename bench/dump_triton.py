@@ -878,6 +878,103 @@ def attention_dq(
     tl.store(dq_ptr + rm[:, None] * stride + rd[None, :], dq)
 
 
+@triton.jit
+def swiglu_matmul(
+    a_ptr,
+    w_ptr,
+    o_ptr,
+    K,
+    stride_am,
+    stride_wk,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """A fused gate/up projection: one dot over interleaved (gate, up) weight columns, split
+    with reshape + tl.split, SiLU(gate) * up."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(w_ptrs), acc)
+        a_ptrs += BK
+        w_ptrs += BK * stride_wk
+    gate, up = tl.split(tl.reshape(acc, [BM, BN // 2, 2]))
+    out = gate * tl.sigmoid(gate) * up
+    ro = tl.program_id(1) * (BN // 2) + tl.arange(0, BN // 2)
+    tl.store(o_ptr + rm[:, None] * (stride_wk // 2) + ro[None, :], out.to(tl.float16))
+
+
+@triton.jit
+def dropout(x_ptr, y_ptr, n, p, seed, BLOCK: tl.constexpr):
+    """Dropout with Philox random numbers (tl.rand) keyed by the element offsets."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    keep = tl.rand(seed, offs) > p
+    tl.store(y_ptr + offs, tl.where(keep, x / (1 - p), 0.0), mask=mask)
+
+
+@triton.jit
+def locked_accumulate(x_ptr, acc_ptr, lock_ptr, n_cols, BLOCK: tl.constexpr):
+    """The layer-norm-backward tutorial's partial sums: a spin lock taken with tl.atomic_cas
+    in a while loop, a read-modify-write of the shared row, tl.atomic_xchg to release."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    slot = row % 4
+    lock = lock_ptr + slot
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    old = tl.load(acc_ptr + slot * n_cols + cols, mask=mask)
+    tl.store(acc_ptr + slot * n_cols + cols, old + x, mask=mask)
+    tl.atomic_xchg(lock, 0)
+
+
+@triton.jit
+def fp8_matmul_nt(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    K,
+    stride_am,
+    stride_bn,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """fp8 (e5m2) A @ B^T with B stored N x K: the K-major operand wgmma needs for 8-bit types."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rn[:, None] * stride_bn + rk[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(tl.load(a_ptrs), tl.trans(tl.load(b_ptrs)), acc)
+        a_ptrs += BK
+        b_ptrs += BK
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.bfloat16))
+
+
+@triton.jit
+def tile_stats(x_ptr, out_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """Whole-tile reductions to scalars (axis=None): sum, max, and an argmax over the flattened
+    tile."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :])
+    tl.store(out_ptr, tl.sum(x))
+    tl.store(out_ptr + 1, tl.max(x))
+    flat = tl.reshape(x, [BM * BN])
+    tl.store(out_ptr + 2, tl.argmax(flat, 0).to(tl.float32))
+
+
 KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
     "vector_add": (
         vector_add,
@@ -1272,6 +1369,55 @@ KERNELS.update(
                 n_ctx="i32",
             ),
             {"BM": 64, "BN": 64, "D": 64},
+            4,
+        ),
+    }
+)
+KERNELS.update(
+    {
+        "swiglu_matmul": (
+            swiglu_matmul,
+            _sig(
+                a_ptr="*fp16",
+                w_ptr="*fp16",
+                o_ptr="*fp16",
+                K="i32",
+                stride_am="i32",
+                stride_wk="i32",
+            ),
+            {"BM": 64, "BN": 128, "BK": 32},
+            4,
+        ),
+        "dropout": (
+            dropout,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", n="i32", p="fp32", seed="i32"),
+            {"BLOCK": 1024},
+            4,
+        ),
+        "locked_accumulate": (
+            locked_accumulate,
+            _sig(x_ptr="*fp32", acc_ptr="*fp32", lock_ptr="*i32", n_cols="i32"),
+            {"BLOCK": 512},
+            4,
+        ),
+        "fp8_matmul_nt": (
+            fp8_matmul_nt,
+            _sig(
+                a_ptr="*fp8e5",
+                b_ptr="*fp8e5",
+                c_ptr="*bf16",
+                K="i32",
+                stride_am="i32",
+                stride_bn="i32",
+                stride_cm="i32",
+            ),
+            {"BM": 128, "BN": 128, "BK": 64},
+            8,
+        ),
+        "tile_stats": (
+            tile_stats,
+            _sig(x_ptr="*fp32", out_ptr="*fp32", stride="i32"),
+            {"BM": 32, "BN": 64},
             4,
         ),
     }

@@ -1886,7 +1886,7 @@ class LocalDeallocOp(TLOperation):
 # histogram, gather, device print and assert (spelled as Triton 3.9 prints them)
 # --------------------------------------------------------------------------------------
 
-ATOMIC_RMW_KINDS = ("and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "xchg")
+ATOMIC_RMW_KINDS = ("and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "exch")
 """``tl.atomic_rmw`` operations (Triton's ``RMWOp``)."""
 MEM_SEMANTICS = ("relaxed", "acquire", "release", "acq_rel")
 """Memory orderings of the atomics (Triton's ``MemSemantic``)."""
@@ -1943,7 +1943,8 @@ class AtomicRMWOp(TLOperation):
 
     ``%old = tl.atomic_rmw fadd, acq_rel, gpu, %ptr, %val, %mask : (tensor<128x!tl.ptr<f32>>,
     tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>``. Kinds: :data:`ATOMIC_RMW_KINDS`
-    (``max``/``min`` signed, ``umax``/``umin`` unsigned, ``fadd`` for floats, ``xchg`` swaps).
+    (``max``/``min`` signed, ``umax``/``umin`` unsigned, ``fadd`` for floats, ``exch`` swaps:
+    Triton's spelling for ``tl.atomic_xchg``).
     Masked-off elements are not touched and return an undefined value (0 in the interpreter).
     """
 

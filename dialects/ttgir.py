@@ -456,6 +456,33 @@ class _TritonFor:
         return op
 
 
+class _TritonWhile:
+    """Parses ``scf.while``, also with no loop-carried values (``scf.while : () -> () {``, as
+    MLIR prints a spin lock's loop; xDSL's parser wants the parenthesized assignments)."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "scf"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        if peek_token(parser).text == "(":
+            return scf.WhileOp.parse(parser)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        signature = parser.parse_function_type()
+        if signature.inputs.data:
+            parser.raise_error("scf.while without operands takes no arguments", pos, parser.pos)
+        before = parser.parse_region(())
+        parser.parse_characters("do")
+        after = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = scf.WhileOp((), signature.outputs.data, before, after)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
 def _compare_shim(op_type: type[tl._CompareOp]) -> type:
     """``arith.cmpi`` / ``arith.cmpf`` on any operands: the custom form goes to ``tl.cmpi`` /
     ``tl.cmpf``'s parser (keyword or string predicate); the generic form
@@ -516,6 +543,7 @@ _SHIMS: dict[str, type] = {
     "arith.cmpf": _compare_shim(tl.CmpfOp),
     "scf.if": _TritonIf,
     "scf.for": _TritonFor,
+    "scf.while": _TritonWhile,
     "arith.constant": _TritonConstant,
     "arith.select": _TritonSelect,
 }

@@ -47,6 +47,11 @@ KERNELS = (
     "grouped_matmul",
     "wide_index_act",
     "attention_dq",
+    "swiglu_matmul",
+    "dropout",
+    "locked_accumulate",
+    "fp8_matmul_nt",
+    "tile_stats",
     # an older fixture whose last extra conversions session 3 removed (a broadcast's fold)
     "flash_attention_w8",
 )
@@ -133,6 +138,8 @@ def _arrays() -> dict[str, np.ndarray]:
         "x5000": normal(5000).astype(np.float32),
         "q": (0.3 * normal(128 * 64)).astype(np.float16),
         "lse": rng.uniform(1, 2, 128).astype(np.float32),
+        "small_a": rng.integers(-2, 3, 64 * 64).astype(np.float16),
+        "small_w": (rng.integers(-2, 3, 64 * 256) / 4).astype(np.float16),
     }
 
 
@@ -150,10 +157,14 @@ LOWERED_RUNS = {
     "softmax_2d": ["h2048", "zeros:2048xf16", "8", "200", "256"],
     "wide_index_act": ["x5000", "zeros:5000xf32", "5000"],
     "attention_dq": ["q", "q", "q", "q", "zeros:8192xf32", "lse", "64", "128"],
+    "swiglu_matmul": ["small_a", "small_w", "zeros:8192xf16", "64", "64", "256"],
+    "dropout": ["x3000", "zeros:3000xf32", "3000", "0.3", "1234"],
+    "tile_stats": ["x4096", "zeros:3xf32", "64"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
-libdevice calls, a rank-3 or i8 ``mma.sync``, TMA descriptors; bench/RESULTS.md)."""
+libdevice calls, a rank-3 or i8 ``mma.sync``, TMA descriptors, ``tl.atomic_cas``, fp8 casts
+on sm_80; bench/RESULTS.md)."""
 
 
 # sm_80 only: their sm_90 layouts are the same but for the dots (wgmma, tested elsewhere).

@@ -76,6 +76,11 @@ KERNELS = (
     "grouped_matmul",
     "wide_index_act",
     "attention_dq",
+    "swiglu_matmul",
+    "dropout",
+    "locked_accumulate",
+    "fp8_matmul_nt",
+    "tile_stats",
 )
 UNREADABLE: dict[str, str] = {
     "descriptor_matmul.sm90.ttgir": "Triton's sm_90 TTGIR of a tensor descriptor is already "
