@@ -3375,6 +3375,8 @@ class MakeTensorDescriptorOp(TLOperation):
     shape = var_operand_def(i32)
     strides = var_operand_def(i64)
     result = result_def(TensorDescType)
+    # A value, like Triton's op: the descriptor is written to memory only by the TMA lowering.
+    traits = traits_def(Pure())
     irdl_options = (AttrSizedOperandSegments(),)
 
     def __init__(
