@@ -975,6 +975,76 @@ def tile_stats(x_ptr, out_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
     tl.store(out_ptr + 2, tl.argmax(flat, 0).to(tl.float32))
 
 
+@triton.jit
+def fma_dot(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """An exact f32 dot (input_precision="ieee"): no tensor cores, Triton's FMA path."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    c = tl.dot(a, b, input_precision="ieee")
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
+
+
+@triton.jit
+def reduce_3d(x_ptr, y_ptr, z_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    """Reductions of a 3-D tile along its middle and last dims, and a tl.cat of two results."""
+    ra = tl.arange(0, A)
+    rb = tl.arange(0, B)
+    rc = tl.arange(0, C)
+    x = tl.load(x_ptr + ra[:, None, None] * (B * C) + rb[None, :, None] * C + rc[None, None, :])
+    s = tl.sum(x, 1)  # [A, C]
+    m = tl.max(x, 2)  # [A, B]
+    tl.store(y_ptr + ra[:, None] * C + rc[None, :], s)
+    both = tl.cat(tl.reshape(m, [A * B]), tl.reshape(m * 2.0, [A * B]), can_reorder=True)
+    tl.store(z_ptr + tl.arange(0, 2 * A * B), both)
+
+
+@triton.jit
+def persistent_matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    NUM_SMS: tl.constexpr,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """A persistent matmul: each program loops over output tiles (tl.range with a stride of the
+    number of programs), an inner K loop per tile."""
+    num_n = tl.cdiv(N, BN)
+    num_tiles = tl.cdiv(M, BM) * num_n
+    for tile in tl.range(tl.program_id(0), num_tiles, NUM_SMS):
+        rm = (tile // num_n) * BM + tl.arange(0, BM)
+        rn = (tile % num_n) * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+            b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+            acc = tl.dot(a, b, acc)
+        mask = (rm[:, None] < M) & (rn[None, :] < N)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def f16_acc_dot(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """A dot accumulating in f16 (out_dtype=tl.float16) on a 32-row tile."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float16)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
 KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
     "vector_add": (
         vector_add,
@@ -1418,6 +1488,34 @@ KERNELS.update(
             tile_stats,
             _sig(x_ptr="*fp32", out_ptr="*fp32", stride="i32"),
             {"BM": 32, "BN": 64},
+            4,
+        ),
+    }
+)
+KERNELS.update(
+    {
+        "fma_dot": (
+            fma_dot,
+            _sig(a_ptr="*fp32", b_ptr="*fp32", c_ptr="*fp32"),
+            {"BM": 32, "BN": 32, "BK": 32},
+            4,
+        ),
+        "reduce_3d": (
+            reduce_3d,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", z_ptr="*fp32"),
+            {"A": 4, "B": 64, "C": 32},
+            4,
+        ),
+        "persistent_matmul": (
+            persistent_matmul,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", M="i32", N="i32", K="i32"),
+            {"NUM_SMS": 132, "BM": 128, "BN": 128, "BK": 64},
+            8,
+        ),
+        "f16_acc_dot": (
+            f16_acc_dot,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", K="i32"),
+            {"BM": 32, "BN": 64, "BK": 32},
             4,
         ),
     }

@@ -57,6 +57,7 @@ __all__ = [
     "feeds_another_dot",
     "hopper_dot",
     "hopper_dot_for",
+    "input_precision",
     "mma_v3_instr_shape",
     "nvmma_shared_for",
     "promote_fp8_dot_operands",
@@ -292,7 +293,8 @@ def feeds_another_dot(op: Operation) -> bool:
     return False
 
 
-def _precision(op: Operation) -> str:
+def input_precision(op: Operation) -> str:
+    """A dot's ``inputPrecision`` by name (``ieee`` when absent, as Triton's TTIR omits it)."""
     attr = op.attributes.get("tt.inputPrecision")
     if isinstance(attr, StringAttr):
         return attr.data
@@ -327,7 +329,7 @@ def hopper_dot_for(op: Operation, num_warps: int) -> HopperDot | None:
         a_from_load=comes_from_load(op.operands[0]),
         b_from_load=comes_from_load(op.operands[1]),
         chained=feeds_another_dot(op),
-        precision=_precision(op),
+        precision=input_precision(op),
         max_num_imprecise_acc=_imprecise(op),
     )
 
@@ -399,7 +401,9 @@ def rewrite_hopper_dots(module: Operation) -> int:
         b = _stage(b, 1, transposable)
         Rewriter.insert_op(FenceAsyncSharedOp(), InsertPoint.before(op))
         product = WarpGroupDotOp(a, b, acc)
-        product.attributes["inputPrecision"] = IntegerAttr(_PRECISIONS.get(_precision(op), 2), i32)
+        product.attributes["inputPrecision"] = IntegerAttr(
+            _PRECISIONS.get(input_precision(op), 2), i32
+        )
         if (imprecise := _imprecise(op)) != 0:
             product.attributes["maxNumImpreciseAcc"] = IntegerAttr(imprecise, i32)
         product.attributes["isAsync"] = BoolAttr(True, IntegerType(1))

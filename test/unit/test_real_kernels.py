@@ -52,6 +52,10 @@ KERNELS = (
     "locked_accumulate",
     "fp8_matmul_nt",
     "tile_stats",
+    "fma_dot",
+    "reduce_3d",
+    "persistent_matmul",
+    "f16_acc_dot",
     # an older fixture whose last extra conversions session 3 removed (a broadcast's fold)
     "flash_attention_w8",
 )
@@ -160,6 +164,7 @@ LOWERED_RUNS = {
     "swiglu_matmul": ["small_a", "small_w", "zeros:8192xf16", "64", "64", "256"],
     "dropout": ["x3000", "zeros:3000xf32", "3000", "0.3", "1234"],
     "tile_stats": ["x4096", "zeros:3xf32", "64"],
+    "fma_dot": ["c4096", "c4096", "zeros:1024xf32"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
@@ -172,6 +177,7 @@ REASSOCIATED = {
     "flip_scan": 1e-5,
     "segmented_scan": 1e-5,
     "attention_dq": 1e-2,  # dP's f32 sums differ in the last bits, then ds rounds to f16
+    "fma_dot": 1e-5,
 }
 """Scans and dots whose sums the lowered code associates otherwise: equal to this relative
 tolerance."""

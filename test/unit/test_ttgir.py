@@ -81,6 +81,10 @@ KERNELS = (
     "locked_accumulate",
     "fp8_matmul_nt",
     "tile_stats",
+    "fma_dot",
+    "reduce_3d",
+    "persistent_matmul",
+    "f16_acc_dot",
 )
 UNREADABLE: dict[str, str] = {
     "descriptor_matmul.sm90.ttgir": "Triton's sm_90 TTGIR of a tensor descriptor is already "
