@@ -25,6 +25,7 @@ import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
+from triton.language.extra.cuda import libdevice
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "examples" / "triton"
@@ -439,6 +440,636 @@ def topk_rows(x_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr, K: tl.constexpr)
     tl.store(y_ptr + rows * K + tl.arange(0, K)[None, :], top)
 
 
+# ---------------------------------------------------------------------------------------------
+# Issue 18, session 3 (engineer b): real kernels beyond the fixtures above (flip, scans along
+# both axes, interleave/join/split/permute/reshape, argmin, Welford, masked atomics, transposed
+# and batched and integer dots, online softmax, layer-norm backward, inline asm, libdevice,
+# scalar loads in a data-dependent while loop, static_range, tensor descriptors).
+
+
+@triton.jit
+def flip_scan(x_ptr, s_ptr, p_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    """A reverse cumulative sum down the columns (flip, cumsum along axis 0, flip back) and a
+    running product along the rows."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * BN + rn[None, :]
+    x = tl.load(x_ptr + offs)
+    rev = tl.flip(tl.cumsum(tl.flip(x, 0), 0), 0)
+    tl.store(s_ptr + offs, rev)
+    tl.store(p_ptr + offs, tl.cumprod(x, 1))
+
+
+@triton.jit
+def rotary(x_ptr, cos_ptr, sin_ptr, o_ptr, stride, BM: tl.constexpr, D: tl.constexpr):
+    """Rotary embedding on interleaved (even, odd) pairs: reshape + split, rotate, join +
+    reshape back, and tl.interleave of the two halves."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    x = tl.load(x_ptr + rm[:, None] * stride + rd[None, :]).to(tl.float32)
+    half = tl.arange(0, D // 2)
+    c = tl.load(cos_ptr + rm[:, None] * (D // 2) + half[None, :])
+    s = tl.load(sin_ptr + rm[:, None] * (D // 2) + half[None, :])
+    x0, x1 = tl.split(tl.reshape(x, [BM, D // 2, 2]))
+    y0 = x0 * c - x1 * s
+    y1 = x0 * s + x1 * c
+    y = tl.reshape(tl.join(y0, y1), [BM, D])
+    z = tl.interleave(y0, y1)
+    tl.store(o_ptr + rm[:, None] * stride + rd[None, :], (y + z).to(tl.float16))
+
+
+@triton.jit
+def permute_tiles(x_ptr, o_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    """A 3-D tile permuted (2, 0, 1) and its first two dimensions transposed with tl.trans."""
+    ra = tl.arange(0, A)
+    rb = tl.arange(0, B)
+    rc = tl.arange(0, C)
+    offs = ra[:, None, None] * (B * C) + rb[None, :, None] * C + rc[None, None, :]
+    x = tl.load(x_ptr + offs)
+    y = tl.permute(x, (2, 0, 1))  # [C, A, B]
+    y = tl.trans(y, 1, 0, 2)  # [A, C, B]
+    out = ra[:, None, None] * (C * B) + rc[None, :, None] * B + rb[None, None, :]
+    tl.store(o_ptr + out, y)
+
+
+@triton.jit
+def argmin_cols(x_ptr, v_ptr, i_ptr, j_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """tl.argmin down the columns and tl.max(..., return_indices=True) along the rows."""
+    rm = tl.arange(0, BM)
+    rn = tl.program_id(0) * BN + tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :])
+    tl.store(i_ptr + rn, tl.argmin(x, 0))
+    v, j = tl.max(x, 1, return_indices=True)
+    tl.store(v_ptr + rm, v)
+    tl.store(j_ptr + rm, j)
+
+
+@triton.jit
+def _welford_combine(m1, s1, n1, m2, s2, n2):
+    n = n1 + n2
+    w2 = tl.where(n == 0, 0.0, n2 / n)
+    d = m2 - m1
+    return m1 + d * w2, s1 + s2 + d * d * n1 * w2, n
+
+
+@triton.jit
+def welford_rows(x_ptr, mean_ptr, var_ptr, n_cols, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """Welford's mean/variance: a loop of per-lane updates, then tl.reduce with three results
+    and a custom combine function."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    mean = tl.zeros([BM, BN], dtype=tl.float32)
+    m2 = tl.zeros([BM, BN], dtype=tl.float32)
+    cnt = tl.zeros([BM, BN], dtype=tl.float32)
+    for start in range(0, n_cols, BN):
+        cols = start + tl.arange(0, BN)
+        mask = cols[None, :] < n_cols
+        x = tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
+        c1 = cnt + tl.where(mask, 1.0, 0.0)
+        d = x - mean
+        mean = tl.where(mask, mean + d / tl.maximum(c1, 1.0), mean)
+        m2 = tl.where(mask, m2 + d * (x - mean), m2)
+        cnt = c1
+    m, s, n = tl.reduce((mean, m2, cnt), 1, _welford_combine)
+    tl.store(mean_ptr + rows, m)
+    tl.store(var_ptr + rows, s / n)
+
+
+@triton.jit
+def scatter_atomics(x_ptr, idx_ptr, sum_ptr, max_ptr, hist_ptr, n, BLOCK: tl.constexpr):
+    """Masked scatter atomics (add, max) through loaded indices and a histogram of them."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    idx = tl.load(idx_ptr + offs, mask=mask, other=0) & 63
+    tl.atomic_add(sum_ptr + idx, x, mask=mask)
+    tl.atomic_max(max_ptr + idx, x.to(tl.int32, bitcast=True), mask=mask & (x > 0))
+    h = tl.histogram(idx, 64)
+    tl.atomic_add(hist_ptr + tl.arange(0, 64), h)
+
+
+@triton.jit
+def matmul_nt(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bn,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """C = A @ B^T with B stored [N, K] row-major (the linear layer's weight): tl.trans(b)."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rn[:, None] * stride_bn + rk[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BK), num_stages=3):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)
+        acc = tl.dot(a, tl.trans(b), acc)
+        a_ptrs += BK
+        b_ptrs += BK
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :]
+    tl.store(c_ptrs, acc.to(tl.bfloat16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def bmm(a_ptr, b_ptr, c_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    """A batched 3-D tl.dot: [B, M, K] x [B, K, N]."""
+    rb = tl.arange(0, B)
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rb[:, None, None] * (M * K) + rm[None, :, None] * K + rk[None, None, :])
+    b = tl.load(b_ptr + rb[:, None, None] * (K * N) + rk[None, :, None] * N + rn[None, None, :])
+    c = tl.dot(a, b)
+    tl.store(c_ptr + rb[:, None, None] * (M * N) + rm[None, :, None] * N + rn[None, None, :], c)
+
+
+@triton.jit
+def matmul_i8(
+    a_ptr,
+    b_ptr,
+    scale_ptr,
+    c_ptr,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """int8 x int8 -> int32 dot (out_dtype), dequantized by a per-column scale in the epilogue."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for _k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    scale = tl.load(scale_ptr + rn)
+    c = acc.to(tl.float32) * scale[None, :]
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c.to(tl.float16))
+
+
+@triton.jit
+def matmul_gelu(
+    a_ptr,
+    b_ptr,
+    bias_ptr,
+    c_ptr,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """bf16 dot accumulating in f32 (out_dtype), bias per row, GELU through libdevice's erf,
+    truncated to bf16."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _k in range(0, tl.cdiv(K, BK)):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), out_dtype=tl.float32)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    acc = acc + tl.load(bias_ptr + rm)[:, None]
+    y = 0.5 * acc * (1.0 + libdevice.erf(acc * 0.7071067811865476))
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], y.to(tl.bfloat16))
+
+
+@triton.jit
+def online_softmax(x_ptr, y_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    """Softmax of a long row in two passes: a running (max, sum) over column blocks, then the
+    normalized write."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = tl.full([BLOCK], float("-inf"), tl.float32)
+    s = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        mask = start + cols < n_cols
+        x = tl.load(x_ptr + row * stride + start + cols, mask=mask, other=float("-inf"))
+        m_new = tl.maximum(m, x)
+        s = s * tl.exp(m - m_new) + tl.where(mask, tl.exp(x - m_new), 0.0)
+        m = m_new
+    row_max = tl.max(m, 0)
+    total = tl.sum(s * tl.exp(m - row_max), 0)
+    for start in range(0, n_cols, BLOCK):
+        mask = start + cols < n_cols
+        x = tl.load(x_ptr + row * stride + start + cols, mask=mask, other=float("-inf"))
+        tl.store(y_ptr + row * stride + start + cols, tl.exp(x - row_max) / total, mask=mask)
+
+
+@triton.jit
+def layer_norm_bwd(
+    dy_ptr,
+    x_ptr,
+    w_ptr,
+    mean_ptr,
+    rstd_ptr,
+    dx_ptr,
+    dw_ptr,
+    db_ptr,
+    n,
+    stride,
+    BM: tl.constexpr,
+    BLOCK: tl.constexpr,
+):
+    """Layer norm backward for BM rows: two row reductions for dx, column partial sums of dw
+    and db added with masked atomics."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BLOCK)
+    mask = cols[None, :] < n
+    offs = rows[:, None] * stride + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    dy = tl.load(dy_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=cols < n, other=0.0)
+    mean = tl.load(mean_ptr + rows)
+    rstd = tl.load(rstd_ptr + rows)
+    xhat = tl.where(mask, (x - mean[:, None]) * rstd[:, None], 0.0)
+    wdy = tl.where(mask, w[None, :] * dy, 0.0)
+    c1 = tl.sum(xhat * wdy, 1) / n
+    c2 = tl.sum(wdy, 1) / n
+    dx = (wdy - (xhat * c1[:, None] + c2[:, None])) * rstd[:, None]
+    tl.store(dx_ptr + offs, dx.to(tl.float16), mask=mask)
+    tl.atomic_add(dw_ptr + cols, tl.sum(dy * xhat, 0), mask=cols < n)
+    tl.atomic_add(db_ptr + cols, tl.sum(dy, 0), mask=cols < n)
+
+
+@triton.jit
+def asm_math(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    """tl.inline_asm_elementwise (packed 4 x i8 -> f32 lanes not needed: a plain f32 op) next to
+    libdevice math (rsqrt, tanh, fast exp2)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=1.0)
+    a = tl.inline_asm_elementwise(
+        "max.f32 $0, $1, 0f00000000;", "=r,r", [x], dtype=tl.float32, is_pure=True, pack=1
+    )
+    b = libdevice.tanh(x) + libdevice.rsqrt(tl.abs(x) + 1.0) + libdevice.exp2(x)
+    tl.store(y_ptr + offs, a + b, mask=mask)
+
+
+@triton.jit
+def segment_sum(x_ptr, start_ptr, end_ptr, out_ptr, alpha_ptr, BLOCK: tl.constexpr):
+    """A CSR row sum: the row's bounds and a scale are scalar loads, the while loop's trip count
+    depends on them, and tl.where picks between scalars."""
+    row = tl.program_id(0)
+    start = tl.load(start_ptr + row)
+    end = tl.load(end_ptr + row)
+    alpha = tl.load(alpha_ptr)
+    cols = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    i = start
+    while i < end:
+        mask = i + cols < end
+        acc += tl.load(x_ptr + i + cols, mask=mask, other=0.0)
+        i += BLOCK
+    total = tl.sum(acc, 0)
+    scale = tl.where(end > start, alpha, 0.0)
+    tl.store(out_ptr + row, total * scale)
+
+
+@triton.jit
+def unrolled_stencil(x_ptr, y_ptr, stride, BM: tl.constexpr, BN: tl.constexpr, R: tl.constexpr):
+    """A 1-D horizontal stencil of radius R unrolled with tl.static_range over a 2-D tile."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for r in tl.static_range(-R, R + 1):
+        w = 1.0 / (1 + r * r)
+        acc += w * tl.load(x_ptr + rm[:, None] * stride + (rn[None, :] + R + r))
+    tl.store(y_ptr + rm[:, None] * stride + rn[None, :], acc)
+
+
+@triton.jit
+def descriptor_matmul(
+    a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
+):
+    """A matmul through tensor descriptors (TMA on sm_90)."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BK, BN])
+    c_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [N, 1], [BM, BN])
+    om = tl.program_id(0) * BM
+    on = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([om, k]), b_desc.load([k, on]), acc)
+    c_desc.store([om, on], acc.to(tl.float16))
+
+
+@triton.jit
+def gather_cols(src_ptr, idx_ptr, out_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    """tl.gather down the columns of a 2-D tile (an embedding-style row pick per column)."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * BN + rn[None, :]
+    src = tl.load(src_ptr + offs)
+    idx = tl.load(idx_ptr + offs) & (BM - 1)
+    tl.store(out_ptr + offs, tl.gather(src, idx, 0))
+
+
+@triton.jit
+def _segmented_add(v1, f1, v2, f2):
+    return tl.where(f2 != 0, v2, v1 + v2), f1 | f2
+
+
+@triton.jit
+def segmented_scan(x_ptr, flag_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    """A segmented prefix sum down the columns: tl.associative_scan over a (value, flag)
+    tuple along axis 0."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * BN + rn[None, :]
+    x = tl.load(x_ptr + offs)
+    f = tl.load(flag_ptr + offs)
+    y, _ = tl.associative_scan((x, f), 0, _segmented_add)
+    tl.store(y_ptr + offs, y)
+
+
+@triton.jit
+def softmax_2d(x_ptr, y_ptr, n_rows, n_cols, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """Softmax of BM rows at once, with keep_dims reductions and masks on both dims."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * stride + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    z = x - tl.max(x, 1, keep_dims=True)
+    num = tl.exp(z)
+    y = num / tl.sum(num, 1, keep_dims=True)
+    tl.store(y_ptr + offs, y.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def grouped_matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+    GROUP: tl.constexpr,
+):
+    """The tutorial's L2-friendly matmul: tl.swizzle2d program ids, multiple_of/max_contiguous
+    hints, cache modifiers, a masked K tail."""
+    pid_m, pid_n = tl.swizzle2d(
+        tl.program_id(0), tl.program_id(1), tl.cdiv(M, BM), tl.cdiv(N, BN), GROUP
+    )
+    rm = tl.max_contiguous(tl.multiple_of((pid_m * BM + tl.arange(0, BM)) % M, BM), BM)
+    rn = tl.max_contiguous(tl.multiple_of((pid_n * BN + tl.arange(0, BN)) % N, BN), BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0, cache_modifier=".cg")
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0, eviction_policy="evict_last")
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    c = acc.to(tl.float16)
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
+    tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def wide_index_act(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    """64-bit offsets, tl.clamp, tl.sigmoid, a masked load with other, int -> float casts."""
+    pid = tl.program_id(0).to(tl.int64)
+    offs = pid * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    y = tl.sigmoid(tl.clamp(x, -4.0, 4.0)) + (offs % 7).to(tl.float32)
+    tl.store(y_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def attention_dq(
+    q_ptr,
+    k_ptr,
+    v_ptr,
+    do_ptr,
+    dq_ptr,
+    lse_ptr,
+    stride,
+    n_ctx,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    D: tl.constexpr,
+):
+    """Attention backward's dQ: P from Q K^T and the saved log-sum-exp, dP = dO V^T, then
+    dQ += (P * (dP - delta)) K: three dots, two with a transposed operand."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * stride + rd[None, :])
+    do = tl.load(do_ptr + rm[:, None] * stride + rd[None, :])
+    lse = tl.load(lse_ptr + rm)
+    delta = tl.sum(do.to(tl.float32) * do.to(tl.float32), 1)
+    dq = tl.zeros([BM, D], dtype=tl.float32)
+    for start in range(0, n_ctx, BN):
+        k = tl.load(k_ptr + (start + rn)[:, None] * stride + rd[None, :])
+        v = tl.load(v_ptr + (start + rn)[:, None] * stride + rd[None, :])
+        p = tl.exp(tl.dot(q, tl.trans(k)) - lse[:, None])
+        dp = tl.dot(do, tl.trans(v))
+        ds = (p * (dp - delta[:, None])).to(tl.float16)
+        dq = tl.dot(ds, k, dq)
+    tl.store(dq_ptr + rm[:, None] * stride + rd[None, :], dq)
+
+
+@triton.jit
+def swiglu_matmul(
+    a_ptr,
+    w_ptr,
+    o_ptr,
+    K,
+    stride_am,
+    stride_wk,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """A fused gate/up projection: one dot over interleaved (gate, up) weight columns, split
+    with reshape + tl.split, SiLU(gate) * up."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(w_ptrs), acc)
+        a_ptrs += BK
+        w_ptrs += BK * stride_wk
+    gate, up = tl.split(tl.reshape(acc, [BM, BN // 2, 2]))
+    out = gate * tl.sigmoid(gate) * up
+    ro = tl.program_id(1) * (BN // 2) + tl.arange(0, BN // 2)
+    tl.store(o_ptr + rm[:, None] * (stride_wk // 2) + ro[None, :], out.to(tl.float16))
+
+
+@triton.jit
+def dropout(x_ptr, y_ptr, n, p, seed, BLOCK: tl.constexpr):
+    """Dropout with Philox random numbers (tl.rand) keyed by the element offsets."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    keep = tl.rand(seed, offs) > p
+    tl.store(y_ptr + offs, tl.where(keep, x / (1 - p), 0.0), mask=mask)
+
+
+@triton.jit
+def locked_accumulate(x_ptr, acc_ptr, lock_ptr, n_cols, BLOCK: tl.constexpr):
+    """The layer-norm-backward tutorial's partial sums: a spin lock taken with tl.atomic_cas
+    in a while loop, a read-modify-write of the shared row, tl.atomic_xchg to release."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    slot = row % 4
+    lock = lock_ptr + slot
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    old = tl.load(acc_ptr + slot * n_cols + cols, mask=mask)
+    tl.store(acc_ptr + slot * n_cols + cols, old + x, mask=mask)
+    tl.atomic_xchg(lock, 0)
+
+
+@triton.jit
+def fp8_matmul_nt(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    K,
+    stride_am,
+    stride_bn,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """fp8 (e5m2) A @ B^T with B stored N x K: the K-major operand wgmma needs for 8-bit types."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rn[:, None] * stride_bn + rk[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(tl.load(a_ptrs), tl.trans(tl.load(b_ptrs)), acc)
+        a_ptrs += BK
+        b_ptrs += BK
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.bfloat16))
+
+
+@triton.jit
+def tile_stats(x_ptr, out_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """Whole-tile reductions to scalars (axis=None): sum, max, and an argmax over the flattened
+    tile."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :])
+    tl.store(out_ptr, tl.sum(x))
+    tl.store(out_ptr + 1, tl.max(x))
+    flat = tl.reshape(x, [BM * BN])
+    tl.store(out_ptr + 2, tl.argmax(flat, 0).to(tl.float32))
+
+
+@triton.jit
+def fma_dot(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """An exact f32 dot (input_precision="ieee"): no tensor cores, Triton's FMA path."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    c = tl.dot(a, b, input_precision="ieee")
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
+
+
+@triton.jit
+def reduce_3d(x_ptr, y_ptr, z_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    """Reductions of a 3-D tile along its middle and last dims, and a tl.cat of two results."""
+    ra = tl.arange(0, A)
+    rb = tl.arange(0, B)
+    rc = tl.arange(0, C)
+    x = tl.load(x_ptr + ra[:, None, None] * (B * C) + rb[None, :, None] * C + rc[None, None, :])
+    s = tl.sum(x, 1)  # [A, C]
+    m = tl.max(x, 2)  # [A, B]
+    tl.store(y_ptr + ra[:, None] * C + rc[None, :], s)
+    both = tl.cat(tl.reshape(m, [A * B]), tl.reshape(m * 2.0, [A * B]), can_reorder=True)
+    tl.store(z_ptr + tl.arange(0, 2 * A * B), both)
+
+
+@triton.jit
+def persistent_matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    NUM_SMS: tl.constexpr,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """A persistent matmul: each program loops over output tiles (tl.range with a stride of the
+    number of programs), an inner K loop per tile."""
+    num_n = tl.cdiv(N, BN)
+    num_tiles = tl.cdiv(M, BM) * num_n
+    for tile in tl.range(tl.program_id(0), num_tiles, NUM_SMS):
+        rm = (tile // num_n) * BM + tl.arange(0, BM)
+        rn = (tile % num_n) * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+            b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+            acc = tl.dot(a, b, acc)
+        mask = (rm[:, None] < M) & (rn[None, :] < N)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def f16_acc_dot(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """A dot accumulating in f16 (out_dtype=tl.float16) on a 32-row tile."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float16)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
 KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
     "vector_add": (
         vector_add,
@@ -680,6 +1311,270 @@ KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
         4,
     ),
 }
+
+
+def _sig(**kinds: str) -> dict[str, str]:
+    return kinds
+
+
+_MM_INTS = {"K": "i32", "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32"}
+
+KERNELS.update(
+    {
+        "flip_scan": (
+            flip_scan,
+            _sig(x_ptr="*fp32", s_ptr="*fp32", p_ptr="*fp32"),
+            {"BM": 64, "BN": 64},
+            4,
+        ),
+        "rotary": (
+            rotary,
+            _sig(x_ptr="*fp16", cos_ptr="*fp32", sin_ptr="*fp32", o_ptr="*fp16", stride="i32"),
+            {"BM": 64, "D": 128},
+            4,
+        ),
+        "permute_tiles": (
+            permute_tiles,
+            _sig(x_ptr="*fp32", o_ptr="*fp32"),
+            {"A": 8, "B": 16, "C": 32},
+            4,
+        ),
+        "argmin_cols": (
+            argmin_cols,
+            _sig(x_ptr="*fp32", v_ptr="*fp32", i_ptr="*i32", j_ptr="*i32", stride="i32"),
+            {"BM": 128, "BN": 64},
+            8,
+        ),
+        "welford_rows": (
+            welford_rows,
+            _sig(x_ptr="*fp32", mean_ptr="*fp32", var_ptr="*fp32", n_cols="i32", stride="i32"),
+            {"BM": 16, "BN": 128},
+            4,
+        ),
+        "scatter_atomics": (
+            scatter_atomics,
+            _sig(
+                x_ptr="*fp32",
+                idx_ptr="*i32",
+                sum_ptr="*fp32",
+                max_ptr="*i32",
+                hist_ptr="*i32",
+                n="i32",
+            ),
+            {"BLOCK": 1024},
+            4,
+        ),
+        "matmul_nt": (
+            matmul_nt,
+            _sig(
+                a_ptr="*bf16",
+                b_ptr="*bf16",
+                c_ptr="*bf16",
+                M="i32",
+                N="i32",
+                K="i32",
+                stride_am="i32",
+                stride_bn="i32",
+                stride_cm="i32",
+            ),
+            {"BM": 128, "BN": 128, "BK": 64},
+            8,
+        ),
+        "bmm": (
+            bmm,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp32"),
+            {"B": 2, "M": 64, "N": 64, "K": 32},
+            4,
+        ),
+        "matmul_i8": (
+            matmul_i8,
+            _sig(a_ptr="*i8", b_ptr="*i8", scale_ptr="*fp32", c_ptr="*fp16", **_MM_INTS),
+            {"BM": 128, "BN": 128, "BK": 64},
+            8,
+        ),
+        "matmul_gelu": (
+            matmul_gelu,
+            _sig(a_ptr="*bf16", b_ptr="*bf16", bias_ptr="*fp32", c_ptr="*bf16", **_MM_INTS),
+            {"BM": 64, "BN": 128, "BK": 32},
+            4,
+        ),
+        "online_softmax": (
+            online_softmax,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", n_cols="i32", stride="i32"),
+            {"BLOCK": 2048},
+            8,
+        ),
+        "layer_norm_bwd": (
+            layer_norm_bwd,
+            _sig(
+                dy_ptr="*fp16",
+                x_ptr="*fp16",
+                w_ptr="*fp32",
+                mean_ptr="*fp32",
+                rstd_ptr="*fp32",
+                dx_ptr="*fp16",
+                dw_ptr="*fp32",
+                db_ptr="*fp32",
+                n="i32",
+                stride="i32",
+            ),
+            {"BM": 4, "BLOCK": 1024},
+            8,
+        ),
+        "asm_math": (
+            asm_math,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", n="i32"),
+            {"BLOCK": 1024},
+            4,
+        ),
+        "segment_sum": (
+            segment_sum,
+            _sig(
+                x_ptr="*fp32", start_ptr="*i32", end_ptr="*i32", out_ptr="*fp32", alpha_ptr="*fp32"
+            ),
+            {"BLOCK": 256},
+            4,
+        ),
+        "unrolled_stencil": (
+            unrolled_stencil,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", stride="i32"),
+            {"BM": 64, "BN": 64, "R": 2},
+            4,
+        ),
+        "descriptor_matmul": (
+            descriptor_matmul,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", M="i32", N="i32", K="i32"),
+            {"BM": 128, "BN": 128, "BK": 64},
+            8,
+        ),
+        "gather_cols": (
+            gather_cols,
+            _sig(src_ptr="*fp32", idx_ptr="*i32", out_ptr="*fp32"),
+            {"BM": 64, "BN": 32},
+            4,
+        ),
+    }
+)
+KERNELS.update(
+    {
+        "segmented_scan": (
+            segmented_scan,
+            _sig(x_ptr="*fp32", flag_ptr="*i32", y_ptr="*fp32"),
+            {"BM": 128, "BN": 32},
+            8,
+        ),
+        "softmax_2d": (
+            softmax_2d,
+            _sig(x_ptr="*fp16", y_ptr="*fp16", n_rows="i32", n_cols="i32", stride="i32"),
+            {"BM": 8, "BN": 256},
+            4,
+        ),
+        "grouped_matmul": (
+            grouped_matmul,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", M="i32", N="i32", **_MM_INTS),
+            {"BM": 128, "BN": 128, "BK": 64, "GROUP": 8},
+            8,
+        ),
+        "wide_index_act": (
+            wide_index_act,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", n="i64"),
+            {"BLOCK": 2048},
+            8,
+        ),
+        "attention_dq": (
+            attention_dq,
+            _sig(
+                q_ptr="*fp16",
+                k_ptr="*fp16",
+                v_ptr="*fp16",
+                do_ptr="*fp16",
+                dq_ptr="*fp32",
+                lse_ptr="*fp32",
+                stride="i32",
+                n_ctx="i32",
+            ),
+            {"BM": 64, "BN": 64, "D": 64},
+            4,
+        ),
+    }
+)
+KERNELS.update(
+    {
+        "swiglu_matmul": (
+            swiglu_matmul,
+            _sig(
+                a_ptr="*fp16",
+                w_ptr="*fp16",
+                o_ptr="*fp16",
+                K="i32",
+                stride_am="i32",
+                stride_wk="i32",
+            ),
+            {"BM": 64, "BN": 128, "BK": 32},
+            4,
+        ),
+        "dropout": (
+            dropout,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", n="i32", p="fp32", seed="i32"),
+            {"BLOCK": 1024},
+            4,
+        ),
+        "locked_accumulate": (
+            locked_accumulate,
+            _sig(x_ptr="*fp32", acc_ptr="*fp32", lock_ptr="*i32", n_cols="i32"),
+            {"BLOCK": 512},
+            4,
+        ),
+        "fp8_matmul_nt": (
+            fp8_matmul_nt,
+            _sig(
+                a_ptr="*fp8e5",
+                b_ptr="*fp8e5",
+                c_ptr="*bf16",
+                K="i32",
+                stride_am="i32",
+                stride_bn="i32",
+                stride_cm="i32",
+            ),
+            {"BM": 128, "BN": 128, "BK": 64},
+            8,
+        ),
+        "tile_stats": (
+            tile_stats,
+            _sig(x_ptr="*fp32", out_ptr="*fp32", stride="i32"),
+            {"BM": 32, "BN": 64},
+            4,
+        ),
+    }
+)
+KERNELS.update(
+    {
+        "fma_dot": (
+            fma_dot,
+            _sig(a_ptr="*fp32", b_ptr="*fp32", c_ptr="*fp32"),
+            {"BM": 32, "BN": 32, "BK": 32},
+            4,
+        ),
+        "reduce_3d": (
+            reduce_3d,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", z_ptr="*fp32"),
+            {"A": 4, "B": 64, "C": 32},
+            4,
+        ),
+        "persistent_matmul": (
+            persistent_matmul,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", M="i32", N="i32", K="i32"),
+            {"NUM_SMS": 132, "BM": 128, "BN": 128, "BK": 64},
+            8,
+        ),
+        "f16_acc_dot": (
+            f16_acc_dot,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", K="i32"),
+            {"BM": 32, "BN": 64, "BK": 32},
+            4,
+        ),
+    }
+)
 
 DEBUG_KERNELS = frozenset({"extra_ops"})
 """Compiled with ``debug=True``, so that Triton keeps ``tl.device_assert``."""

@@ -68,6 +68,7 @@ from llc.layouts import BlockedLayout
 from llc.layouts.common import reshape_layout
 from llc.layouts.linear import DistributedLinearLayout
 from llc.layouts.slice import SliceLayout
+from llc.linear_layout import LinearLayout
 
 __all__ = [
     "ANY",
@@ -136,6 +137,71 @@ def _linear_attr(ll: object) -> Encoding:
     return LinearEncodingAttr(DistributedLinearLayout.from_linear_layout(ll))  # type: ignore[arg-type]
 
 
+def blocked_equivalent(ll: LinearLayout) -> BlockedEncodingAttr | None:
+    """The ``#tl.blocked`` attribute that maps exactly like the distributed linear layout ``ll``
+    at its shape, or ``None`` when no blocked layout does.
+
+    A rule that derives a layout (``reshape``) states it as a blocked layout when it can, as
+    Triton's inference does: two attributes with one map are still two layouts to the rewrite,
+    which then leaves a free but real ``convert_layout`` between them (Triton's ``tl.flip``:
+    a reshape to 2x2x...x64 and back next to a scan, which only takes blocked layouts).
+
+    >>> b = BlockedLayout([1, 2], [4, 8], [2, 2], [1, 0])
+    >>> blocked_equivalent(b.to_linear_layout([16, 64])).layout == b
+    True
+    >>> from llc.layouts.linear import DistributedLinearLayout
+    >>> mixed = DistributedLinearLayout([], [[0, 1], [1, 0], [0, 2]], [], []).linear_layout()
+    >>> blocked_equivalent(mixed) is None  # lanes along dim 1, then dim 0, then dim 1 again
+    True
+    """
+    try:
+        shape = [size for _, size in ll.out_dims]
+        rank = len(shape)
+        bases = {name: [list(v) for v in vs] for name, vs in ll.bases}
+        if bases.get("block") or rank == 0:
+            return None
+
+        def dim_of(v: list[int]) -> int | None:
+            moved = [d for d, c in enumerate(v) if c]
+            return moved[0] if len(moved) == 1 else None
+
+        spt, run, repeats = [1] * rank, [], []
+        for v in bases.get("register", []):
+            d = dim_of(v)
+            if d is None:
+                return None  # a duplicated register: blocked layouts have none
+            if not repeats and v[d] == spt[d]:  # a thread's own block comes first
+                spt[d] *= 2
+                run.append(d)
+            else:
+                repeats.append(d)
+        seen = [dim_of(v) for name in ("lane", "warp") for v in bases.get(name, [])]
+        order: list[int] = []
+        for d in [*run, *seen, *repeats, *range(rank - 1, -1, -1)]:
+            if d is not None and d not in order:
+                order.append(d)
+        counts = {}
+        for name in ("lane", "warp"):
+            per_dim = [1] * rank
+            last = order[0]
+            for v in bases.get(name, []):
+                d = dim_of(v)
+                last = last if d is None else d  # a broadcast basis: the dim it overhangs
+                per_dim[last] *= 2
+            counts[name] = per_dim
+        candidate = BlockedLayout(spt, counts["lane"], counts["warp"], order)
+        if candidate.to_linear_layout(shape) != ll:
+            return None
+        return BlockedEncodingAttr(candidate)
+    except (LayoutError, ValueError, IndexError):
+        return None
+
+
+def _derived_attr(ll: LinearLayout) -> Encoding:
+    """A derived layout's attribute: blocked where one maps alike, else ``#tl.linear``."""
+    return blocked_equivalent(ll) or _linear_attr(ll)
+
+
 def trans_encoding(
     enc: Encoding, order: Sequence[int], src_shape: Sequence[int]
 ) -> Encoding | None:
@@ -180,7 +246,7 @@ def reshape_encoding(
         return None
     try:
         ll = enc.to_linear_layout(list(src_shape))  # type: ignore[attr-defined]
-        return _linear_attr(reshape_layout(ll, list(dst_shape)))
+        return _derived_attr(reshape_layout(ll, list(dst_shape)))
     except LayoutError:
         return None
 
@@ -262,13 +328,15 @@ def _expand_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | No
     return [expand_dims_operand_encoding(encs[0], _axis(op))]
 
 
-def _shape_preserving(enc: Encoding) -> bool:
-    # #tl.linear bases are tied to one shape; families are defined for every shape.
-    return isinstance(enc, DistributedEncodingAttr) and not isinstance(enc, LinearEncodingAttr)
+def _any_shape(enc: Encoding) -> bool:
+    # A #tl.linear attribute stands for its bases at every shape, as Triton's LinearEncodingAttr
+    # does (registers past a size-1 dim are dropped, and added back when the dim grows), so a
+    # broadcast keeps it like any family's: Triton's flip, a reshape's linear result expanded.
+    return isinstance(enc, DistributedEncodingAttr)
 
 
 def _broadcast_forward(op: Operation, index: int, enc: Encoding) -> list[Encoding] | None:
-    return [enc] if _shape_preserving(enc) else None
+    return [enc] if _any_shape(enc) else None
 
 
 def _broadcast_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:

@@ -63,6 +63,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     VectorType,
     i32,
+    i64,
 )
 from xdsl.ir import (
     Attribute,
@@ -1903,7 +1904,7 @@ class LocalDeallocOp(TLOperation):
 # histogram, gather, device print and assert (spelled as Triton 3.9 prints them)
 # --------------------------------------------------------------------------------------
 
-ATOMIC_RMW_KINDS = ("and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "xchg")
+ATOMIC_RMW_KINDS = ("and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "exch")
 """``tl.atomic_rmw`` operations (Triton's ``RMWOp``)."""
 MEM_SEMANTICS = ("relaxed", "acquire", "release", "acq_rel")
 """Memory orderings of the atomics (Triton's ``MemSemantic``)."""
@@ -1960,7 +1961,8 @@ class AtomicRMWOp(TLOperation):
 
     ``%old = tl.atomic_rmw fadd, acq_rel, gpu, %ptr, %val, %mask : (tensor<128x!tl.ptr<f32>>,
     tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>``. Kinds: :data:`ATOMIC_RMW_KINDS`
-    (``max``/``min`` signed, ``umax``/``umin`` unsigned, ``fadd`` for floats, ``xchg`` swaps).
+    (``max``/``min`` signed, ``umax``/``umin`` unsigned, ``fadd`` for floats, ``exch`` swaps:
+    Triton's spelling for ``tl.atomic_xchg``).
     Masked-off elements are not touched and return an undefined value (0 in the interpreter).
     """
 
@@ -3360,6 +3362,103 @@ class DescriptorStoreOp(TLOperation):
             raise self.fail(f"needs {len(shape_of(self.src.type))} coordinates")
 
 
+def _parse_short_type(parser: Parser, kind: type[ParametrizedAttribute]) -> Attribute:
+    """A type of a known kind in full (``!tl.ptr<f16>``) or in MLIR's short form, its
+    parameters alone (``<f16>``), as Triton prints a type its op constrains."""
+    if peek_token(parser).text == "<":
+        return kind.new(kind.parse_parameters(parser))  # type: ignore[attr-defined]
+    typ = parser.parse_type()
+    if not isinstance(typ, kind):
+        parser.raise_error(f"expected a {kind.name} type, got {typ}")  # type: ignore[attr-defined]
+    return typ
+
+
+@irdl_op_definition
+class MakeTensorDescriptorOp(TLOperation):
+    """A TMA tensor descriptor over a global tensor: ``%d = tl.make_tensor_descriptor %base,
+    [%rows, %cols], [%stride, %one] : !tl.ptr<f16>, !tl.tensordesc<128x64xf16>`` (Triton's
+    ``tt.make_tensor_descriptor``: shape in i32, strides in i64, the block in the type).
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> base = create_ssa_value(PointerType(f16))
+    >>> n, s = create_ssa_value(i32), create_ssa_value(i64)
+    >>> op = MakeTensorDescriptorOp(base, [n, n], [s, s], TensorDescType(f16, [128, 64]))
+    >>> op.verify_tl(); len(op.shape), len(op.strides)
+    (2, 2)
+    """
+
+    name = "tl.make_tensor_descriptor"
+    base = operand_def(PointerType)
+    shape = var_operand_def(i32)
+    strides = var_operand_def(i64)
+    result = result_def(TensorDescType)
+    # A value, like Triton's op: the descriptor is written to memory only by the TMA lowering.
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(),)
+
+    def __init__(
+        self,
+        base: SSAValue | Operation,
+        shape: Sequence[SSAValue | Operation],
+        strides: Sequence[SSAValue | Operation],
+        result_type: Attribute,
+    ):
+        super().__init__(operands=[base, shape, strides], result_types=[result_type])
+
+    def verify_tl(self) -> None:
+        desc = self.result.type
+        assert isinstance(desc, TensorDescType)
+        rank = len(desc.get_shape())
+        if len(self.shape) != rank or len(self.strides) != rank:
+            raise self.fail(f"needs {rank} sizes and {rank} strides for a rank-{rank} block")
+        pointee = self.base.type.pointee  # type: ignore[attr-defined]
+        element = desc.element_type
+        if isinstance(pointee, IntegerType) and isinstance(element, IntegerType):
+            if pointee.width != element.width:
+                raise self.fail(f"block element type {element} differs from {pointee}")
+        elif pointee != element:
+            raise self.fail(f"block element type {element} differs from {pointee}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeTensorDescriptorOp:
+        base = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        shape = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(",")
+        strides = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        base_type = _parse_short_type(parser, PointerType)
+        parser.parse_punctuation(",")
+        desc_type = _parse_short_type(parser, TensorDescType)
+        op = cls(
+            parser.resolve_operand(base, base_type),
+            [parser.resolve_operand(v, i32) for v in shape],
+            [parser.resolve_operand(v, i64) for v in strides],
+            desc_type,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        for values in (self.shape, self.strides):
+            printer.print_string(", [")
+            printer.print_list(values, printer.print_operand)
+            printer.print_string("]")
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("operandSegmentSizes",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.base.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.result.type)
+
+
 # --------------------------------------------------------------------------------------
 # Elementwise ops Triton's front end writes that arith/math have no exact twin of
 # --------------------------------------------------------------------------------------
@@ -3622,29 +3721,6 @@ class MemDescReshapeOp(TLOperation):
             raise self.fail(f"{dst} must hold the elements of {src} in another shape")
 
 
-@irdl_op_definition
-class MakeTensorDescriptorOp(TLOperation):
-    """A TMA descriptor built in the kernel (Triton's ``tt.make_tensor_descriptor``):
-    ``%d = tl.make_tensor_descriptor %base, [%rows, %cols], [%stride0, %stride1] :
-    !tl.ptr<i8>, !tl.tensordesc<8x32xi8>``; the shape is ``i32``, the strides ``i64``."""
-
-    name = "tl.make_tensor_descriptor"
-    base = operand_def(PointerType)
-    shape = var_operand_def(i32)
-    strides = var_operand_def(IntegerType(64))
-    result = result_def(TensorDescType)
-    traits = traits_def(Pure())
-    irdl_options = (AttrSizedOperandSegments(),)
-    assembly_format = (
-        "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)"
-    )
-
-    def verify_tl(self) -> None:
-        rank = len(self.result.type.get_shape())
-        if len(self.shape) != rank or len(self.strides) != rank:
-            raise self.fail(f"a rank-{rank} block needs {rank} sizes and {rank} strides")
-
-
 def _check_gather_block(op: TLOperation, desc: Attribute, offsets: Attribute, block: Attribute):
     assert isinstance(desc, TensorDescType)
     rows = shape_of(offsets)
@@ -3816,7 +3892,6 @@ ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     PtrToIntOp,
     MemDescReinterpretOp,
     MemDescReshapeOp,
-    MakeTensorDescriptorOp,
     DescriptorGatherOp,
     DescriptorScatterOp,
     OpaqueOp,
@@ -3948,6 +4023,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
     ElementwiseInlineAsmOp,
     ExternElementwiseOp,
     MemDescTransOp,
+    MakeTensorDescriptorOp,
     DescriptorLoadOp,
     DescriptorStoreOp,
     ClampFOp,

@@ -219,10 +219,12 @@ def _takes_any_layout(user: Operation, index: int) -> bool:
 class FoldNoOpConversionIntoView(RewritePattern):
     """``view(cvt(x : A -> B))`` is ``view(x)`` when ``A`` and ``B`` are the same linear layout
     (nothing moves) and ``view`` (``tl.reshape``, ``tl.trans``, ``tl.split``, ``tl.fp4_to_fp``,
-    ``tl.join`` with both operands so converted) checks layouts as linear layouts only. Exports
-    then show the view reading ``x`` directly, as Triton writes it."""
+    ``tl.join`` with both operands so converted, ``tl.broadcast``: two layouts that agree on its
+    operand, attention's row statistics in a v3 layout broadcast into another) checks layouts
+    as linear layouts only. Exports then show the view reading ``x`` directly, as Triton writes
+    it."""
 
-    VIEWS = ("tl.reshape", "tl.trans", "tl.split", "tl.fp4_to_fp", "tl.join")
+    VIEWS = ("tl.reshape", "tl.trans", "tl.split", "tl.fp4_to_fp", "tl.join", "tl.broadcast")
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:

@@ -1228,7 +1228,7 @@ _RMW_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "xor": lambda old, val: old ^ val,
     "max": lambda old, val: max(old, val),
     "min": lambda old, val: min(old, val),
-    "xchg": lambda old, val: val,
+    "exch": lambda old, val: val,
 }
 
 

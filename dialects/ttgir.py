@@ -61,6 +61,7 @@ from xdsl.ir import (
 )
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from llc.dialects import tl
@@ -115,6 +116,7 @@ _TT_TO_TL = (
     "scan.return",
     "elementwise_inline_asm",
     "extern_elementwise",
+    "make_tensor_descriptor",
     "descriptor_load",
     "descriptor_store",
     "clampf",
@@ -125,7 +127,6 @@ _TT_TO_TL = (
     "map_elementwise.return",
     "int_to_ptr",
     "ptr_to_int",
-    "make_tensor_descriptor",
     "descriptor_gather",
     "descriptor_scatter",
     "approx_divf",
@@ -488,6 +489,33 @@ class _TritonFor:
         return op
 
 
+class _TritonWhile:
+    """Parses ``scf.while``, also with no loop-carried values (``scf.while : () -> () {``, as
+    MLIR prints a spin lock's loop; xDSL's parser wants the parenthesized assignments)."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "scf"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        if peek_token(parser).text == "(":
+            return scf.WhileOp.parse(parser)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        signature = parser.parse_function_type()
+        if signature.inputs.data:
+            parser.raise_error("scf.while without operands takes no arguments", pos, parser.pos)
+        before = parser.parse_region(())
+        parser.parse_characters("do")
+        after = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = scf.WhileOp((), signature.outputs.data, before, after)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
 def _compare_shim(op_type: type[tl._CompareOp]) -> type:
     """``arith.cmpi`` / ``arith.cmpf`` on any operands: the custom form goes to ``tl.cmpi`` /
     ``tl.cmpf``'s parser (keyword or string predicate); the generic form
@@ -703,6 +731,7 @@ _SHIMS: dict[str, type] = {
     "arith.cmpf": _compare_shim(tl.CmpfOp),
     "scf.if": _TritonIf,
     "scf.for": _TritonFor,
+    "scf.while": _TritonWhile,
     "arith.constant": _TritonConstant,
     "arith.select": _TritonSelect,
 }
@@ -790,6 +819,8 @@ class TritonContext(Context):
             return _SharedMemorySpace
         if name == "ttng.tensor_memory":
             return _TensorMemorySpace
+        if name == "tt.cache_policy":
+            return TritonCachePolicy
         found = super().get_optional_attr(ATTR_NAMES.get(name, name))
         if found is None and name.startswith(_OPAQUE_PREFIXES):
             return _opaque_attr(name)
@@ -848,6 +879,43 @@ class _SharedMemorySpace(ParametrizedAttribute):
     """``#ttg.shared_memory``: a memory space, dropped by :class:`_TritonMemDesc`."""
 
     name = "ttg.shared_memory"
+
+
+@irdl_attr_definition
+class TritonCachePolicy(ParametrizedAttribute):
+    """``#tt.cache_policy<cache_modifier = cg, eviction_policy = evict_last>``: a load's or
+    store's cache hints (``tl.load(..., cache_modifier=".cg")``), kept as written and printed
+    back unchanged; the layouts, the interpreters and the SIMT lowering ignore them.
+
+    >>> from xdsl.dialects.builtin import ArrayAttr, StringAttr
+    >>> p = TritonCachePolicy(ArrayAttr([StringAttr("cache_modifier"), StringAttr("cg")]))
+    >>> p.pairs
+    [('cache_modifier', 'cg')]
+    """
+
+    name = "tt.cache_policy"
+    entries: ArrayAttr[StringAttr]
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """``(key, value)`` in order."""
+        words = [e.data for e in self.entries.data]
+        return list(zip(words[::2], words[1::2], strict=True))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        words: list[StringAttr] = []
+
+        def entry() -> None:
+            words.append(StringAttr(parser.parse_identifier()))
+            parser.parse_punctuation("=")
+            words.append(StringAttr(parser.parse_identifier()))
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, entry)
+        return (ArrayAttr(words),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + ", ".join(f"{k} = {v}" for k, v in self.pairs) + ">")
 
 
 _LOC_START_RE = re.compile(r"(?:^[ \t]*#loc[\w$.\-]*[ \t]*=[ \t]*)?\bloc\(", re.MULTILINE)

@@ -57,6 +57,7 @@ __all__ = [
     "feeds_another_dot",
     "hopper_dot",
     "hopper_dot_for",
+    "input_precision",
     "mma_v3_instr_shape",
     "nvmma_shared_for",
     "promote_fp8_dot_operands",
@@ -288,7 +289,8 @@ def feeds_another_dot(op: Operation) -> bool:
     return False
 
 
-def _precision(op: Operation) -> str:
+def input_precision(op: Operation) -> str:
+    """A dot's ``inputPrecision`` by name (``ieee`` when absent, as Triton's TTIR omits it)."""
     attr = op.attributes.get("tt.inputPrecision")
     if isinstance(attr, StringAttr):
         return attr.data
@@ -322,7 +324,7 @@ def hopper_dot_for(op: Operation, num_warps: int) -> HopperDot | None:
         num_warps,
         a_from_load=comes_from_load(op.operands[0]),
         chained=feeds_another_dot(op),
-        precision=_precision(op),
+        precision=input_precision(op),
         max_num_imprecise_acc=_imprecise(op),
     )
 
@@ -347,6 +349,16 @@ def _stage(value: SSAValue, op_idx: int, transposable: bool) -> SSAValue:
     shape = shape_of(source.type)
     element = element_type_of(source.type)
     order = _register_order(source)
+    owner = source.owner
+    if isinstance(owner, Operation) and owner.name == "tl.trans":
+        # A transposed operand (``tl.dot(a, tl.trans(b))``) keeps the order of the value it
+        # transposes, as Triton stages the source and reads a transposed view of its buffer
+        # (OptimizeDotOperands' trans fusion): B stored N x K, K contiguous, is read K-major.
+        perm = list(owner.permutation)  # type: ignore[attr-defined]
+        transposed = owner.operands[0]
+        if isinstance(transposed.owner, Operation) and transposed.owner.name == "tl.convert_layout":
+            transposed = transposed.owner.operands[0]  # the anchors' layout, not a default's
+        order = tuple(perm.index(d) for d in _register_order(transposed))
     if not transposable:
         order = (0, 1) if op_idx == 1 else (1, 0)  # K contiguous
     shared = NVMMASharedEncodingAttr(nvmma_shared_for(shape, order, _bits(str(element))))
@@ -384,7 +396,9 @@ def rewrite_hopper_dots(module: Operation) -> int:
         b = _stage(b, 1, transposable)
         Rewriter.insert_op(FenceAsyncSharedOp(), InsertPoint.before(op))
         product = WarpGroupDotOp(a, b, acc)
-        product.attributes["inputPrecision"] = IntegerAttr(_PRECISIONS.get(_precision(op), 2), i32)
+        product.attributes["inputPrecision"] = IntegerAttr(
+            _PRECISIONS.get(input_precision(op), 2), i32
+        )
         if (imprecise := _imprecise(op)) != 0:
             product.attributes["maxNumImpreciseAcc"] = IntegerAttr(imprecise, i32)
         product.attributes["isAsync"] = BoolAttr(True, IntegerType(1))

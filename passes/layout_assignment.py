@@ -577,7 +577,7 @@ class LayoutAnalysis:
             if hopper is not None:
                 return NvidiaMmaEncodingAttr(hopper.mma)
             version = 2
-        if version == 2 and not _mixed_dot_fits_mma(op):
+        if version == 2 and not (_mixed_dot_fits_mma(op) and _f32_dot_fits_mma(op)):
             version = 1
         if version == 2 and len(shape) == 2 and m % 16 == 0 and n % 8 == 0:
             chained = self._chained_dot_warps(op)
@@ -588,6 +588,12 @@ class LayoutAnalysis:
             else:
                 tile = [warps, 1] if m >= n else [1, warps]
             return NvidiaMmaEncodingAttr(NvidiaMmaLayout(2, 0, tile, [16, 8]))
+        if version == 2 and len(shape) == 3 and m % 16 == 0 and n % 8 == 0:
+            # A batched dot (Triton 3.9's rank-3 warpsPerTileV2): warps go to the batch first,
+            # one batch per warp up to the warps there are, the rest tile each M x N matrix.
+            batch = min(shape[0], warps)
+            tile = _warps_per_tile(m, n, warps // batch, 16, 8)
+            return NvidiaMmaEncodingAttr(NvidiaMmaLayout(2, 0, [batch, *tile], [1, 16, 8]))
         if version == -1 and len(shape) == 2:
             instr = 32 if m % 32 == 0 and n % 32 == 0 else 16
             if m % instr == 0 and n % instr == 0:
@@ -600,7 +606,14 @@ class LayoutAnalysis:
                         True,
                     )
                 )
-        return default_blocked(shape, warps, self.hw.threads_per_warp)
+        # FMA: Triton's TritonDotPattern gives each thread a 2x2 (4x4) block of the result
+        # when it holds at least 4 (16) elements, so each operand value read serves 2 (4) FMAs.
+        spt = [1] * len(shape)
+        per_thread = math.prod(shape) // (warps * self.hw.threads_per_warp)
+        for size, needed in ((2, 4), (4, 16)):
+            if per_thread >= needed:
+                spt[-1] = spt[-2] = size
+        return default_blocked(shape, warps, self.hw.threads_per_warp, tuple(spt))
 
     def _chained_dot_warps(self, op: Operation) -> tuple[int, ...] | None:
         """Triton's chained-dot rule of ``warpsPerTileV2``: ``None`` when no other rank-2 dot is
@@ -881,6 +894,17 @@ def _mixed_dot_fits_mma(op: Operation) -> bool:
         return True
     float_type = types[1] if ints[0] else types[0]
     return element_bits(TensorType(float_type, [1])) <= 16
+
+
+def _f32_dot_fits_mma(op: Operation) -> bool:
+    """Triton's ``supportMMA`` for f32 operands: mma.sync reads them as tf32, so only a dot that
+    asks for tf32 (or tf32x3) may use it; ``input_precision="ieee"`` keeps FMA."""
+    from llc.passes.hopper_dots import input_precision
+
+    types = [str(element_type_of(v.type)) for v in op.operands[:2]]
+    if types != ["f32", "f32"]:
+        return True
+    return input_precision(op) in ("tf32", "tf32x3")
 
 
 _MFMA_VERSIONS = {"gfx908": 1, "gfx90a": 2, "gfx942": 3, "gfx950": 4}

@@ -177,12 +177,41 @@ def layout_report(module: ModuleOp) -> list[FunctionReport]:
                         block_weight(op.parent_block()),
                     )
                 )
+            elif (line := _staged(op, capability)) is not None:
+                report.conversions.append(line)
             elif op.name in ("tl.load", "tl.store") and is_tensor(op.operands[0]):
                 report.accesses.append(_access(op, axis))
             elif op.name == "tl.reduce" and (line := _reduction(op)) is not None:
                 report.reductions.append(line)
         reports.append(report)
     return reports
+
+
+def _staged(op: Operation, capability: int) -> ConversionLine | None:
+    """A ``tl.local_load`` of a buffer that a ``tl.local_alloc`` filled from registers (a dot
+    operand staged through shared memory, Triton's ReduceDataDuplication): a conversion from
+    the stored value's layout to the loaded one, priced as the ``convert_layout`` it replaces,
+    so that staging leaves the figure as it was, and a kernel that stages an operand pays for
+    it like one that converts or loads it in place."""
+    if op.name != "tl.local_load":
+        return None
+    alloc = op.operands[0].owner
+    if not isinstance(alloc, Operation) or alloc.name != "tl.local_alloc" or not alloc.operands:
+        return None
+    src_value = alloc.operands[0]
+    src, dst = encoding_of(src_value.type), encoding_of(op.results[0].type)
+    if not is_tensor(src_value) or src is None or dst is None or src == dst:
+        return None
+    return ConversionLine(
+        _label(op.results[0]),
+        _type(src_value),
+        _describe(src),
+        f"{_describe(dst)} (staged)",
+        conversion_cost(
+            src, dst, shape_of(src_value.type), element_bits(src_value.type), capability
+        ),
+        block_weight(op.parent_block()),
+    )
 
 
 def _access(op: Operation, axis: object) -> AccessLine:

@@ -64,7 +64,9 @@ from llc.lowering import SimtProgram
 from llc.passes import (
     lower_async_copy,
     lower_elementwise,
+    lower_join_split,
     lower_ldmatrix,
+    lower_scalar_memory,
     lower_scan,
     lower_wgmma,
 )
@@ -277,6 +279,10 @@ def lower_compare(lowering: FunctionLowering, op: Operation) -> None:
     """``tl.cmpi`` / ``tl.cmpf``: ``simt.compare`` with the same predicate."""
     a, b = (lowering.get(v) for v in op.operands)
     pred = op.predicate.data  # type: ignore[attr-defined]
+    if not isinstance(a.type, VectorType):  # scalars (a loop bound loaded by a scalar load)
+        cls = arith.CmpiOp if op.name == "tl.cmpi" else arith.CmpfOp
+        lowering.set_result(op, lowering.emit(cls(a, b, pred)).results[0])
+        return
     lowering.set_result(op, lowering.emit(simt.CompareOp(pred, a, b)).results[0])
 
 
@@ -481,7 +487,9 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
     """``tl.load``: one ``simt.global_load`` per group of registers
     :meth:`~llc.passes.simt_lowering.FunctionLowering.access_plan` allows."""
     rt = op.result.type
-    assert isinstance(rt, TensorType)
+    if not isinstance(rt, TensorType):
+        lower_scalar_memory.lower_scalar_load(lowering, op)
+        return
     vt = register_vector_type(rt)
     elem = vt.element_type
     itemsize = simt.bit_width(elem) // 8
@@ -506,6 +514,9 @@ def lower_load(lowering: FunctionLowering, op: tl.LoadOp) -> None:
 def lower_store(lowering: FunctionLowering, op: tl.StoreOp) -> None:
     """``tl.store``: one ``simt.global_store`` per group; broadcast registers and threads store
     once."""
+    if not isinstance(op.ptr.type, TensorType):
+        lower_scalar_memory.lower_scalar_store(lowering, op)
+        return
     laid = lowering.laid[op.ptr]
     vt = lowering.get(op.value).type
     assert isinstance(vt, VectorType)
@@ -941,6 +952,8 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("tl.dot", lower_dot),
     pattern_for("tl.gather", lower_gather),
     pattern_for("tl.scan", lower_scan.lower_scan),
+    pattern_for("tl.join", lower_join_split.lower_join),
+    pattern_for("tl.split", lower_join_split.lower_split),
     pattern_for("tl.fp4_to_fp", lower_fp4_to_fp),
     pattern_for("tl.local_alloc", lower_local_alloc),
     pattern_for("tl.local_store", lower_local_store),

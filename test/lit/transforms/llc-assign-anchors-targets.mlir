@@ -9,7 +9,8 @@
 // RUN: llc-opt %s -p 'llc-assign-anchors{mma-version=2}' | filecheck %s --check-prefix=V2
 
 // FMA-NOT: nvidia_mma
-// FMA: #[[ACC:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// The FMA accumulator: a 4x4 block per thread (Triton's TritonDotPattern, 32 elements each).
+// FMA: #[[ACC:blocked[0-9]*]] = #tl.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // FMA: = #tl.dot_op<{opIdx = 1, parent = #[[ACC]]}>
 // FMA: = #tl.dot_op<{opIdx = 0, parent = #[[ACC]]}>
 // FMA: %d = tl.dot {{.*}} -> tensor<64x64xf32, #[[ACC]]>
