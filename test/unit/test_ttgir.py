@@ -86,11 +86,7 @@ KERNELS = (
     "persistent_matmul",
     "f16_acc_dot",
 )
-UNREADABLE: dict[str, str] = {
-    "descriptor_matmul.sm90.ttgir": "Triton's sm_90 TTGIR of a tensor descriptor is already "
-    "lowered to TMA (ttg.global_scratch_alloc, ttng.tensormap_create, "
-    "ttng.async_tma_copy_global_to_local, mbarriers): llc reads the TTIR, not these ops",
-}
+UNREADABLE: dict[str, str] = {}
 """Fixtures llc cannot read yet (a kernel name, or one file's name), and why: their import
 tests are strict expected failures, so they turn red (remove the entry) the day the op is
 imported."""
@@ -454,10 +450,8 @@ def _convert_count(text: str) -> int:
 
 
 MORE_CONVERSIONS: dict[str, str] = {
-    f"{kernel}.sm{arch}.ttir": "tl.sort/tl.topk: llc's extra conversions buy cheaper "
-    "reductions or are free blocked/linear renamings; its figure is at most Triton's "
-    "(test/unit/test_sort_layouts.py)"
-    for kernel in ("sort_rows", "sort_rows_desc_i32", "sort_cols", "topk_rows")
+    f"sort_cols.sm{arch}.ttir": "a sort along axis 0: llc's 2 conversions buy cheaper "
+    "reductions; its figure is below Triton's (test/unit/test_sort_layouts.py)"
     for arch in (80, 90)
 }
 """Fixtures where llc leaves more conversions than Triton, and why (strict expected failures)."""
