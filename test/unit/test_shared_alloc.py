@@ -16,8 +16,10 @@ reuse barriers, the one arena in the PTX and in the SIMT interpreter.
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -206,31 +208,25 @@ def _reuse_barriers(fn: func.FuncOp) -> list[gpu.BarrierOp]:
     return [b for b in barriers if with_offsets[b] and not alone[b]]
 
 
-def test_deleting_the_reuse_barrier_is_a_race(tmp_path: Path) -> None:
-    """flash attention on cuda:90: three 4 KiB scratch buffers (the softmax's conversions) share
-    bytes, one after another; a barrier between the last access of one and the first of the next
-    is needed only because they share bytes (the barrier analysis sees it), and deleting it is a
-    race."""
-    from example_runs import example_case, example_runner
-    from test_hopper_backend import _compiled
-
-    module = _compiled("flash_attention")
-    fn = next(o for o in module.walk() if isinstance(o, func.FuncOp))
-    allocs = [o for o in fn.walk() if isinstance(o, simt.SharedAllocOp)]
-    ranges = sorted(a.byte_range for a in allocs)  # type: ignore[type-var]
-    assert ranges == [(0, 12288), (12288, 20480), (20480, 24576), (20480, 24576), (20480, 24576)]
+def test_deleting_the_reuse_barrier_is_a_race() -> None:
+    """Triton's matmul-epilogue on cuda:90, pipelined: the epilogue's conversion scratch lies
+    over the dead operand rings; a barrier that is needed only because they share bytes (the
+    barrier analysis sees it with the offsets, not without) is there, and deleting it is a
+    race the interpreter reports."""
+    compiled, run = _pipelined_epilogue()
+    fn = next(o for o in compiled.walk() if isinstance(o, func.FuncOp))
+    ranges = sorted(o.byte_range for o in fn.walk() if isinstance(o, simt.SharedAllocOp))  # type: ignore[type-var]
+    assert ranges[0][0] == ranges[1][0] == 0  # two buffers over the same bytes
     reuse = _reuse_barriers(fn)
     assert reuse
-    case, entry = example_case("flash_attention", tmp_path)
-    run = example_runner(case, entry)
-    run(module)  # with every barrier: no race
+    run(compiled)  # with every barrier: no race
     for barrier in reuse:
         block, after = barrier.parent_block(), barrier.next_op
         assert block is not None and after is not None
         barrier.detach()
         try:
             with pytest.raises(SimtRaceError, match="race"):
-                run(module)
+                run(compiled)
         finally:
             block.insert_op_before(barrier, after)
 
@@ -330,36 +326,29 @@ def test_the_interpreter_runs_placed_buffers_in_one_arena() -> None:
         interp.call_op("f", (values,))
 
 
-def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync() -> None:
-    """Triton's matmul-epilogue TTIR with its pointers and strides hinted divisible by 16 (as
-    Triton's launcher specializes them) on cuda:90: 3-stage ``cp.async`` rings that wgmma reads
-    through descriptors, the epilogue's scratch over the dead rings. Program (1, 0) of a
-    128x128x144 problem (a masked K tail) gives the tensor level's buffers, and deleting any
-    barrier, ``fence.proxy.async``, wgmma fence/commit/wait or ``cp.async`` commit/wait, one at
-    a time, is reported or changes the output."""
+EPILOGUE_SHAPE = (128, 128, 144)
+"""m, n, k of the pipelined matmul-epilogue runs: 5 K steps (a masked tail), 3 in the loop, 2
+peeled."""
+
+
+def _epilogue_module() -> ModuleOp:
+    """Triton's matmul-epilogue TTIR, pointers and strides hinted divisible by 16 (as Triton's
+    launcher specializes them), read for cuda:90."""
+    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+    from llc.testing.triton_fixtures import FIXTURES, hinted
+
+    ttir = hinted((FIXTURES / "matmul_epilogue.sm90.ttir").read_text())
+    return parse_triton_module(ttir, "matmul_epilogue", HardwareDefaults(4, 32, "cuda:90"))
+
+
+def _run_epilogue(mod: ModuleOp) -> dict[str, np.ndarray]:
+    """Program (1, 0) of the :data:`EPILOGUE_SHAPE` problem, at the tensor level or lowered."""
     from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
     from llc.dialects.tl_interpreter import Buffer as Memory
     from llc.dialects.tl_interpreter import Pointer
-    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
-    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
-    from llc.testing.semantics import apply_pipeline, make_interpreter, set_grid
-    from llc.testing.triton_fixtures import hinted
+    from llc.testing.semantics import make_interpreter, set_grid
 
-    root = Path(__file__).resolve().parents[2]
-    ttir = hinted((root / "examples" / "triton" / "matmul_epilogue.sm90.ttir").read_text())
-
-    def module() -> ModuleOp:
-        return parse_triton_module(ttir, "matmul_epilogue", HardwareDefaults(4, 32, "cuda:90"))
-
-    compiled = module()
-    apply_pipeline(compiled, "llc-compile")
-    names = [o.name for o in compiled.walk()]
-    # the loop and its two peeled iterations: one wgmma pair each
-    assert names.count("simt.cp_async") >= 6 and names.count("simt.wgmma") == 6
-    fn = next(o for o in compiled.walk() if isinstance(o, func.FuncOp))
-    allocs = sorted(o.byte_range for o in fn.walk() if isinstance(o, simt.SharedAllocOp))  # type: ignore[type-var]
-    assert allocs[0][0] == allocs[1][0] == 0  # the epilogue's scratch over the first ring
-    m, n, k = 128, 128, 144  # 5 K steps (a masked tail): 3 in the loop, 2 peeled
+    m, n, k = EPILOGUE_SHAPE
     rng = np.random.default_rng(7)
     inputs = {
         "a": rng.standard_normal(m * k).astype(np.float16),
@@ -367,23 +356,47 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
         "bias": rng.standard_normal(n).astype(np.float32),
         "c": np.zeros(m * n, np.float16),
     }
+    buffers = {name: Memory(name, data.copy()) for name, data in inputs.items()}
+    args = [Pointer(buffers[x], 0) for x in ("a", "b", "bias", "c")]
+    args += [np.int32(v) for v in (m, n, k, k, n, n)]
+    entry = next(o for o in mod.walk() if isinstance(o, func.FuncOp))
+    if "llc.num_warps" in entry.attributes:
+        interp, kernel = make_kernel_interpreter(mod, 4, 32, GlobalMemory())
+        kernel.num_programs = (2, 2, 1)
+        kernel.program_id = (1, 0, 0)
+    else:
+        interp = make_interpreter(mod)
+        set_grid(interp, (1, 0, 0), (2, 2, 1))
+    interp.call_op(entry.sym_name.data, tuple(args))
+    return {"c": buffers["c"].array().astype(np.float32)}
 
-    def run(mod: ModuleOp) -> dict[str, np.ndarray]:
-        buffers = {name: Memory(name, data.copy()) for name, data in inputs.items()}
-        args = [Pointer(buffers[x], 0) for x in ("a", "b", "bias", "c")]
-        args += [np.int32(v) for v in (m, n, k, k, n, n)]
-        entry = next(o for o in mod.walk() if isinstance(o, func.FuncOp))
-        if "llc.num_warps" in entry.attributes:
-            interp, kernel = make_kernel_interpreter(mod, 4, 32, GlobalMemory())
-            kernel.num_programs = (2, 2, 1)
-            kernel.program_id = (1, 0, 0)
-        else:
-            interp = make_interpreter(mod)
-            set_grid(interp, (1, 0, 0), (2, 2, 1))
-        interp.call_op(entry.sym_name.data, tuple(args))
-        return {"c": buffers["c"].array().astype(np.float32)}
 
-    want, got = run(module()), run(compiled)
+@functools.cache
+def _pipelined_epilogue() -> tuple[ModuleOp, Callable[[ModuleOp], dict[str, np.ndarray]]]:
+    """:func:`_epilogue_module` through ``llc-compile`` (3-stage ``cp.async`` rings that wgmma
+    reads through descriptors, the epilogue's scratch over the dead rings), and its runner
+    (cached: the tests that delete ops put them back)."""
+    from llc.testing.semantics import apply_pipeline
+
+    compiled = _epilogue_module()
+    apply_pipeline(compiled, "llc-compile")
+    return compiled, _run_epilogue
+
+
+def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync() -> None:
+    """The pipelined matmul-epilogue (:func:`_pipelined_epilogue`) gives the tensor level's
+    buffers, and deleting any barrier, ``fence.proxy.async``, wgmma fence/commit/wait or
+    ``cp.async`` commit/wait, one at a time, is reported or changes the output."""
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
+
+    compiled, run = _pipelined_epilogue()
+    names = [o.name for o in compiled.walk()]
+    # the loop and its two peeled iterations: one wgmma pair each
+    assert names.count("simt.cp_async") >= 6 and names.count("simt.wgmma") == 6
+    fn = next(o for o in compiled.walk() if isinstance(o, func.FuncOp))
+    allocs = sorted(o.byte_range for o in fn.walk() if isinstance(o, simt.SharedAllocOp))  # type: ignore[type-var]
+    assert allocs[0][0] == allocs[1][0] == 0  # the epilogue's scratch over the first ring
+    want, got = run(_epilogue_module()), run(compiled)
     assert np.count_nonzero(want["c"]) > 4000
     np.testing.assert_allclose(got["c"], want["c"], rtol=2e-3, atol=2e-3)
     kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
