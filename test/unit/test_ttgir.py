@@ -134,7 +134,20 @@ def test_every_kernel_has_fixtures_for_both_architectures() -> None:
                 assert (FIXTURES / f"{kernel}.sm{arch}.{stage}").is_file()
 
 
-@pytest.mark.parametrize("path", _fixtures(TTGIR + TTIR))
+def _distinct(paths: list[Path]) -> list[Path]:
+    """``paths`` without each sm_90 fixture whose text is its sm_80 twin's but for the target
+    (a kernel with no dot: the same module read twice)."""
+    kept = []
+    for path in paths:
+        twin = path.with_name(path.name.replace(".sm90.", ".sm80."))
+        same = twin != path and twin.is_file()
+        if same and path.read_text().replace("cuda:90", "cuda:80") == twin.read_text():
+            continue
+        kept.append(path)
+    return kept
+
+
+@pytest.mark.parametrize("path", _fixtures(_distinct(TTGIR + TTIR)))
 def test_fixture_imports_into_llc_dialects(path: Path) -> None:
     module = _import(path)
     names = {op.name for op in module.walk()}
@@ -150,7 +163,7 @@ def test_fixture_imports_into_llc_dialects(path: Path) -> None:
         assert module.attributes[tl.TARGET_ATTR] == tl.StringAttr("cuda:90")
 
 
-@pytest.mark.parametrize("path", _fixtures(TTGIR + TTIR))
+@pytest.mark.parametrize("path", _fixtures(_distinct(TTGIR + TTIR)))
 def test_export_reimports_to_the_same_module(path: Path) -> None:
     module = _import(path)
     text = module_to_ttgir(module)
