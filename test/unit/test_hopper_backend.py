@@ -22,7 +22,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from example_runs import example_case, example_runner
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from llc.testing.barrier_deletion import SYNC_OPS, Deletion, delete_each_sync
@@ -420,10 +419,8 @@ def test_triton_matmul_epilogue_fixture_runs_like_the_tensor_level() -> None:
     come straight from loads, so the dot is mma v3 (two k16 wgmma per K step), and program
     (1, 0) of a 128x128x80 problem (K's tail masked; the kernel masks M and N on the store only)
     gives the tensor level's buffers."""
-    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
-    from llc.dialects.tl_interpreter import Buffer, Pointer
     from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
-    from llc.testing.semantics import make_interpreter, set_grid
+    from llc.testing.triton_fixtures import run_matmul_epilogue
 
     ttir = (ROOT / "examples" / "triton" / "matmul_epilogue.sm90.ttir").read_text()
 
@@ -433,29 +430,9 @@ def test_triton_matmul_epilogue_fixture_runs_like_the_tensor_level() -> None:
     compiled = module()
     apply_pipeline(compiled, "llc-compile")
     assert str(compiled).count("simt.wgmma ") == 2
-    m, n, k = 128, 128, 80
-    rng = np.random.default_rng(7)
-    inputs = {
-        "a": rng.standard_normal(m * k).astype(np.float16),
-        "b": rng.standard_normal(k * n).astype(np.float16),
-        "bias": rng.standard_normal(n).astype(np.float32),
-        "c": np.zeros(m * n, np.float16),
-    }
 
     def run(mod: ModuleOp) -> np.ndarray:
-        buffers = {name: Buffer(name, data) for name, data in inputs.items()}
-        args = [Pointer(buffers[x], 0) for x in ("a", "b", "bias", "c")]
-        args += [np.int32(v) for v in (m, n, k, k, n, n)]
-        fn = next(o for o in mod.walk() if isinstance(o, func.FuncOp))
-        if "llc.num_warps" in fn.attributes:
-            interp, kernel = make_kernel_interpreter(mod, 4, 32, GlobalMemory())
-            kernel.num_programs = (2, 2, 1)
-            kernel.program_id = (1, 0, 0)
-        else:
-            interp = make_interpreter(mod)
-            set_grid(interp, (1, 0, 0), (2, 2, 1))
-        interp.call_op(fn.sym_name.data, tuple(args))
-        return buffers["c"].array().astype(np.float32)
+        return run_matmul_epilogue(mod, 128, 128, 80)
 
     want, got = run(module()), run(compiled)
     assert np.count_nonzero(want) > 4000  # program (1, 0): rows 64..127, columns 0..63

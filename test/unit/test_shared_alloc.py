@@ -343,32 +343,9 @@ def _epilogue_module() -> ModuleOp:
 
 def _run_epilogue(mod: ModuleOp) -> dict[str, np.ndarray]:
     """Program (1, 0) of the :data:`EPILOGUE_SHAPE` problem, at the tensor level or lowered."""
-    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
-    from llc.dialects.tl_interpreter import Buffer as Memory
-    from llc.dialects.tl_interpreter import Pointer
-    from llc.testing.semantics import make_interpreter, set_grid
+    from llc.testing.triton_fixtures import run_matmul_epilogue
 
-    m, n, k = EPILOGUE_SHAPE
-    rng = np.random.default_rng(7)
-    inputs = {
-        "a": rng.standard_normal(m * k).astype(np.float16),
-        "b": rng.standard_normal(k * n).astype(np.float16),
-        "bias": rng.standard_normal(n).astype(np.float32),
-        "c": np.zeros(m * n, np.float16),
-    }
-    buffers = {name: Memory(name, data.copy()) for name, data in inputs.items()}
-    args = [Pointer(buffers[x], 0) for x in ("a", "b", "bias", "c")]
-    args += [np.int32(v) for v in (m, n, k, k, n, n)]
-    entry = next(o for o in mod.walk() if isinstance(o, func.FuncOp))
-    if "llc.num_warps" in entry.attributes:
-        interp, kernel = make_kernel_interpreter(mod, 4, 32, GlobalMemory())
-        kernel.num_programs = (2, 2, 1)
-        kernel.program_id = (1, 0, 0)
-    else:
-        interp = make_interpreter(mod)
-        set_grid(interp, (1, 0, 0), (2, 2, 1))
-    interp.call_op(entry.sym_name.data, tuple(args))
-    return {"c": buffers["c"].array().astype(np.float32)}
+    return {"c": run_matmul_epilogue(mod, *EPILOGUE_SHAPE)}
 
 
 @functools.cache
