@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_real_kernels import REAL_KERNELS
 from xdsl.utils.exceptions import ParseError
 
 from llc.dialects import tl
@@ -54,37 +55,7 @@ KERNELS = (
     "scan_rows",
     "argmax_rows",
     # issue 18, session 3 (engineer b): real kernels beyond those
-    "flip_scan",
-    "rotary",
-    "permute_tiles",
-    "argmin_cols",
-    "welford_rows",
-    "scatter_atomics",
-    "matmul_nt",
-    "bmm",
-    "matmul_i8",
-    "matmul_gelu",
-    "online_softmax",
-    "layer_norm_bwd",
-    "asm_math",
-    "segment_sum",
-    "unrolled_stencil",
-    "descriptor_matmul",
-    "gather_cols",
-    "segmented_scan",
-    "softmax_2d",
-    "grouped_matmul",
-    "wide_index_act",
-    "attention_dq",
-    "swiglu_matmul",
-    "dropout",
-    "locked_accumulate",
-    "fp8_matmul_nt",
-    "tile_stats",
-    "fma_dot",
-    "reduce_3d",
-    "persistent_matmul",
-    "f16_acc_dot",
+    *REAL_KERNELS,
 )
 UNREADABLE: dict[str, str] = {}
 """Fixtures llc cannot read yet (a kernel name, or one file's name), and why: their import
