@@ -137,6 +137,16 @@ class _SharedMemory:
     arena: _SharedMemory | None = None
     """The CTA's arena when the alloc has an ``offset`` (:mod:`llc.passes.shared_alloc`)."""
 
+    def record_write(self, idx: np.ndarray, data: np.ndarray, writers: np.ndarray, epoch: int):
+        """Bytes ``idx`` now hold ``data``, written by threads ``writers`` in barrier epoch
+        ``epoch`` and not fenced for the async proxy since (every generic-proxy write: a store,
+        ``stmatrix``, a copy landing at its wait)."""
+        self.data[idx] = data
+        self.writer[idx] = writers
+        self.write_epoch[idx] = epoch
+        if self.fence_epoch is not None:
+            self.fence_epoch[idx] = -1
+
     @property
     def root(self) -> _SharedMemory:
         """The memory the bytes live in: the arena, or the buffer itself."""
@@ -427,10 +437,7 @@ class SimtFunctions(InterpreterFunctions):
                 f"race: thread {t} and another thread write different values to byte "
                 f"{int(idx[t, k])} without a barrier between them",
             )
-        mem.writer[idx] = tids
-        mem.write_epoch[idx] = now
-        if mem.fence_epoch is not None:
-            mem.fence_epoch[idx] = -1
+        mem.record_write(idx, raw, tids, now)
         self.stats.count("st.shared")
         return ()
 
@@ -590,11 +597,7 @@ class SimtFunctions(InterpreterFunctions):
                 f"race: thread {int(writer[at])} writes byte {int(idx[at])}, which thread "
                 f"{int(mem.writer[idx][at])} wrote with another value since the last barrier",
             )
-        mem.data[idx] = data
-        mem.writer[idx] = writer
-        mem.write_epoch[flat] = self.epoch
-        if mem.fence_epoch is not None:
-            mem.fence_epoch[flat] = -1
+        mem.record_write(idx, data, writer, self.epoch)
         self.stats.count("stmatrix")
         return ()
 
@@ -660,11 +663,7 @@ class SimtFunctions(InterpreterFunctions):
             for copy in group:
                 mem, idx = copy.mem, copy.idx
                 tids = np.broadcast_to(self.tid[:, None], idx.shape)
-                mem.data[idx] = copy.data
-                mem.writer[idx] = tids
-                mem.write_epoch[idx] = self.epoch
-                if mem.fence_epoch is not None:
-                    mem.fence_epoch[idx] = -1
+                mem.record_write(idx, copy.data, tids, self.epoch)
                 np.subtract.at(mem.pending, idx.ravel(), 1)  # type: ignore[arg-type]
         self.stats.count("cp.async.wait_group")
         return ()
