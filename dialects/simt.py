@@ -563,7 +563,7 @@ from xdsl.dialects.builtin import (  # noqa: E402
     IntegerType,
 )
 from xdsl.dialects.builtin import TypeAttribute as _TypeAttr  # noqa: E402
-from xdsl.irdl import opt_operand_def, var_operand_def, var_result_def  # noqa: E402
+from xdsl.irdl import AnyAttr, opt_operand_def, var_operand_def, var_result_def  # noqa: E402
 
 WGMMA_WARPS = 4
 """Warps of one warpgroup: a ``simt.wgmma`` is issued by each group of 4 consecutive warps."""
@@ -870,4 +870,83 @@ CP_ASYNC_OPS = [CpAsyncOp, CpAsyncCommitGroupOp, CpAsyncWaitGroupOp]
 
 WGMMA_OPS = [WgmmaOp, WgmmaFenceOp, FenceAsyncSharedOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp]
 
-SIMT = Dialect("simt", [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS], [*SIMT.attributes])
+
+# ============================================================================================
+# Atomics (llc.passes.lower_atomics): one PTX ``atom`` per thread and register.
+# ============================================================================================
+
+ATOMIC_KINDS = ("add", "fadd", "max", "min", "umax", "umin", "and", "or", "xor", "exch", "cas")
+"""``simt.atomic`` operations: ``tl.atomic_rmw``'s kinds and ``cas``."""
+ATOMIC_SEMANTICS = ("relaxed", "acquire", "release", "acq_rel")
+ATOMIC_SCOPES = ("gpu", "cta", "sys")
+
+
+@irdl_op_definition
+class AtomicOp(IRDLOperation):
+    """``%old = simt.atomic "add" "acq_rel" "gpu" %addr, %v, %mask : i32``: PTX
+    ``@mask atom.acq_rel.gpu.global.add.u32 old, [addr], v`` (``cas``: ``..., %v, %mask cmp %c``
+    is ``atom.cas.b32 old, [addr], c, v``).
+
+    Each thread whose ``%mask`` is true updates the element at its global byte address ``%addr``
+    (``i64``, aligned to the element) atomically and gets the element's old value; a thread
+    whose mask is false touches nothing and gets 0. Threads that reach one address are
+    serialized in some order (the SIMT interpreter: increasing thread index). ``max``/``min``
+    compare signed, ``umax``/``umin`` unsigned; ``fadd`` adds floats; ``exch`` swaps.
+
+    >>> from xdsl.dialects.builtin import i32, i64, i1
+    >>> from xdsl.dialects.test import TestOp
+    >>> vals = TestOp(result_types=[i64, i32, i1]).results
+    >>> AtomicOp("add", *vals).result.type
+    IntegerType(32)
+    """
+
+    name = "simt.atomic"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    kind = prop_def(StringAttr)
+    sem = prop_def(StringAttr)
+    scope = prop_def(StringAttr)
+    addr = operand_def(I64)
+    value = operand_def(T)
+    mask = operand_def(I1)
+    cmp = opt_operand_def(T)
+    result = result_def(T)
+    assembly_format = (
+        "$kind $sem $scope $addr `,` $value `,` $mask (`cmp` $cmp^)? attr-dict `:` type($value)"
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        addr: SSAValue,
+        value: SSAValue,
+        mask: SSAValue,
+        cmp: SSAValue | None = None,
+        sem: str = "acq_rel",
+        scope: str = "gpu",
+    ):
+        super().__init__(
+            operands=[addr, value, mask, [] if cmp is None else [cmp]],
+            result_types=[value.type],
+            properties={
+                "kind": StringAttr(kind),
+                "sem": StringAttr(sem),
+                "scope": StringAttr(scope),
+            },
+        )
+
+    def verify_(self) -> None:
+        kind = self.kind.data
+        if kind not in ATOMIC_KINDS:
+            raise VerifyException(f"simt.atomic: '{kind}' is not one of {', '.join(ATOMIC_KINDS)}")
+        if (kind == "cas") != (self.cmp is not None):
+            raise VerifyException("simt.atomic: cas, and only cas, takes a cmp operand")
+        if self.sem.data not in ATOMIC_SEMANTICS or self.scope.data not in ATOMIC_SCOPES:
+            raise VerifyException(
+                f"simt.atomic: bad memory semantic/scope {self.sem.data}/{self.scope.data}"
+            )
+        if isinstance(self.value.type, VectorType):
+            raise VerifyException("simt.atomic updates one element per thread (no vectors)")
+        bit_width(self.value.type)
+
+
+SIMT = Dialect("simt", [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS, AtomicOp], [*SIMT.attributes])

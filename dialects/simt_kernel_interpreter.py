@@ -492,6 +492,12 @@ class KernelFunctions(SimtFunctions):
         self.stats.count(f"st.global.b{n * itemsize * 8}")
         return ()
 
+    @impl(simt.AtomicOp)
+    def run_atomic(self, interp: Interpreter, op: simt.AtomicOp, args: PythonValues):
+        from llc.dialects.simt_atomics import run_atomic
+
+        return run_atomic(self, op, args)
+
     # ------------------------------------------------------------------ mma.sync m16n8k16
     @impl(simt.CpAsyncOp)
     def run_cp_async(self, interp: Interpreter, op: simt.CpAsyncOp, args: PythonValues):

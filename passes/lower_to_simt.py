@@ -63,6 +63,7 @@ from llc.errors import LayoutError
 from llc.lowering import SimtProgram
 from llc.passes import (
     lower_async_copy,
+    lower_atomics,
     lower_elementwise,
     lower_join_split,
     lower_ldmatrix,
@@ -948,6 +949,7 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("tl.addptr", lower_addptr),
     pattern_for("tl.load", lower_load),
     pattern_for("tl.store", lower_store),
+    pattern_for(("tl.atomic_rmw", "tl.atomic_cas"), lower_atomics.lower_atomic),
     pattern_for("tl.reduce", lower_reduce),
     pattern_for("tl.dot", lower_dot),
     pattern_for("tl.gather", lower_gather),

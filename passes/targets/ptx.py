@@ -1683,3 +1683,7 @@ class PtxTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         output.write(emit_ptx(module, self.arch))
+
+
+# simt.atomic's handler registers itself with _handles (its own module: merges stay local)
+from llc.passes.targets import ptx_atomics  # noqa: E402, F401

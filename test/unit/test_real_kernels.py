@@ -180,6 +180,12 @@ LOWERED_RUNS = {
     "dropout": ["x3000", "zeros:3000xf32", "3000", "0.3", "1234"],
     "tile_stats": ["x4096", "zeros:3xf32", "64"],
     "fma_dot": ["c4096", "c4096", "zeros:1024xf32"],
+    # atomics (session 4): fadd into dw/db, a cas spin lock around a read-modify-write
+    "layer_norm_bwd": [
+        *("h8192", "h8192", "x1000", "lse", "lse", "zeros:8192xf16"),
+        *("zeros:1000xf32", "zeros:1000xf32", "1000", "1000"),
+    ],
+    "locked_accumulate": ["x1000", "zeros:2048xf32", "zeros:4xi32", "500"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
