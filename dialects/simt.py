@@ -462,7 +462,8 @@ class GlobalStoreOp(IRDLOperation):
 @irdl_op_definition
 class MmaOp(IRDLOperation):
     """``%d = simt.mma_m16n8k16 %a, %b, %c : vector<8xf16>, vector<4xf16>, vector<4xf32>``:
-    ``mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32``.
+    ``mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32``; with ``c`` of
+    ``vector<4xf16>`` (and f16 ``a``/``b``), ``...f16.f16.f16.f16``: the result rounded to f16.
 
     Each lane holds its PTX fragments: ``a`` 8 halves (a0..a7), ``b`` 4 halves (b0..b3), ``c`` and
     the result 4 floats (c0..c3), in the register order of the PTX ISA's figures.
@@ -949,4 +950,40 @@ class AtomicOp(IRDLOperation):
         bit_width(self.value.type)
 
 
-SIMT = Dialect("simt", [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS, AtomicOp], [*SIMT.attributes])
+@irdl_op_definition
+class MmaK32Op(IRDLOperation):
+    """``%d = simt.mma_m16n8k32 %a, %b, %c : vector<16xi8>, vector<8xi8>, vector<4xi32>``:
+    ``mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32`` (products and sums modulo 2^32).
+
+    Each lane holds its PTX fragments: ``a`` 16 bytes (a0..a15), ``b`` 8 bytes (b0..b7), ``c``
+    and the result 4 words (c0..c3), in the PTX ISA's order
+    (:func:`llc.dialects.simt_mma.mma_k32_fragment_coords`).
+    """
+
+    name = "simt.mma_m16n8k32"
+    C: ClassVar = VarConstraint("C", base(VectorType))
+    a = operand_def(VectorType)
+    b = operand_def(VectorType)
+    c = operand_def(C)
+    result = result_def(C)
+    assembly_format = "$a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)"
+
+    def __init__(self, a: SSAValue, b: SSAValue, c: SSAValue):
+        super().__init__(operands=[a, b, c], result_types=[c.type])
+
+    def verify_(self) -> None:
+        types = [self.a.type, self.b.type, self.c.type]
+        shapes = [t.get_shape() for t in types]  # type: ignore[union-attr]
+        elems = [str(t.element_type) for t in types]  # type: ignore[union-attr]
+        if shapes != [(16,), (8,), (4,)] or elems != ["i8", "i8", "i32"]:
+            raise VerifyException(
+                "m16n8k32 fragments are vector<16xi8>, vector<8xi8>, vector<4xi32>, got "
+                f"{', '.join(str(t) for t in types)}"
+            )
+
+
+SIMT = Dialect(
+    "simt",
+    [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS, AtomicOp, MmaK32Op],
+    [*SIMT.attributes],
+)

@@ -498,6 +498,12 @@ class KernelFunctions(SimtFunctions):
 
         return run_atomic(self, op, args)
 
+    @impl(simt.MmaK32Op)
+    def run_mma_k32(self, interp: Interpreter, op: simt.MmaK32Op, args: PythonValues):
+        from llc.dialects.simt_mma import run_mma_k32
+
+        return run_mma_k32(self, op, args)
+
     # ------------------------------------------------------------------ mma.sync m16n8k16
     @impl(simt.CpAsyncOp)
     def run_cp_async(self, interp: Interpreter, op: simt.CpAsyncOp, args: PythonValues):
@@ -552,7 +558,8 @@ class KernelFunctions(SimtFunctions):
         lanes = self.threads_per_warp
         if lanes != 32:
             raise SimtError(op, "mma.sync needs warps of 32 lanes")
-        out = np.empty((self.threads, 4), dtype=np.float32)
+        acc_type = _dtype(op.c.type)  # f32, or f16 for .f16.f16.f16.f16 (rounded once)
+        out = np.empty((self.threads, 4), dtype=acc_type)
         ra, ca, rb, cb, rc, cc = mma_fragment_coords()
         for w in range(self.num_warps):
             sl = slice(w * 32, (w + 1) * 32)
@@ -562,7 +569,7 @@ class KernelFunctions(SimtFunctions):
             A[ra, ca] = a[sl].astype(np.float64)
             B[rb, cb] = b[sl].astype(np.float64)
             C[rc, cc] = c[sl].astype(np.float64)
-            D = (A @ B + C).astype(np.float32)
+            D = (A @ B + C).astype(acc_type)
             out[sl] = D[rc, cc]
         self.stats.count("mma.sync.m16n8k16")
         return (out,)

@@ -44,7 +44,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, gpu, math, scf, vector
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    Float16Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -67,6 +66,7 @@ from llc.passes import (
     lower_elementwise,
     lower_join_split,
     lower_ldmatrix,
+    lower_mma,
     lower_scalar_memory,
     lower_scan,
     lower_wgmma,
@@ -123,10 +123,6 @@ _TL_CASTS = {
     "arith.bitcast": "bitcast",
     "tl.bitcast": "bitcast",
 }
-
-
-def _is_f8(t: Attribute) -> bool:
-    return simt.bit_width(t) == 8 and not isinstance(t, IntegerType)
 
 
 def mma_k_order(a_coords: np.ndarray, ra: np.ndarray, ca: np.ndarray, kdim: int) -> np.ndarray:
@@ -790,111 +786,7 @@ def _as_float(lowering: FunctionLowering, value: SSAValue, elem: Attribute) -> S
     return lowering.emit(simt.CastOp("sitofp", value, target)).results[0]
 
 
-def _mma_operand(
-    lowering: FunctionLowering, value: SSAValue, f_elem: Attribute, mma_elem: Attribute
-) -> SSAValue:
-    """An mma fragment: integers converted to the dot's float type, then 8-bit floats
-    widened (exactly) to the mma's f16."""
-    value = _as_float(lowering, value, f_elem)
-    vt = value.type
-    assert isinstance(vt, VectorType)
-    if vt.element_type == mma_elem:
-        return value
-    target = VectorType(mma_elem, list(vt.get_shape()))
-    return lowering.emit(simt.CastOp("extf", value, target)).results[0]
-
-
-def lower_dot_mma(lowering: FunctionLowering, op: tl.DotOp) -> None:
-    """``mma.sync.m16n8k16``: every 16x8 accumulator tile a warp owns, K in steps of 16.
-
-    The fragments are gathered from the operands' registers by coordinates (the PTX fragment
-    layout of :func:`llc.dialects.simt_kernel_interpreter.mma_fragment_coords`); a layout
-    whose registers do not sit where the fragments need them is an error."""
-    from llc.dialects.simt_kernel_interpreter import mma_fragment_coords
-
-    rt = op.result.type
-    at, bt = op.a.type, op.b.type
-    assert isinstance(rt, TensorType) and isinstance(at, TensorType)
-    assert isinstance(bt, TensorType)
-    enc = rt.encoding
-    if getattr(enc.layout, "version_major", 2) != 2:  # type: ignore[union-attr]
-        raise LayoutError("only mma v2 lowers to SIMT code (llc-compile picks it)")
-    a_elem = register_vector_type(at).element_type
-    b_elem = register_vector_type(bt).element_type
-    # Mixed precision: the integer operand is converted to the float one's type in registers,
-    # after its fragment is gathered from its own dot-operand layout; 8-bit floats are then
-    # widened to f16 (exact), so the mma runs on f16.
-    f_elem = b_elem if isinstance(a_elem, IntegerType) else a_elem
-    mma_elem = Float16Type() if _is_f8(f_elem) else f_elem
-    if (
-        lowering.lanes != 32
-        or isinstance(f_elem, IntegerType)
-        or simt.bit_width(mma_elem) != 16
-        or (_is_f8(a_elem) and _is_f8(b_elem) and a_elem != b_elem)
-    ):
-        raise LayoutError("mma.sync m16n8k16 takes f16/bf16 operands in warps of 32 lanes")
-    if simt.bit_width(register_vector_type(rt).element_type) != 32:
-        raise LayoutError("mma.sync m16n8k16 accumulates in f32 here")
-    acc = lowering.laid[op.acc]
-    a, b = lowering.laid[op.a], lowering.laid[op.b]
-    rt_ll = tensor_layout(rt)
-    dst = thread_coords(rt_ll, lowering.threads)
-    shape = [int(x) for x in rt.get_shape()]
-    acc_v = lowering.remap(acc, dst, shape, rt_ll)
-    kdim = int(at.get_shape()[1])
-    if kdim % 16:
-        raise LayoutError(f"K = {kdim} is not a multiple of 16")
-    ra, ca, rb, cb, rc, cc = mma_fragment_coords()
-    lane = np.arange(lowering.threads) % 32
-    R = dst.shape[1]
-    tile = (dst[..., 0] // 16) * (shape[1] // 8) + dst[..., 1] // 8  # (threads, R)
-    within = (dst[..., 0] % 16, dst[..., 1] % 8)
-    # register r of thread t holds c_j of its tile: the j whose PTX coordinate it is
-    j_of = np.full((lowering.threads, R), -1)
-    for j in range(4):
-        hit = (rc[lane, j][:, None] == within[0]) & (cc[lane, j][:, None] == within[1])
-        j_of[hit] = j
-    if (j_of < 0).any():
-        raise LayoutError("the accumulator layout is not the mma m16n8 fragment layout")
-    groups: list[list[int]] = []
-    seen: dict[int, int] = {}
-    for r in range(R):
-        t0 = int(tile[0, r])
-        if t0 not in seen:
-            seen[t0] = len(groups)
-            groups.append([-1] * 4)
-        groups[seen[t0]][int(j_of[0, r])] = r
-    for g in groups:
-        if -1 in g or not all(
-            (tile[:, x] == tile[:, g[0]]).all() and (j_of[:, x] == j).all() for j, x in enumerate(g)
-        ):
-            raise LayoutError("accumulator registers do not form whole mma tiles per thread")
-    ashape = [int(x) for x in at.get_shape()]
-    bshape = [int(x) for x in bt.get_shape()]
-    k_of = mma_k_order(a.coords, ra, ca, kdim)
-    outs = []
-    for g in groups:
-        m0 = (dst[:, g[0], 0] // 16 * 16)[:, None]
-        n0 = (dst[:, g[0], 1] // 8 * 8)[:, None]
-        frag = lowering.shuffle(acc_v, acc_v, g)
-        for k0 in range(0, kdim, 16):
-            need_a = np.stack([m0 + ra[lane], k_of[k0 + ca[lane]]], -1)
-            need_b = np.stack([k_of[k0 + rb[lane]], n0 + cb[lane]], -1)
-            ma = register_renaming(a.coords, need_a, ashape)
-            mb = register_renaming(b.coords, need_b, bshape)
-            if ma is None or mb is None:
-                raise LayoutError(
-                    "the dot operands' registers are not the mma fragments (one mma needs "
-                    "both operands in the same K order: dot_op layouts of equal kWidth)"
-                )
-            av = _mma_operand(lowering, lowering.shuffle(a.value, a.value, ma), f_elem, mma_elem)
-            bv = _mma_operand(lowering, lowering.shuffle(b.value, b.value, mb), f_elem, mma_elem)
-            frag = lowering.emit(simt.MmaOp(av, bv, frag)).results[0]
-        outs.append(frag)
-    order = [r for g in groups for r in g]
-    joined = lowering.concat(outs)
-    inverse = [order.index(r) for r in range(R)]
-    lowering.set_tensor(op.result, lowering.shuffle(joined, joined, inverse), rt_ll)
+lower_dot_mma = lower_mma.lower_dot_mma  # mma.sync (llc.passes.lower_mma)
 
 
 # ---------------------------------------------------------------------- control flow

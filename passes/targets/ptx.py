@@ -1228,12 +1228,19 @@ def _mma(f: _Function, op: Operation) -> None:
     a = f.to_words(f.get(op.a), ab)
     b = f.to_words(f.get(op.b), _scalar(op.b.type))
     c = f.get(op.c)
-    d = [f.new_of(".f32", "%f") for _ in range(4)]
+    acc = _scalar(op.c.type)
+    if isinstance(acc, Float16Type):  # .f16 accumulator: two halves per 32-bit register
+        c = f.to_words(c, acc)
+        d = [f.new_of(".b32", "%r") for _ in range(2)]
+        acc_name = "f16"
+    else:
+        d = [f.new_of(".f32", "%f") for _ in range(4)]
+        acc_name = "f32"
     f.emit(
-        f"mma.sync.aligned.m16n8k16.row.col.f32.{ab_name}.{ab_name}.f32 "
+        f"mma.sync.aligned.m16n8k16.row.col.{acc_name}.{ab_name}.{ab_name}.{acc_name} "
         f"{{{', '.join(d)}}}, {{{', '.join(a)}}}, {{{', '.join(b)}}}, {{{', '.join(c)}}};"
     )
-    f.regs[op.result] = d
+    f.regs[op.result] = f.from_words(d, acc, 4) if acc_name == "f16" else d
 
 
 # -- cp.async (sm_80, every arch llc emits) ---------------------------------------------------
@@ -1686,4 +1693,4 @@ class PtxTarget(Target):
 
 
 # simt.atomic's handler registers itself with _handles (its own module: merges stay local)
-from llc.passes.targets import ptx_atomics  # noqa: E402, F401
+from llc.passes.targets import ptx_atomics, ptx_mma  # noqa: E402, F401

@@ -159,6 +159,8 @@ def _arrays() -> dict[str, np.ndarray]:
         "lse": rng.uniform(1, 2, 128).astype(np.float32),
         "small_a": rng.integers(-2, 3, 64 * 64).astype(np.float16),
         "small_w": (rng.integers(-2, 3, 64 * 256) / 4).astype(np.float16),
+        "i8_8192": rng.integers(-128, 128, 8192).astype(np.int8),
+        "scale128": (rng.integers(1, 9, 128) / 1024).astype(np.float32),
     }
 
 
@@ -186,6 +188,10 @@ LOWERED_RUNS = {
         *("zeros:1000xf32", "zeros:1000xf32", "1000", "1000"),
     ],
     "locked_accumulate": ["x1000", "zeros:2048xf32", "zeros:4xi32", "500"],
+    # mma.sync beyond f16 -> f32 (session 4): i8 -> i32 (m16n8k32), f16 -> f16, batched
+    "matmul_i8": ["i8_8192", "i8_8192", "scale128", "zeros:16384xf16", "64", "64", "128", "128"],
+    "f16_acc_dot": ["small_a", "small_w", "zeros:2048xf16", "64"],
+    "bmm": ["small_a", "small_a", "zeros:8192xf32"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
