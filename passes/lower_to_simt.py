@@ -63,6 +63,7 @@ from llc.lowering import SimtProgram
 from llc.passes import (
     lower_async_copy,
     lower_atomics,
+    lower_cat,
     lower_elementwise,
     lower_join_split,
     lower_ldmatrix,
@@ -846,6 +847,7 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("tl.dot", lower_dot),
     pattern_for("tl.gather", lower_gather),
     pattern_for("tl.scan", lower_scan.lower_scan),
+    pattern_for("tl.cat", lower_cat.lower_cat),
     pattern_for("tl.join", lower_join_split.lower_join),
     pattern_for("tl.split", lower_join_split.lower_split),
     pattern_for("tl.fp4_to_fp", lower_fp4_to_fp),

@@ -192,6 +192,8 @@ LOWERED_RUNS = {
     "matmul_i8": ["i8_8192", "i8_8192", "scale128", "zeros:16384xf16", "64", "64", "128", "128"],
     "f16_acc_dot": ["small_a", "small_w", "zeros:2048xf16", "64"],
     "bmm": ["small_a", "small_a", "zeros:8192xf32"],
+    # tl.cat (session 4): two reductions of a 4x64x32 block side by side
+    "reduce_3d": ["x8192", "zeros:128xf32", "zeros:512xf32"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
