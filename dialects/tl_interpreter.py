@@ -1453,9 +1453,15 @@ class TLExtraFunctions(InterpreterFunctions):
     def run_extern_elementwise(
         self, interpreter: Interpreter, op: tl.ExternElementwiseOp, args: PythonValues
     ) -> PythonValues:
-        raise TLInterpretationError(
-            op, f"is not interpretable: llc does not run {op.libname.data}'s {op.symbol.data}"
-        )
+        from llc.passes.lower_extern import libdevice_op
+
+        cls = libdevice_op(op.symbol.data)  # the libdevice functions llc maps to math ops
+        if cls is None:
+            raise TLInterpretationError(
+                op, f"is not interpretable: llc does not run {op.libname.data}'s {op.symbol.data}"
+            )
+        with np.errstate(all="ignore"):
+            return (_result(op, ELEMENTWISE_FUNCTIONS[cls](op, *args)),)
 
     @impl(tl.DescriptorLoadOp)
     def run_descriptor_load(

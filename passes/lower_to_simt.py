@@ -65,6 +65,7 @@ from llc.passes import (
     lower_atomics,
     lower_cat,
     lower_elementwise,
+    lower_extern,
     lower_join_split,
     lower_ldmatrix,
     lower_mma,
@@ -874,6 +875,7 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("arith.select", lower_select, when=_vector_select),
     pattern_for(tuple(lower_elementwise.VECTOR_TWINS), lower_elementwise.lower_elementwise_twin),
     pattern_for("tl.clampf", lower_elementwise.lower_clampf),
+    pattern_for("tl.extern_elementwise", lower_extern.lower_extern_elementwise),
     pattern_for("tl.map_elementwise", lower_elementwise.lower_map_elementwise),
     pattern_for(
         ("tl.get_program_id", "tl.get_num_programs", "tl.mulhiui"),

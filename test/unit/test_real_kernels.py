@@ -161,6 +161,8 @@ def _arrays() -> dict[str, np.ndarray]:
         "small_w": (rng.integers(-2, 3, 64 * 256) / 4).astype(np.float16),
         "i8_8192": rng.integers(-128, 128, 8192).astype(np.int8),
         "scale128": (rng.integers(1, 9, 128) / 1024).astype(np.float32),
+        "bf_a": rng.integers(-2, 3, 64 * 32).astype(np.float32),  # exact in bf16
+        "bf_b": (rng.integers(-4, 5, 32 * 128) / 8).astype(np.float32),
     }
 
 
@@ -194,6 +196,8 @@ LOWERED_RUNS = {
     "bmm": ["small_a", "small_a", "zeros:8192xf32"],
     # tl.cat (session 4): two reductions of a 4x64x32 block side by side
     "reduce_3d": ["x8192", "zeros:128xf32", "zeros:512xf32"],
+    # libdevice (session 4): __nv_erff of a GELU epilogue, as math.erf
+    "matmul_gelu": ["bf_a", "bf_b", "scale128", "zeros:8192xbf16", "32", "32", "128", "128"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
