@@ -9,8 +9,8 @@ interpreter runs the same op's semantics (so ``llc-run`` runs such kernels too).
 is a located error naming it. ``__nv_<name>f`` is the f32 function, ``__nv_<name>`` the f64 one,
 ``__nv_fast_<name>f`` the fast f32 one (the same op: its PTX already is the approximation).
 
->>> libdevice_op("__nv_erff").name, libdevice_op("__nv_fast_expf").name, libdevice_op("__nv_pow").name
-('math.erf', 'math.exp', 'math.powf')
+>>> [libdevice_op(s).name for s in ("__nv_erff", "__nv_fast_expf", "__nv_pow")]
+['math.erf', 'math.exp', 'math.powf']
 >>> libdevice_op("__nv_j0f") is None
 True
 """
