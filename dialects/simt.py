@@ -982,8 +982,65 @@ class MmaK32Op(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class InlineAsmOp(IRDLOperation):
+    """``%r = simt.inline_asm "max.f32 $0, $1, 0f00000000;" "=r,r" pack 1 %x :
+    (vector<4xf32>) -> vector<4xf32>``: the PTX of ``tl.elementwise_inline_asm`` run once per
+    group of ``pack`` consecutive registers; ``$i`` names the outputs then the inputs, each one
+    register of its constraint (``h`` 16, ``r``/``f`` 32, ``l``/``d`` 64 bits) holding the group's
+    elements, the first in the low bits (:mod:`llc.dialects.inline_ptx` runs it)."""
+
+    name = "simt.inline_asm"
+    args = var_operand_def(VectorType)
+    outs = var_result_def(VectorType)
+    asm_string = prop_def(StringAttr)
+    constraints = prop_def(StringAttr)
+    pack = prop_def(IntegerAttr[I32])
+    assembly_format = (
+        "$asm_string $constraints `pack` $pack $args attr-dict `:` functional-type($args, $outs)"
+    )
+
+    def __init__(
+        self,
+        asm: str,
+        constraints: str,
+        pack: int,
+        args: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+    ):
+        super().__init__(
+            operands=[list(args)],
+            result_types=[list(result_types)],
+            properties={
+                "asm_string": StringAttr(asm),
+                "constraints": StringAttr(constraints),
+                "pack": IntegerAttr(pack, 32),
+            },
+        )
+
+    def verify_(self) -> None:
+        from llc.dialects.inline_ptx import InlinePtxError, parse_constraints
+
+        try:
+            outs, ins = parse_constraints(self.constraints.data)
+        except InlinePtxError as err:
+            raise VerifyException(f"simt.inline_asm: {err}") from None
+        if (len(outs), len(ins)) != (len(self.outs), len(self.args)):
+            raise VerifyException(
+                f"simt.inline_asm: constraints '{self.constraints.data}' name {len(outs)} "
+                f"outputs and {len(ins)} inputs, the op has {len(self.outs)} and {len(self.args)}"
+            )
+        counts = {t.get_shape()[0] for t in (*self.args.types, *self.outs.types)}  # type: ignore[union-attr]
+        pack = self.pack.value.data
+        if len(counts) != 1 or pack < 1 or next(iter(counts)) % pack:
+            raise VerifyException(
+                f"simt.inline_asm: registers {sorted(counts)} are not one count divisible by "
+                f"pack {pack}"
+            )
+
+
 SIMT = Dialect(
     "simt",
-    [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS, AtomicOp, MmaK32Op],
+    [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS, AtomicOp, MmaK32Op, InlineAsmOp],
     [*SIMT.attributes],
 )

@@ -504,6 +504,28 @@ class KernelFunctions(SimtFunctions):
 
         return run_mma_k32(self, op, args)
 
+    @impl(simt.InlineAsmOp)
+    def run_inline_asm(self, interp: Interpreter, op: simt.InlineAsmOp, args: PythonValues):
+        from llc.dialects.inline_ptx import asm_elementwise
+
+        types = [v.type for v in (*op.args, *op.outs)]
+        values = [
+            np.broadcast_to(np.asarray(_typed(a, t)), (self.threads, t.get_shape()[0]))  # type: ignore[attr-defined]
+            for a, t in zip(args, types, strict=False)
+        ]
+        try:
+            outs = asm_elementwise(
+                op.asm_string.data,
+                op.constraints.data,
+                values,
+                [_dtype(t) for t in types],
+                op.pack.value.data,
+            )
+        except ValueError as err:
+            raise SimtError(op, str(err)) from None
+        self.stats.count("inline_asm")
+        return tuple(outs)
+
     # ------------------------------------------------------------------ mma.sync m16n8k16
     @impl(simt.CpAsyncOp)
     def run_cp_async(self, interp: Interpreter, op: simt.CpAsyncOp, args: PythonValues):

@@ -1423,7 +1423,19 @@ class TLExtraFunctions(InterpreterFunctions):
     def run_inline_asm(
         self, interpreter: Interpreter, op: tl.ElementwiseInlineAsmOp, args: PythonValues
     ) -> PythonValues:
-        raise TLInterpretationError(op, "is not interpretable: llc does not execute PTX strings")
+        from llc.dialects.inline_ptx import asm_elementwise
+
+        pack = op.packed_element.value.data
+        if pack != 1:  # which elements share a call follows the registers of the layout
+            raise TLInterpretationError(op, f"pack = {pack} is not interpretable")
+        try:
+            dtypes = [numpy_dtype(element_type_of(v.type)) for v in (*op.args, *op.results_)]
+            outs = asm_elementwise(
+                op.asm_string.data, op.constraints.data, [np.asarray(a) for a in args], dtypes, 1
+            )
+        except ValueError as err:
+            raise TLInterpretationError(op, f"is not interpretable: {err}") from None
+        return tuple(_result(op, o, i) for i, o in enumerate(outs))
 
     @impl(tl.MapElementwiseOp)
     def run_map_elementwise(

@@ -66,6 +66,7 @@ from llc.passes import (
     lower_cat,
     lower_elementwise,
     lower_extern,
+    lower_inline_asm,
     lower_join_split,
     lower_ldmatrix,
     lower_mma,
@@ -876,6 +877,7 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for(tuple(lower_elementwise.VECTOR_TWINS), lower_elementwise.lower_elementwise_twin),
     pattern_for("tl.clampf", lower_elementwise.lower_clampf),
     pattern_for("tl.extern_elementwise", lower_extern.lower_extern_elementwise),
+    pattern_for("tl.elementwise_inline_asm", lower_inline_asm.lower_inline_asm),
     pattern_for("tl.map_elementwise", lower_elementwise.lower_map_elementwise),
     pattern_for(
         ("tl.get_program_id", "tl.get_num_programs", "tl.mulhiui"),

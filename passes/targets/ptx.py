@@ -1693,4 +1693,4 @@ class PtxTarget(Target):
 
 
 # simt.atomic's handler registers itself with _handles (its own module: merges stay local)
-from llc.passes.targets import ptx_atomics, ptx_mma  # noqa: E402, F401
+from llc.passes.targets import ptx_atomics, ptx_inline_asm, ptx_mma  # noqa: E402, F401

@@ -198,6 +198,8 @@ LOWERED_RUNS = {
     "reduce_3d": ["x8192", "zeros:128xf32", "zeros:512xf32"],
     # libdevice (session 4): __nv_erff of a GELU epilogue, as math.erf
     "matmul_gelu": ["bf_a", "bf_b", "scale128", "zeros:8192xbf16", "32", "32", "128", "128"],
+    # inline PTX (max.f32) and __nv_tanhf / __nv_rsqrtf / __nv_exp2f (session 4)
+    "asm_math": ["x1000", "zeros:1000xf32", "1000"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
