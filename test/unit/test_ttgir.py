@@ -607,12 +607,13 @@ def test_triton39_ops_written_back_parse_in_triton(source: Path, tmp_path: Path)
 
 
 def test_triton39_ops_interpret_or_say_why() -> None:
-    """tt.scan computes (inclusive, reverse); an opaque op is a located error, not a crash."""
+    """tt.scan computes (inclusive, reverse); inline PTX packing 4 elements (which ones follows
+    the registers of a layout) is a located error, not a crash."""
     from llc.dialects.tl_interpreter import TLInterpretationError, run_function
 
     module = _import(TRITON39)
     x = np.arange(128, dtype=np.int32)
     ((cumsum,),) = run_function(module, "cumsum", [x])
     assert np.array_equal(cumsum, np.cumsum(x))
-    with pytest.raises(TLInterpretationError, match="not interpretable: llc does not execute PTX"):
+    with pytest.raises(TLInterpretationError, match="pack = 4 is not interpretable"):
         run_function(module, "opaque_calls", [x.astype(np.float32), x.astype(np.int8)])
