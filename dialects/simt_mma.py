@@ -52,16 +52,14 @@ def run_mma_k32(k: KernelFunctions, op: simt.MmaK32Op, args: PythonValues) -> Py
     )
     if k.threads_per_warp != 32:
         raise SimtError(op, "mma.sync needs warps of 32 lanes")
-    out = np.empty((k.threads, 4), dtype=np.int32)
+    warps = k.num_warps
     ra, ca, rb, cb, rc, cc = mma_k32_fragment_coords()
-    for w in range(k.num_warps):
-        sl = slice(w * 32, (w + 1) * 32)
-        A = np.zeros((16, 32), np.int64)
-        B = np.zeros((32, 8), np.int64)
-        C = np.zeros((16, 8), np.int64)
-        A[ra, ca] = a[sl]
-        B[rb, cb] = b[sl]
-        C[rc, cc] = c[sl]
-        out[sl] = (A @ B + C)[rc, cc].astype(np.int32)
+    A = np.zeros((warps, 16, 32), np.int64)
+    B = np.zeros((warps, 32, 8), np.int64)
+    C = np.zeros((warps, 16, 8), np.int64)
+    A[:, ra, ca] = a.reshape(warps, 32, 16)
+    B[:, rb, cb] = b.reshape(warps, 32, 8)
+    C[:, rc, cc] = c.reshape(warps, 32, 4)
+    out = (A @ B + C)[:, rc, cc].reshape(k.threads, 4).astype(np.int32)
     k.stats.count("mma.sync.m16n8k32")
     return (out,)

@@ -73,20 +73,3 @@ def test_cat_is_the_concatenation(w: int, spt_a: int, spt_c: int, n: int, moves:
         outs.append(bufs[2].data)
     assert np.array_equal(outs[0], np.concatenate([x, y]))
     assert np.array_equal(outs[1], outs[0])
-
-
-def test_the_ptx_of_a_cat_kernel_assembles() -> None:
-    """reduce_3d (two reductions side by side through tl.cat), sm_80 and sm_90a."""
-    from test_real_kernels import _optimized
-
-    from llc.passes.compile import CompilePass
-    from llc.passes.targets.ptx import emit_ptx
-    from llc.testing.ptxas import assemble, find_ptxas
-    from llc.tools.run import make_context
-
-    if find_ptxas() is None:
-        pytest.skip("no ptxas (pip install -e '.[test]')")
-    module = _optimized("reduce_3d.sm80").clone()
-    CompilePass().apply(make_context(), module)
-    for arch in ("sm_80", "sm_90a"):
-        assert assemble(emit_ptx(module, arch), arch) == ""

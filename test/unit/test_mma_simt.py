@@ -1,11 +1,10 @@
-"""``mma.sync`` beyond f16 x f16 -> f32 (llc.passes.lower_mma): i8 x i8 -> i32 (m16n8k32), f16
-accumulation (m16n8k16 .f16), batched (rank-3) dots -- the SIMT interpreter against the tensor
-level, and ptxas on the real kernels' PTX."""
+"""``mma.sync`` beyond f16 x f16 -> f32 (llc.passes.lower_mma): i8 x i8 -> i32 (m16n8k32) and
+f16 accumulation (m16n8k16 .f16), the SIMT interpreter against the tensor level (the real
+kernels -- matmul_i8, f16_acc_dot, bmm -- and their PTX: test_real_kernels.py)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
 from llc.dialects.tl_interpreter import Buffer, Pointer
@@ -84,28 +83,3 @@ def test_an_f16_accumulating_dot_rounds_each_mma_to_f16() -> None:
     expected, got, lowered = _run_both(_kernel("f16", "f16", 16, 16, 16), [a, b, c])
     assert "vector<4xf16>" in lowered and "simt.mma_m16n8k16" in lowered
     assert np.array_equal(expected.view(np.uint16), got.view(np.uint16))
-
-
-@pytest.mark.parametrize("stem", ["matmul_i8", "f16_acc_dot", "bmm"])
-def test_the_ptx_of_the_new_mma_forms_assembles(stem: str) -> None:
-    """The real kernels' PTX (sm_80 layouts) for sm_80 and sm_90a: ptxas says nothing."""
-    from test_real_kernels import _optimized
-
-    from llc.passes.compile import CompilePass
-    from llc.passes.targets.ptx import emit_ptx
-    from llc.testing.ptxas import assemble, find_ptxas
-    from llc.tools.run import make_context
-
-    if find_ptxas() is None:
-        pytest.skip("no ptxas (pip install -e '.[test]')")
-    module = _optimized(f"{stem}.sm80").clone()
-    CompilePass().apply(make_context(), module)
-    want = {
-        "matmul_i8": "m16n8k32.row.col.s32.s8.s8.s32",
-        "f16_acc_dot": "m16n8k16.row.col.f16.f16.f16.f16",
-        "bmm": "m16n8k16.row.col.f32.f16.f16.f32",
-    }[stem]
-    for arch in ("sm_80", "sm_90a"):
-        ptx = emit_ptx(module, arch)
-        assert f"mma.sync.aligned.{want}" in ptx
-        assert assemble(ptx, arch) == ""

@@ -207,6 +207,20 @@ libdevice calls, a rank-3 or i8 ``mma.sync``, TMA descriptors, ``tl.atomic_cas``
 on sm_80; bench/RESULTS.md)."""
 
 
+PTX_FORMS = {
+    "layer_norm_bwd": "atom.acq_rel.gpu.global.add.f32",
+    "locked_accumulate": "atom.acq_rel.gpu.global.cas.b32",
+    "matmul_i8": "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+    "f16_acc_dot": "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+    "bmm": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    "reduce_3d": "st.global",
+    "asm_math": "max.f32",
+}
+"""The kernels session 4 lowers, and an instruction their PTX must hold: ptxas takes it for sm_80
+and sm_90a without a word (not matmul_gelu: its erf's f64 sequences take ptxas 10 s; that PTX
+is ptx_math's, tested in test_ptx_math.py)."""
+
+
 # sm_80 only: their sm_90 layouts are the same but for the dots (wgmma, tested elsewhere).
 REASSOCIATED = {
     "flip_scan": 1e-5,
@@ -243,6 +257,14 @@ def test_the_lowered_kernel_computes_what_the_tensor_program_does(
     lowered = module.clone()
     CompilePass().apply(ctx, lowered)
     expected, got = run(module), run(lowered)
+    if stem.split(".")[0] in PTX_FORMS:
+        from llc.passes.targets.ptx import emit_ptx
+        from llc.testing.ptxas import assemble, find_ptxas
+
+        for arch in ("sm_80", "sm_90a") if find_ptxas() is not None else ():
+            ptx = emit_ptx(lowered, arch)
+            assert PTX_FORMS[stem.split(".")[0]] in ptx
+            assert assemble(ptx, arch) == ""
     for name, value in expected.items():
         tolerance = REASSOCIATED.get(stem.split(".")[0])
         if tolerance is not None:
