@@ -272,3 +272,44 @@ def test_the_ptx_of_every_atomic_assembles() -> None:
     lowered = apply_pipeline(parse(TICKET_KERNEL), "llc-compile")
     for arch in ("sm_80", "sm_90a"):
         assert assemble(emit_ptx(lowered, arch), arch) == ""
+
+
+HISTOGRAM_KERNEL = """
+module attributes {{"tl.num-warps" = 4 : i32, "tl.threads-per-warp" = 32 : i32,
+                   "tl.target" = "cuda:80"}} {{
+  func.func @k(%x_ptr: !tl.ptr<i32>, %h_ptr: !tl.ptr<i32>) {{
+    %r = tl.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32>
+    %xb = tl.splat %x_ptr : !tl.ptr<i32> -> tensor<{n}x!tl.ptr<i32>>
+    %xp = tl.addptr %xb, %r : tensor<{n}x!tl.ptr<i32>>, tensor<{n}xi32>
+    %x = tl.load %xp : tensor<{n}x!tl.ptr<i32>>
+    %h = tl.histogram %x : tensor<{n}xi32> -> tensor<{b}xi32>
+    %rb = tl.make_range {{end = {b} : i32, start = 0 : i32}} : tensor<{b}xi32>
+    %hb = tl.splat %h_ptr : !tl.ptr<i32> -> tensor<{b}x!tl.ptr<i32>>
+    %hp = tl.addptr %hb, %rb : tensor<{b}x!tl.ptr<i32>>, tensor<{b}xi32>
+    tl.store %hp, %h : tensor<{b}x!tl.ptr<i32>>
+    func.return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("n, bins", [(32, 16), (512, 64)])
+def test_a_histogram_counts_each_element_once(n: int, bins: int) -> None:
+    """32 values on 128 threads (each element held by 4 threads) and 512 values: the counts
+    summed over the CTA are the tensor level's (values outside the bins count nowhere)."""
+    text = HISTOGRAM_KERNEL.format(n=n, b=bins)
+    lowered = apply_pipeline(parse(text), "llc-compile")
+    x = np.random.default_rng(n).integers(-3, bins + 3, n).astype(np.int32)
+    outs = []
+    for module, is_lowered in ((parse(text), False), (lowered, True)):
+        bufs = [Buffer("x", x.copy()), Buffer("h", np.zeros(bins, np.int32))]
+        args = tuple(Pointer(b, 0) for b in bufs)
+        if is_lowered:
+            make_kernel_interpreter(module, 4, 32, GlobalMemory())[0].call_op("k", args)
+        else:
+            interp = make_interpreter(module)
+            set_grid(interp, (0, 0, 0), (1, 1, 1))
+            interp.call_op("k", args)
+        outs.append(bufs[1].data)
+    assert np.array_equal(outs[0], np.bincount(x[(x >= 0) & (x < bins)], minlength=bins))
+    assert np.array_equal(outs[1], outs[0])

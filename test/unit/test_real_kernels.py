@@ -163,6 +163,7 @@ def _arrays() -> dict[str, np.ndarray]:
         "scale128": (rng.integers(1, 9, 128) / 1024).astype(np.float32),
         "bf_a": rng.integers(-2, 3, 64 * 32).astype(np.float32),  # exact in bf16
         "bf_b": (rng.integers(-4, 5, 32 * 128) / 8).astype(np.float32),
+        "eighths": (rng.integers(-64, 64, 1024) / 8).astype(np.float32),  # sums in any order
     }
 
 
@@ -190,6 +191,8 @@ LOWERED_RUNS = {
         *("zeros:1000xf32", "zeros:1000xf32", "1000", "1000"),
     ],
     "locked_accumulate": ["x1000", "zeros:2048xf32", "zeros:4xi32", "500"],
+    # colliding fadd / max atomics and tl.histogram (session 4)
+    "scatter_atomics": ["eighths", "i2048", "zeros:64xf32", "zeros:64xi32", "zeros:64xi32", "1000"],
     # mma.sync beyond f16 -> f32 (session 4): i8 -> i32 (m16n8k32), f16 -> f16, batched
     "matmul_i8": ["i8_8192", "i8_8192", "scale128", "zeros:16384xf16", "64", "64", "128", "128"],
     "f16_acc_dot": ["small_a", "small_w", "zeros:2048xf16", "64"],
@@ -209,6 +212,7 @@ on sm_80; bench/RESULTS.md)."""
 
 PTX_FORMS = {
     "layer_norm_bwd": "atom.acq_rel.gpu.global.add.f32",
+    "scatter_atomics": "atom.acq_rel.gpu.global.max.s32",
     "locked_accumulate": "atom.acq_rel.gpu.global.cas.b32",
     "matmul_i8": "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
     "f16_acc_dot": "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
