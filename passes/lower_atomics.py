@@ -6,7 +6,8 @@ A **tensor** atomic updates every element once: register ``r`` of thread ``t`` h
 layout broadcasts that element to it (a register bit or thread bit whose basis is zero): only the
 copy with those bits clear updates memory, as ``tl.store`` stores once. The old values then go
 back to the copies that did not update: a register copy reads its twin's result, a lane copy
-reads it with ``shfl.sync.idx`` from the lane with the broadcast bits clear. (A layout that
+reads it with ``shfl.sync.idx`` from the lane with the broadcast bits clear (64-bit values
+as two halves). (A layout that
 broadcasts over warps and uses the old values is a located error: that exchange would need shared
 memory.)
 
@@ -43,6 +44,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from llc.dialects import simt, tl
 from llc.errors import LayoutError
+from llc.lowering import SimtProgram
 from llc.passes.simt_lowering import FunctionLowering, register_vector_type
 
 __all__ = ["broadcast_bits", "lower_atomic", "ptx_atomic_suffix"]
@@ -220,14 +222,13 @@ def _lower_tensor(lowering: FunctionLowering, op: Operation) -> None:
     result = lowering.concat(parts)
     if used and dup_threads:
         # lane copies read the old values of the lane with the broadcast bits clear
-        assert lowering.tid is not None
         keep = (lowering.lanes - 1) & ~dup_threads
-        src = lowering.emit(arith.AndIOp(lowering.tid, lowering.const_index(keep))).results[0]
-        moved = []
-        for r in range(regs):
-            x = lowering.shuffle(result, result, [r])
-            moved.append(
-                lowering.emit(simt.ShuffleOp("idx", x, src, lowering.lanes - 1)).results[0]
-            )
-        result = lowering.concat(moved)
+
+        def build(bitwidth: int) -> SimtProgram:
+            p = SimtProgram(regs, bitwidth)
+            lane = p.binary("andi", p.special("lane_id"), p.const(keep))
+            p.output = p.shuffle("idx", 0, lane, lowering.lanes - 1)
+            return p
+
+        result = lowering.run_program(build, result)
     lowering.set_tensor(op.result, result)

@@ -176,13 +176,14 @@ def test_old_values_are_a_serialization(kind: str) -> None:
         assert memory[a] == final
 
 
-def test_a_broadcast_layout_updates_once_and_every_copy_gets_the_old_value() -> None:
+@pytest.mark.parametrize("t", ["i32", "i64"])
+def test_a_broadcast_layout_updates_once_and_every_copy_gets_the_old_value(t: str) -> None:
     """16 elements in a warp of 32 lanes: lanes 16-31 hold copies; each element is added once
-    and both copies get its old value (the shfl.sync of the lowering)."""
-    text = _kernel("add", "i32", 16, 16, warps=1)
+    and both copies get its old value (the shfl.sync of the lowering; i64 as two halves)."""
+    text = _kernel("add", t, 16, 16, warps=1)
     lowered = apply_pipeline(parse(text), "llc-compile")
     assert "simt.shuffle" in str(lowered)
-    arrays = _data("i32", 16, 16, seed=11)
+    arrays = _data(t, 16, 16, seed=11)
     expected = _run(parse(text), arrays, 12, False)
     got = _run(lowered, arrays, 12, True)
     for e, g in zip(expected, got, strict=True):
