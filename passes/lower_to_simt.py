@@ -20,8 +20,12 @@ masks ``i1``). Everything is derived from the linear layouts:
   results are bit-identical): a register bit combines two halves of the vector, a lane bit an
   xor ``simt.shuffle``, a warp bit a shared-memory exchange; free bits are never combined;
 * **dot**: FMA (one ``math.fma`` per k on the accumulator registers) when each thread holds the
-  rows of A and columns of B its accumulator needs; ``#tl.nvidia_mma`` v2 with 16-bit inputs
-  through ``simt.mma_m16n8k16``; other layouts are a located error;
+  rows of A and columns of B its accumulator needs; ``#tl.nvidia_mma`` v2 through ``mma.sync``
+  (:mod:`llc.passes.lower_mma`: 16-bit floats to f32 or f16, i8 to i32, batched); other layouts
+  are a located error;
+* **atomics**, **histogram**, **cat**, **inline asm**, **libdevice calls**: modules of their own
+  (:mod:`llc.passes.lower_atomics`, ``lower_histogram``, ``lower_cat``, ``lower_inline_asm``,
+  ``lower_extern``);
 * ``scf.for`` / ``scf.if`` / ``scf.while`` carry the per-thread vectors.
 
 Module attributes ``tl.num-warps`` / ``tl.threads-per-warp`` give the CTA.

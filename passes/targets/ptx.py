@@ -1692,5 +1692,6 @@ class PtxTarget(Target):
         output.write(emit_ptx(module, self.arch))
 
 
-# simt.atomic's handler registers itself with _handles (its own module: merges stay local)
+# the handlers of simt.atomic, simt.inline_asm and simt.mma_m16n8k32 register themselves with
+# _handles (modules of their own: merges stay local)
 from llc.passes.targets import ptx_atomics, ptx_inline_asm, ptx_mma  # noqa: E402, F401
