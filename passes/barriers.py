@@ -90,15 +90,14 @@ def _buffer(value: SSAValue) -> object:
 
 def _wgmma_buffers(op: Operation) -> list[object]:
     """The buffers a ``simt.wgmma`` reads; for a ``simt.wgmma_wait_group``, those of the wgmma
-    chains whose results it waits for (every buffer when it names none)."""
+    chains whose results it waits for, through ``scf.if`` results (every buffer when it names
+    none)."""
     if isinstance(op, simt.WgmmaOp):
         return [_buffer(v) for v in (op.smem, op.a_smem) if v is not None]
     found: list[object] = []
     for value in op.operands:
-        owner = value.owner
-        while isinstance(owner, simt.WgmmaOp):
-            found += [b for b in _wgmma_buffers(owner) if b not in found]
-            owner = owner.c.owner
+        for source in simt.wgmma_sources(value):
+            found += [b for b in _wgmma_buffers(source) if b not in found]
     return found if op.operands else [_ANY]
 
 
@@ -218,6 +217,12 @@ def _conflict(a: _Node, b: _Node) -> bool:
         # every copy into ``b``'s ring is in one layout: a thread overwrites only bytes that
         # its own earlier copies wrote (landing at the wait ``a``) or, for an own-copies read
         # ``a``, that it read itself
+        return False
+    if isinstance(b.op, simt.WgmmaWaitGroupOp):
+        # The wait ends the reads of wgmma ops issued before it: an access ``a`` before their
+        # issue is ordered against the wgmma itself (an access on the path), one after it
+        # touched bytes a wgmma may still read, a race only the wait fixes. So the wait
+        # conflicts only with what follows it.
         return False
     if isinstance(b.op, simt.CpAsyncWaitGroupOp):
         # The copies landing at a later wait were issued before it: after ``a`` (then their

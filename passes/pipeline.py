@@ -524,6 +524,7 @@ def _peel_epilogue(
     fill_pos = count  # the fill counter, then the read counter, then the induction value
     yield_op = body.last_op
     assert yield_op is not None
+    chained = _chained_products(body)
     for e in range(stages - 1):
         put(tl.AsyncWaitOp(stages - 2 - e))
         iv = current[-1]
@@ -533,6 +534,9 @@ def _peel_epilogue(
         for op in body.ops:
             if op not in issue_ops and op is not yield_op:
                 then_block.add_op(op.clone(value_mapper=mapping))
+        for wait, drop in chained.items():
+            moved = _drop_waited(mapping[wait.results[0]].owner, drop)  # type: ignore[arg-type]
+            mapping = {k: moved.get(v, v) for k, v in mapping.items()}
         then_values = [mapping.get(v, v) for v in yield_op.operands]
         for p in [*plan.carried, fill_pos]:  # no copies: stage 0's values stay as they are
             then_values[p] = current[p]
@@ -542,7 +546,65 @@ def _peel_epilogue(
         else_region = Region(Block([scf.YieldOp(*current)]))
         branch = put(scf.IfOp(valid, [v.type for v in current], then_region, else_region))
         current = list(branch.results)
+    positions = [p for p, v in enumerate(yield_op.operands) if _chained_at(v, chained)]
+    if positions:  # one wait after the last peeled iteration retires every chained product
+        done = put(tl.WarpGroupDotWaitOp([current[p] for p in positions], 0)).results
+        for p, v in zip(positions, done, strict=True):
+            current[p] = v
     return current[:count]
+
+
+def _chained_products(body: Block) -> dict[Operation, set[int]]:
+    """The ``tl.warp_group_dot_wait`` ops of the loop body whose product operands (by index)
+    the peeled iterations leave in flight: the waited product goes only to the ``scf.yield``
+    and the value the loop carries there is read only as a ``tl.warp_group_dot``
+    accumulator (the next peeled iteration's product chains onto it in place). No copy
+    follows a peeled iteration to overwrite the slots those products read, so one wait after
+    the last peeled iteration retires them all; a wait in each would order nothing."""
+    yield_op = body.last_op
+    assert isinstance(yield_op, scf.YieldOp)
+    out: dict[Operation, set[int]] = {}
+    for p, v in enumerate(yield_op.operands):
+        wait = v.owner
+        if not isinstance(wait, tl.WarpGroupDotWaitOp) or not v.has_one_use():
+            continue
+        pendings = wait.attributes.get("pendings")
+        if not isinstance(pendings, IntegerAttr) or pendings.value.data != 0:
+            continue
+        i = list(wait.results).index(v)
+        if not isinstance(wait.operands[i].owner, tl.WarpGroupDotOp):
+            continue
+        uses = body.args[p + 1].uses
+        if uses and all(isinstance(u.operation, tl.WarpGroupDotOp) and u.index == 2 for u in uses):
+            out.setdefault(wait, set()).add(i)
+    return out
+
+
+def _chained_at(value: SSAValue, chained: dict[Operation, set[int]]) -> bool:
+    owner = value.owner
+    return owner in chained and list(owner.results).index(value) in chained[owner]  # type: ignore[union-attr]
+
+
+def _drop_waited(wait: Operation, drop: set[int]) -> dict[SSAValue, SSAValue]:
+    """Take the operands ``drop`` out of a cloned ``tl.warp_group_dot_wait`` (their users read
+    the product itself); the wait goes when it no longer waits for any product. Returns what
+    replaced each of its results."""
+    keep = [i for i in range(len(wait.operands)) if i not in drop]
+    moved = {wait.results[i]: wait.operands[i] for i in drop}
+    rest = [wait.operands[i] for i in keep]
+    if any(isinstance(v.owner, tl.WarpGroupDotOp) for v in rest) or any(
+        wait.results[i].uses for i in keep
+    ):
+        new = tl.WarpGroupDotWaitOp(rest, 0)
+        block = wait.parent_block()
+        assert block is not None
+        block.insert_op_before(new, wait)
+        moved |= {wait.results[i]: r for i, r in zip(keep, new.results, strict=True)}
+    for old, value in moved.items():
+        old.replace_all_uses_with(value)
+    wait.detach()
+    wait.erase()
+    return moved
 
 
 def _staging_alloc(load: tl.LoadOp) -> Operation | None:

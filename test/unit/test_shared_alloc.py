@@ -330,6 +330,10 @@ EPILOGUE_SHAPE = (128, 128, 144)
 """m, n, k of the pipelined matmul-epilogue runs: 5 K steps (a masked tail), 3 in the loop, 2
 peeled."""
 
+ONE_TRIP_K = 32
+"""A second K for the deletion test: one K step, so the loop runs none and only the first
+peeled iteration runs (the paths where its wgmma group is the last one in flight)."""
+
 
 def _epilogue_module() -> ModuleOp:
     """Triton's matmul-epilogue TTIR, pointers and strides hinted divisible by 16 (as Triton's
@@ -341,11 +345,12 @@ def _epilogue_module() -> ModuleOp:
     return parse_triton_module(ttir, "matmul_epilogue", HardwareDefaults(4, 32, "cuda:90"))
 
 
-def _run_epilogue(mod: ModuleOp) -> dict[str, np.ndarray]:
-    """Program (1, 0) of the :data:`EPILOGUE_SHAPE` problem, at the tensor level or lowered."""
+def _run_epilogue(mod: ModuleOp, k: int = EPILOGUE_SHAPE[2]) -> dict[str, np.ndarray]:
+    """Program (1, 0) of the :data:`EPILOGUE_SHAPE` problem (K = ``k``), at the tensor level or
+    lowered."""
     from llc.testing.triton_fixtures import run_matmul_epilogue
 
-    return {"c": run_matmul_epilogue(mod, *EPILOGUE_SHAPE)}
+    return {"c": run_matmul_epilogue(mod, *EPILOGUE_SHAPE[:2], k)}
 
 
 @functools.cache
@@ -377,19 +382,17 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
     assert np.count_nonzero(want["c"]) > 4000
     np.testing.assert_allclose(got["c"], want["c"], rtol=2e-3, atol=2e-3)
     kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
-    deletions = delete_each_sync(compiled, run, kinds)
-    # Known redundancy of the peeled form: the first peeled iteration's wgmma commit and wait
-    # order nothing (no copy follows to overwrite its slot, and the next peeled iteration's
-    # wait retires its group too); the lowering cannot yet chain a product still in flight
-    # into the next warp_group_dot, so it keeps them. Every other sync op is needed.
-    syncs = [o for o in compiled.walk() if o.name in kinds]
-    first_peeled = next(o for o in fn.body.block.ops if isinstance(o, scf.IfOp))
-    redundant = {
-        i
-        for i, o in enumerate(syncs)
-        if o.parent_op() is first_peeled
-        and o.name in ("simt.wgmma_commit_group", "simt.wgmma_wait_group")
-    }
-    assert len(redundant) == 2
-    missed = [d.after for d in deletions if not d.caught and d.index not in redundant]
+    # Every sync op orders something on some path: the peeled iterations leave their products
+    # in flight (one wgmma wait after them), so the first one's commit matters only when the
+    # second does not run (K = ONE_TRIP_K); a deletion counts if either run reports it.
+    short = _run_epilogue(_epilogue_module(), ONE_TRIP_K)
+
+    def both(mod: ModuleOp) -> dict[str, np.ndarray]:
+        return run(mod) | {"c (one trip)": _run_epilogue(mod, ONE_TRIP_K)["c"]}
+
+    np.testing.assert_allclose(both(compiled)["c (one trip)"], short["c"], rtol=2e-3, atol=2e-3)
+    deletions = delete_each_sync(compiled, both, kinds)
+    names = [o.name for o in compiled.walk() if o.name in kinds]
+    assert names.count("simt.wgmma_wait_group") == 2  # the loop's and one after the peeled ones
+    missed = [d.after for d in deletions if not d.caught]
     assert not missed, f"deleting {missed} changes nothing"
