@@ -558,9 +558,10 @@ def _chained_products(body: Block) -> dict[Operation, set[int]]:
     """The ``tl.warp_group_dot_wait`` ops of the loop body whose product operands (by index)
     the peeled iterations leave in flight: the waited product goes only to the ``scf.yield``
     and the value the loop carries there is read only as a ``tl.warp_group_dot``
-    accumulator (the next peeled iteration's product chains onto it in place). No copy
-    follows a peeled iteration to overwrite the slots those products read, so one wait after
-    the last peeled iteration retires them all; a wait in each would order nothing."""
+    accumulator (the next peeled iteration's product chains onto it in place), and the dot
+    reads ring slots or registers (:func:`_staged_in`). No copy follows a peeled iteration to
+    overwrite the slots those products read, so one wait after the last peeled iteration
+    retires them all; a wait in each would order nothing."""
     yield_op = body.last_op
     assert isinstance(yield_op, scf.YieldOp)
     out: dict[Operation, set[int]] = {}
@@ -572,12 +573,26 @@ def _chained_products(body: Block) -> dict[Operation, set[int]]:
         if not isinstance(pendings, IntegerAttr) or pendings.value.data != 0:
             continue
         i = list(wait.results).index(v)
-        if not isinstance(wait.operands[i].owner, tl.WarpGroupDotOp):
+        dot = wait.operands[i].owner
+        if not isinstance(dot, tl.WarpGroupDotOp) or any(
+            _staged_in(operand, body) for operand in dot.operands[:2]
+        ):
             continue
         uses = body.args[p + 1].uses
         if uses and all(isinstance(u.operation, tl.WarpGroupDotOp) and u.index == 2 for u in uses):
             out.setdefault(wait, set()).add(i)
     return out
+
+
+def _staged_in(operand: SSAValue, body: Block) -> bool:
+    """Whether a dot operand is a buffer ``body`` allocates itself (a ``tl.local_alloc``, seen
+    through ``tl.memdesc_trans``): each peeled iteration's copy then needs its own bytes while
+    its product is in flight, where a wait lets the next one reuse them (fp8's B, not
+    pipelined: one staging buffer, 8 KiB, instead of two)."""
+    owner = operand.owner
+    while isinstance(owner, tl.MemDescTransOp):
+        owner = owner.operands[0].owner
+    return isinstance(owner, tl.LocalAllocOp) and owner.parent_block() is body
 
 
 def _chained_at(value: SSAValue, chained: dict[Operation, set[int]]) -> bool:

@@ -1296,17 +1296,21 @@ def _wgmma_registers(f: _Function, op: simt.WgmmaOp) -> None:
         # an accumulator chain: wgmma updates the same registers in place
         f.wgmma_d[op] = list(c_regs)
         return
-    if isinstance(op.c.owner, scf.IfOp) and simt.wgmma_sources(op.c):
-        # a product still in flight, carried out of an scf.if in its own registers (see _if):
-        # chained in place, which is sound when no other reader can run after this wgmma
-        if any(u.operation is not op and not _exclusive(u.operation, op) for u in op.c.uses):
+    if isinstance(op.c.owner, scf.IfOp | scf.ForOp):
+        # A structured op's result has registers of its own (a product still in flight keeps
+        # the wgmma's, see _if). Updated in place when no other reader can run after this
+        # wgmma: then no instruction but a wgmma defines the registers between the first
+        # wgmma and the wait (ptxas serializes the pipeline otherwise, C7515).
+        alone = all(u.operation is op or _exclusive(u.operation, op) for u in op.c.uses)
+        if alone:
+            f.wgmma_d[op] = list(c_regs)
+            return
+        if simt.wgmma_sources(op.c):
             raise error_at(
                 op,
                 "-t ptx: this wgmma's accumulator is still in flight and read elsewhere: "
                 "copying it would read registers the wgmma pipeline is still writing",
             )
-        f.wgmma_d[op] = list(c_regs)
-        return
     acc_t = _scalar(op.c.type)
     d_regs = [f.new(acc_t) for _ in c_regs]
     for dst, src in zip(d_regs, c_regs, strict=True):
