@@ -20,7 +20,8 @@ against later accesses only: the copies' issue is ordered against earlier ones; 
 barrier after the copies or their wait, nor before the next copies into its ring when those are
 marked too (a ring every copy fills in one layout); ``simt.wgmma``
 reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
-the buffers of the wgmma chains it waits for; a ``simt.cp_async`` lands at its thread's wait, so
+the buffers of the wgmma chains it waits for (through ``scf.if`` results), ordered against later
+accesses only; a ``simt.cp_async`` lands at its thread's wait, so
 no barrier right after the copy orders anything: what follows it conflicts with the wait), and
 a ``simt.fence_async_shared`` needs a barrier before any later wgmma (the fence covers only its
 own thread's writes), and a barrier is needed when some path of the

@@ -27,7 +27,12 @@ of the body in stage ``num_stages - 1``):
   before peeled iteration ``e`` a ``tl.async_wait {num = num_stages - 2 - e}`` lets the groups of
   the later iterations stay in flight (the last wait is 0: nothing is left in flight), and the
   iteration runs under ``scf.if iv < upper bound``: a loop of fewer than ``num_stages - 1``
-  iterations (0 and 1 included) runs only its own. ``peel-epilogue=false`` keeps Triton 3.9's
+  iterations (0 and 1 included) runs only its own. A wgmma product the loop carries only into
+  the next ``tl.warp_group_dot``'s accumulator stays in flight through the peeled iterations
+  (their ``scf.if`` results carry it) and one ``tl.warp_group_dot_wait`` after the last retires
+  it: no copy follows a peeled iteration to overwrite the slots it read, so a wait in each would
+  order nothing (unless the iteration stages an operand in a buffer of its own: then it waits,
+  and the next one reuses the bytes). ``peel-epilogue=false`` keeps Triton 3.9's
   form instead: the loop runs every iteration, the copies past the upper bound masked off, and
   a ``tl.async_wait {num = 0}`` after it drains them.
 
