@@ -101,7 +101,18 @@ def _feeds_dot(value: SSAValue, depth: int = 0) -> bool:
         user = use.operation
         if user.name in ("tl.dot", "tl.warp_group_dot") and use.index < 2:
             return True
-        cast = user.name.startswith(("arith.ext", "arith.trunc", "arith.sitofp", "tl.ext"))
+        cast = user.name.startswith(
+            (
+                "arith.ext",
+                "arith.trunc",
+                "arith.sitofp",
+                "arith.uitofp",
+                "tl.ext",
+                "tl.trunc",
+                "tl.sitofp",
+                "tl.uitofp",
+            )
+        )
         if (
             (user.name in _TO_DOT or cast)
             and user.results
@@ -347,13 +358,13 @@ def _issue(
     rings: list[tuple[SSAValue, tl.MemDescType]],
     iv: SSAValue,
     carried_in: list[SSAValue],
-    slot: SSAValue,
+    slots: list[SSAValue],
     put: _Emitter,
     guard: bool = True,
 ) -> list[SSAValue]:
     """Clone stage 0 for the iteration of induction value ``iv`` (carried values
-    ``carried_in``), issue its copies into ``slot`` (with ``guard``, masked off past the upper
-    bound) and commit them; return the carried values of the next iteration."""
+    ``carried_in``), issue each ring's copy into its slot of ``slots`` (with ``guard``, masked
+    off past the upper bound) and commit them; return the carried values of the next iteration."""
     body = loop.body.block
     mapping: dict[SSAValue, SSAValue] = {body.args[0]: iv}
     for p, v in zip(plan.carried, carried_in, strict=True):
@@ -361,7 +372,7 @@ def _issue(
     for op in plan.stage0:
         put(op.clone(value_mapper=mapping))
     valid = put(arith.CmpiOp(iv, loop.ub, "slt")).results[0] if guard else None
-    for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
+    for load, (ring, slot_t), slot in zip(plan.loads, rings, slots, strict=True):
         ptr = mapping.get(load.ptr, load.ptr)
         pt = ptr.type
         assert isinstance(pt, TensorType)
@@ -407,11 +418,15 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     # j + stages - 1 refills the slot iteration j just read, after those reads (stages - 1
     # slots, as Triton's pipeliner allocates). A slot a wgmma reads from shared memory stays
     # busy until the wgmma retires: stages slots, the copy going into the one read last.
-    in_registers = all(_staging_alloc(load) is None or load in plan.selects for load in plan.loads)
-    slots = stages - 1 if in_registers else stages
+    # Each slot count has its own pair of counters (a wgmma's B ring beside A read into
+    # registers: 3 and 2 slots, as Triton allocates them).
+    read_in = {load: _read_into_registers(load, plan) for load in plan.loads}
+    count_of = {load: stages - 1 if read_in[load] else stages for load in plan.loads}
+    counts = sorted(set(count_of.values()))
+    in_registers = any(read_in.values())
     rings = []
     for load in plan.loads:
-        ring_t, slot_t = _ring_type(load, slots)
+        ring_t, slot_t = _ring_type(load, count_of[load])
         rings.append((before(tl.LocalAllocOp(ring_t)).results[0], slot_t))
     ahead = before(arith.MuliOp(loop.step, before.const(iv_t, stages - 1))).results[0]
     carried = [loop.iter_args[p] for p in plan.carried]
@@ -419,7 +434,8 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     for s in range(stages - 1):
         if s:
             iv = before(arith.AddiOp(iv, loop.step)).results[0]
-        carried = _issue(plan, loop, rings, iv, carried, before.const(i32, s), before)
+        at = before.const(i32, s)
+        carried = _issue(plan, loop, rings, iv, carried, [at] * len(rings), before)
 
     # ---- the loop: wait for this iteration's tiles, issue stages - 1 iterations ahead, then
     # the old body with each load reading its slot (peeled: the loop stops stages - 1
@@ -427,16 +443,24 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     inits = list(loop.iter_args)
     for p, v in zip(plan.carried, carried, strict=True):
         inits[p] = v
-    inits += [before.const(i32, (stages - 1) % slots), before.const(i32, 0)]
-    counters = [i32, i32]
+    counters = []
+    for k in counts:
+        inits += [before.const(i32, (stages - 1) % k), before.const(i32, 0)]
+        counters += [i32, i32]
     if peel:  # the induction value after the loop: where the peeled iterations start
         inits.append(loop.lb)
         counters.append(iv_t)
     new_body = Block(arg_types=[a.type for a in body.args] + counters)
     for old_arg, new_arg in zip(body.args, new_body.args, strict=False):
         new_arg.name_hint = old_arg.name_hint
-    fill, read = new_body.args[len(body.args)], new_body.args[len(body.args) + 1]
-    fill.name_hint, read.name_hint = "fill_slot", "read_slot"
+    pairs = {
+        k: (new_body.args[len(body.args) + 2 * i], new_body.args[len(body.args) + 2 * i + 1])
+        for i, k in enumerate(counts)
+    }
+    for k, (fill, read) in pairs.items():
+        suffix = "" if len(counts) == 1 else f"_{k}"
+        fill.name_hint, read.name_hint = f"fill_slot{suffix}", f"read_slot{suffix}"
+    fills = [pairs[count_of[load]][0] for load in plan.loads]
     if peel:
         new_body.args[-1].name_hint = "next_iv"
     put = _Emitter(new_body)
@@ -444,7 +468,7 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     iv_ahead = put(arith.AddiOp(new_body.args[0], ahead)).results[0]
     ahead_args = [new_body.args[p + 1] for p in plan.carried]
     waited = set(new_body.ops)
-    next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fill, put, guard=not peel)
+    next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fills, put, guard=not peel)
     issued = [o for o in new_body.ops if o not in waited]
     issue_ops = set(new_body.ops)
     for op in list(body.ops):
@@ -455,8 +479,10 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     slot_views = []
     for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
         at = _Emitter(new_body, load)
+        read = pairs[count_of[load]][1]
         src = at(tl.MemDescIndexOp(operands=[ring, read], result_types=[slot_t])).results[0]
-        slot_views.append(src)
+        if read_in[load]:
+            slot_views.append(src)
         _replace_load(load, src, at, plan)
     if in_registers:
         # the refill goes after this iteration's reads of the slot (the copy lowering's barrier
@@ -464,6 +490,14 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
         readers = [u.operation for v in slot_views for u in v.uses]
         order = {o: i for i, o in enumerate(new_body.ops)}
         last = max((_in_block(r, new_body) for r in readers), key=order.__getitem__)
+        # and after the async-proxy fence of the wgmma that follows, if any: the fence's
+        # barrier then also keeps the reads ahead of the copies (one barrier, not two)
+        nxt = last.next_op
+        while nxt is not None and not isinstance(nxt, tl.WarpGroupDotOp):
+            if isinstance(nxt, tl.FenceAsyncSharedOp):
+                last = nxt
+                break
+            nxt = nxt.next_op
         for o in reversed(issued):
             o.detach()
             new_body.insert_op_after(o, last)
@@ -473,7 +507,8 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     for p, v in zip(plan.carried, next_carried, strict=True):
         values[p] = v
     at_end = _Emitter(new_body, old_yield)
-    values += [_next_slot(fill, slots, at_end), _next_slot(read, slots, at_end)]
+    for k, (fill, read) in pairs.items():
+        values += [_next_slot(fill, k, at_end), _next_slot(read, k, at_end)]
     if peel:
         values.append(at_end(arith.AddiOp(new_body.args[0], loop.step)).results[0])
     old_yield.detach()
@@ -485,7 +520,9 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     assert isinstance(new_loop, scf.ForOp)
     region_dce(new_loop.body)  # what the copies replaced: the loads' address arithmetic
     if peel:
-        results = _peel_epilogue(new_loop, issue_ops, plan, stages, loop, len(loop.results))
+        results = _peel_epilogue(
+            new_loop, issue_ops, plan, stages, loop, len(loop.results), len(counts)
+        )
     else:
         # the masked-off copies of the last iterations are still in flight
         outer.insert_op_after(tl.AsyncWaitOp(0), new_loop)
@@ -513,6 +550,7 @@ def _peel_epilogue(
     stages: int,
     loop: scf.ForOp,
     count: int,
+    pairs: int = 1,
 ) -> list[SSAValue]:
     """The last ``stages - 1`` iterations after ``new_loop``: each waits for its own group
     (``stages - 2 - e`` groups may stay in flight before peeled iteration ``e``; the last wait
@@ -526,7 +564,8 @@ def _peel_epilogue(
     assert outer is not None and after is not None  # a loop is followed by its block's end
     put = _Emitter(outer, after)
     current = list(new_loop.results)
-    fill_pos = count  # the fill counter, then the read counter, then the induction value
+    # a fill counter, then a read counter per slot count, then the induction value
+    fill_pos = [count + 2 * i for i in range(pairs)]
     yield_op = body.last_op
     assert yield_op is not None
     chained = _chained_products(body)
@@ -543,7 +582,7 @@ def _peel_epilogue(
             moved = _drop_waited(mapping[wait.results[0]].owner, drop)  # type: ignore[arg-type]
             mapping = {k: moved.get(v, v) for k, v in mapping.items()}
         then_values = [mapping.get(v, v) for v in yield_op.operands]
-        for p in [*plan.carried, fill_pos]:  # no copies: stage 0's values stay as they are
+        for p in [*plan.carried, *fill_pos]:  # no copies: stage 0's values stay as they are
             then_values[p] = current[p]
         then_block.add_op(scf.YieldOp(*then_values))
         then_region = Region(then_block)
@@ -625,6 +664,17 @@ def _drop_waited(wait: Operation, drop: set[int]) -> dict[SSAValue, SSAValue]:
     wait.detach()
     wait.erase()
     return moved
+
+
+def _read_into_registers(load: tl.LoadOp, plan: _Plan) -> bool:
+    """Whether every read of ``load``'s slot is a ``tl.local_load`` into registers (its slot is
+    free once read): no staging buffer, a non-zero ``other`` (read back, then selected), or a
+    staging buffer the kernel itself only loads from (i8's A, converted to f16 in registers)
+    rather than a wgmma operand that reads it asynchronously."""
+    staged = _staging_alloc(load)
+    if staged is None or load in plan.selects:
+        return True
+    return all(u.operation.name == "tl.local_load" for u in staged.results[0].uses)
 
 
 def _staging_alloc(load: tl.LoadOp) -> Operation | None:

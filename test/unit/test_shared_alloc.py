@@ -446,3 +446,66 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
     assert len(waits) == 2  # the loop's and one after the peeled iterations
     rings = {a.owner for a in _ring_allocs(fn)}
     assert set(_wgmma_readers(waits[-1]) or []) == rings, "the last wait retires both rings' reads"
+
+
+def _run_i8(module: ModuleOp, k: int) -> dict[str, np.ndarray]:
+    """Program (0, 0) of the ``matmul_i8_f16`` fixture on a 64 x 64 x ``k`` problem (i8 A in
+    [-8, 8), f16 B, seed 3): the tensor level when ``module`` is not lowered, else the SIMT
+    interpreter."""
+    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+    from llc.dialects.tl_interpreter import Buffer, Pointer
+    from llc.testing.semantics import make_interpreter, set_grid
+
+    rng = np.random.default_rng(3)
+    data = {
+        "a": rng.integers(-8, 8, 64 * k).astype(np.int8),
+        "b": rng.standard_normal(k * 64).astype(np.float16),
+        "c": np.zeros(64 * 64, np.float16),
+    }
+    buffers = {name: Buffer(name, d) for name, d in data.items()}
+    args: list[object] = [Pointer(buffers[x], 0) for x in ("a", "b", "c")]
+    args += [np.int32(v) for v in (64, 64, k, k, 64, 64)]
+    entry = next(o for o in module.walk() if isinstance(o, func.FuncOp))
+    if "llc.num_warps" in entry.attributes:
+        interp, kernel = make_kernel_interpreter(module, 4, 32, GlobalMemory())
+        kernel.num_programs = (1, 1, 1)
+        kernel.program_id = (0, 0, 0)
+    else:
+        interp = make_interpreter(module)
+        set_grid(interp, (0, 0, 0), (1, 1, 1))
+    interp.call_op(entry.sym_name.data, tuple(args))
+    return {"c": buffers["c"].array().astype(np.float32)}
+
+
+def test_a_ring_read_into_registers_beside_a_wgmma_ring_needs_every_sync() -> None:
+    """``matmul_i8_f16`` on cuda:90: A (i8, widened in registers) and B (read by wgmma) are
+    both pipelined, as Triton 3.9 does: A's ring has ``num_stages - 1`` slots refilled after
+    the reads, B's ``num_stages`` (each with its own slot counters; Triton's 16384 bytes in
+    all), and the refill sits behind the wgmma's async-proxy fence, so that fence's barrier
+    orders the reads too (Triton's 2 barriers per iteration). It runs like the tensor level at
+    5 K steps and at one, and deleting any sync op is reported on one of the two."""
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
+
+    module = _hopper_fixture("matmul_i8_f16")
+    fn = next(o for o in module.walk() if isinstance(o, func.FuncOp))  # type: ignore[attr-defined]
+    rings = sorted(a.type.size.data for a in _ring_allocs(fn))  # type: ignore[attr-defined]
+    assert rings == [4096, 12288]  # A: 2 x 64 x 32 i8; B: 3 x 32 x 64 f16
+    loop = next(o for o in fn.walk() if isinstance(o, scf.ForOp))
+    assert sum(isinstance(o, gpu.BarrierOp) for o in loop.body.block.ops) == 2
+    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+    from llc.testing.triton_fixtures import FIXTURES, hinted
+
+    ttir = hinted((FIXTURES / "matmul_i8_f16.sm90.ttir").read_text())
+    source = parse_triton_module(ttir, "i8", HardwareDefaults(4, 32, "cuda:90"))
+    for k in (144, 32):
+        np.testing.assert_allclose(
+            _run_i8(module, k)["c"],
+            _run_i8(source, k)["c"],
+            rtol=2e-3,
+            atol=2e-2,  # type: ignore[arg-type]
+        )
+    kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
+    long = delete_each_sync(module, lambda m: _run_i8(m, 144), kinds)  # type: ignore[arg-type]
+    short = delete_each_sync(module, lambda m: _run_i8(m, 32), kinds)  # type: ignore[arg-type]
+    missed = [d.after for d, e in zip(long, short, strict=True) if not (d.caught or e.caught)]
+    assert not missed, f"deleting {missed} changes nothing"
