@@ -261,8 +261,9 @@ def _hopper_fixture(name: str) -> object:
 def test_hopper_kernels_need_no_more_shared_memory_than_triton(name: str) -> None:
     """The arena of each kernel is at most Triton's 3-stage figure: the epilogue's scratch over
     the dead rings (matmul, flash attention), i8's A in a ring of 2 slots beside B's 3 (i8 x
-    f16: Triton's 16384), and fp8's B (stored transposed, K-major, for wgmma: one-byte runs no ``cp.async``
-    moves) left out of the pipeline, staged once per iteration as Triton does."""
+    f16: Triton's 16384), and fp8's B (stored transposed, K-major, for wgmma: one-byte runs no
+    ``cp.async`` moves) left out of the pipeline, staged once per iteration as Triton does. ptxas
+    assembles each for sm_90a with no output."""
     from llc.passes.shared_alloc import arena_bytes
 
     module = _hopper_fixture(name)
