@@ -24,7 +24,12 @@ import pytest
 from example_runs import example_case, example_runner
 from xdsl.dialects.builtin import ModuleOp
 
-from llc.testing.barrier_deletion import SYNC_OPS, Deletion, delete_each_sync
+from llc.testing.barrier_deletion import (
+    SYNC_OPS,
+    Deletion,
+    delete_each_sync,
+    delete_each_sync_on_either,
+)
 from llc.testing.semantics import apply_pipeline, check_same_semantics, parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -331,11 +336,11 @@ def test_every_sync_op_of_a_pipelined_example_is_needed(
         for key in want:
             np.testing.assert_allclose(got[key], want[key], rtol=1e-4, atol=1e-4, err_msg=key)
     kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
-    long, short = (delete_each_sync(module, run, kinds) for run in runs)
-    both = [
-        dataclasses.replace(d, caught=d.caught or e.caught)
-        for d, e in zip(long, short, strict=True)
-    ]
+    long, both = delete_each_sync_on_either(module, (runs[0], runs[1]), kinds)
+    # at K = 144 only matmul's first peeled commit may go: the second's would close its group
+    # too; it matters when only the first peeled iteration runs
+    missed = [d.after.split(" ")[0] for d in long if not d.caught]
+    assert missed == {"matmul": ["simt.wgmma_commit_group"], "matmul_epilogue": []}[name]
     _record(request, name, both)
 
 

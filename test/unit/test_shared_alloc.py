@@ -405,7 +405,7 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
     """The pipelined matmul-epilogue (:func:`_pipelined_epilogue`) gives the tensor level's
     buffers, and deleting any barrier, ``fence.proxy.async``, wgmma fence/commit/wait or
     ``cp.async`` commit/wait, one at a time, is reported or changes the output."""
-    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync_on_either
 
     compiled, run = _pipelined_epilogue()
     names = [o.name for o in compiled.walk()]
@@ -427,8 +427,9 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
     np.testing.assert_allclose(
         _run_epilogue(compiled, ONE_TRIP_K)["c"], one_trip, rtol=2e-3, atol=2e-3
     )
-    long = delete_each_sync(compiled, run, kinds)
-    short = delete_each_sync(compiled, lambda m: _run_epilogue(m, ONE_TRIP_K), kinds)
+    long, both = delete_each_sync_on_either(
+        compiled, (run, lambda m: _run_epilogue(m, ONE_TRIP_K)), kinds
+    )
     syncs = [o for o in compiled.walk() if o.name in kinds]
     first_peeled = next(o for o in fn.body.block.ops if isinstance(o, scf.IfOp))
     only_long = [
@@ -437,7 +438,7 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
         if not d.caught and syncs[d.index].parent_op() is not first_peeled
     ]
     assert not only_long, f"at K = {EPILOGUE_SHAPE[2]} deleting {only_long} changes nothing"
-    missed = [d.after for d, e in zip(long, short, strict=True) if not (d.caught or e.caught)]
+    missed = [d.after for d in both if not d.caught]
     assert not missed, f"deleting {missed} changes nothing"
     leaves = [syncs[d.index].name for d in long if not d.caught]
     assert leaves == ["simt.wgmma_commit_group"], leaves
@@ -485,7 +486,7 @@ def test_a_ring_read_into_registers_beside_a_wgmma_ring_needs_every_sync() -> No
     all), and the refill sits behind the wgmma's async-proxy fence, so that fence's barrier
     orders the reads too (Triton's 2 barriers per iteration). It runs like the tensor level at
     5 K steps and at one, and deleting any sync op is reported on one of the two."""
-    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync_on_either
 
     module = _hopper_fixture("matmul_i8_f16")
     fn = next(o for o in module.walk() if isinstance(o, func.FuncOp))  # type: ignore[attr-defined]
@@ -506,7 +507,7 @@ def test_a_ring_read_into_registers_beside_a_wgmma_ring_needs_every_sync() -> No
             atol=2e-2,  # type: ignore[arg-type]
         )
     kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
-    long = delete_each_sync(module, lambda m: _run_i8(m, 144), kinds)  # type: ignore[arg-type]
-    short = delete_each_sync(module, lambda m: _run_i8(m, 32), kinds)  # type: ignore[arg-type]
-    missed = [d.after for d, e in zip(long, short, strict=True) if not (d.caught or e.caught)]
+    runs = (lambda m: _run_i8(m, 144), lambda m: _run_i8(m, 32))
+    _, both = delete_each_sync_on_either(module, runs, kinds)  # type: ignore[arg-type]
+    missed = [d.after for d in both if not d.caught]
     assert not missed, f"deleting {missed} changes nothing"
