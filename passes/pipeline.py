@@ -19,8 +19,9 @@ of the body in stage ``num_stages - 1``):
   slots and the copy, placed after this iteration's reads (the copy lowering's barrier keeps
   them ahead of it), refills the slot just read, as Triton's pipeliner does. A slot the kernel
   stages itself for a wgmma (which reads it asynchronously) stays busy: the ring has
-  ``num_stages`` slots and the copy, issued before the reads, goes into the slot iteration ``j - 1`` read (the
-  wait's barrier keeps those reads ahead of it). Each slot count has its own slot counters;
+  ``num_stages`` slots and the copy, issued before the reads, goes into the slot iteration
+  ``j - 1`` read (the wait's barrier keeps those reads ahead of it). Each slot count has its own
+  slot counters;
   with rings of both kinds the copies go after the register reads and behind the wgmma's
   ``tl.fence_async_shared`` (its barrier keeps the reads ahead of the refill: one barrier, not
   two). The loop stops ``num_stages - 1`` iterations
