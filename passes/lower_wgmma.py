@@ -32,6 +32,7 @@ The ``llc-lower-to-simt`` pieces (each ``lower_<op>(lowering, op)``, dispatched 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -356,12 +357,16 @@ def plan_accumulator(coords: np.ndarray, shape: tuple[int, int], n: int) -> Accu
     return AccumulatorTiling(n, tuple(registers), tuple(origins), tuple(offsets))
 
 
-_PENDING: dict[SSAValue, tuple[list[SSAValue], AccumulatorTiling, Any]] = {}
+_PENDING: weakref.WeakKeyDictionary[SSAValue, tuple[list[SSAValue], AccumulatorTiling, Any]] = (
+    weakref.WeakKeyDictionary()
+)
 """The tiles of each ``tl.warp_group_dot`` result (or ``scf.if`` result carrying one) not
 waited for yet (keyed by the tensor-level value, which is unique per lowering): (tile values,
-tiling, accumulator linear layout)."""
+tiling, accumulator linear layout). Weak keys: an entry goes with its module."""
 
-_PRODUCT_IFS: dict[Operation, dict[int, tuple[AccumulatorTiling, Any]]] = {}
+_PRODUCT_IFS: weakref.WeakKeyDictionary[Operation, dict[int, tuple[AccumulatorTiling, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
 """The lowered ``scf.if`` ops that carry products in flight: for each tensor-level result
 position, the tiling (the position is one result per tile)."""
 
