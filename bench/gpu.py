@@ -843,8 +843,15 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"
     if args.dry_run:
         return dry_run(selected, args.arch or 90)
-    import torch
-
+    try:
+        import torch
+    except ImportError:
+        print(
+            "bench/gpu.py: PyTorch is not installed (it checks every output on the GPU): use "
+            "--dry-run without a GPU",
+            file=sys.stderr,
+        )
+        return 1
     if not torch.cuda.is_available():
         print("no GPU: use --dry-run", file=sys.stderr)
         return 1

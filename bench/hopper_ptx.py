@@ -9,11 +9,12 @@ For the dot kernels of ``bench/dump_triton.py`` (fixtures in ``examples/triton/`
 
 Columns, all static (a loop body counts once) and per kernel: ``wgmma.mma_async`` instructions
 (and ``mma.sync``), shared memory in bytes (llc: its buffers, static or dynamic; Triton:
-``metadata.shared``), ``bar.sync``/``barrier.sync`` instructions, and the bytes per CTA of the
-``cp.async`` copies (``Σ size x threads``; Triton's prologue issues ``num_stages - 1`` tiles
-ahead, so this is what its pipeline keeps in flight plus the loop's own copy). llc has no
-``cp.async`` yet: its loads are synchronous ``ld.global`` then ``st.shared`` (the pipelining
-pass is separate work), hence 0.
+``metadata.shared``), ``bar.sync``/``barrier.sync`` instructions, in all and in the pipelined
+loop (the loop whose body waits for ``cp.async`` groups: what every K step executes), and the
+bytes per CTA of the ``cp.async`` copies (``Σ size x threads``; the prologue issues
+``num_stages - 1`` tiles ahead, so this is what the pipeline keeps in flight plus the loop's
+own copy). llc peels the last ``num_stages - 1`` iterations, so its static wgmma and barrier
+counts hold the loop body three times at 3 stages; the loop column compares like with like.
 
     python bench/hopper_ptx.py [--kernel NAME ...] [--keep DIR]
 """
@@ -56,14 +57,34 @@ def static_counts(ptx: str, threads: int) -> dict[str, int]:
     """wgmma, mma.sync, barriers and cp.async bytes per CTA of a PTX text (static counts).
 
     >>> static_counts("cp.async.cg.shared.global [%r1], [%rd2], 16;\\nbar.sync 0;", 128)
-    {'wgmma': 0, 'mma': 0, 'barriers': 1, 'cp_async_bytes': 2048}
+    {'wgmma': 0, 'mma': 0, 'barriers': 1, 'loop_barriers': 0, 'cp_async_bytes': 2048}
     """
     return {
         "wgmma": ptx.count("wgmma.mma_async"),
         "mma": ptx.count("mma.sync.aligned"),
         "barriers": len(_BARRIER.findall(ptx)),
+        "loop_barriers": len(_BARRIER.findall(pipelined_loop(ptx))),
         "cp_async_bytes": sum(int(n, 0) for n in _CP_ASYNC.findall(ptx)) * threads,
     }
+
+
+def pipelined_loop(ptx: str) -> str:
+    r"""The text of the first loop (a label and the last branch back to it) whose body waits for
+    ``cp.async`` groups; empty when there is none.
+
+    >>> pipelined_loop("$L1:\ncp.async.wait_group 1;\nbar.sync 0;\n@%p bra $L1;\nret;")
+    '$L1:\ncp.async.wait_group 1;\nbar.sync 0;\n@%p bra $L1;'
+    """
+    lines = ptx.splitlines()
+    for i, line in enumerate(lines):
+        label = re.match(r"\s*(\$\w+):", line)
+        if label is None:
+            continue
+        back = re.compile(r"\bbra(?:\.uni)?\s+" + re.escape(label.group(1)) + r"\s*;")
+        ends = [j for j in range(i + 1, len(lines)) if back.search(lines[j])]
+        if ends and any("cp.async.wait_group" in x for x in lines[i : ends[-1]]):
+            return "\n".join(lines[i : ends[-1] + 1])
+    return ""
 
 
 def llc_figures(name: str, warps: int, keep: Path | None, hints: bool) -> dict[str, Any]:
@@ -127,18 +148,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"triton {triton.__version__}; {platform.platform()}; python {platform.python_version()}")
     print(f"date: {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n")
     print(
-        "| kernel | warps | wgmma | mma.sync | shared B | barriers | cp.async B per CTA "
-        "| llc ptxas sm_90a |"
+        "| kernel | warps | wgmma | mma.sync | shared B | barriers | barriers in the loop "
+        "| cp.async B per CTA | llc ptxas sm_90a |"
     )
-    print("|" + "---|" * 8)
-    keys = ("wgmma", "mma", "smem", "barriers", "cp_async_bytes")
+    print("|" + "---|" * 9)
+    keys = ("wgmma", "mma", "smem", "barriers", "loop_barriers", "cp_async_bytes")
     for name in args.kernel or DOT_KERNELS:
         warps = KERNELS[name][3]
         try:
             ours = llc_figures(name, warps, args.keep, hints=True)
         except Exception as err:  # a kernel llc cannot compile is a row of the report
             first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
-            print(f"| {name} | {warps} | llc: {first.strip()[:120]} | | | | | |")
+            print(f"| {name} | {warps} | llc: {first.strip()[:120]} | | | | | | |")
             continue
         one = triton_figures(name, warps, args.keep, 1)
         three = triton_figures(name, warps, args.keep, 3)

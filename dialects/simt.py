@@ -66,6 +66,7 @@ __all__ = [
     "ShuffleOp",
     "StMatrixOp",
     "bit_width",
+    "wgmma_sources",
 ]
 
 SHUFFLE_MODES = ("idx", "bfly", "up", "down")
@@ -795,6 +796,40 @@ class WgmmaWaitGroupOp(IRDLOperation):
             raise VerifyException(
                 f"simt.wgmma_wait_group returns its operands' types {ins}, got {outs}"
             )
+
+
+def wgmma_sources(value: SSAValue) -> list[WgmmaOp]:
+    """The ``simt.wgmma`` ops whose accumulator ``value`` may hold still in flight: the chain
+    of wgmma behind it (each one's accumulator operand), followed through ``scf.if`` results
+    into what each branch yields. A ``simt.wgmma_wait_group`` result is retired: no source.
+
+    >>> from xdsl.dialects.test import TestOp
+    >>> from xdsl.dialects.builtin import VectorType, f32
+    >>> wgmma_sources(TestOp(result_types=[VectorType(f32, [32])]).results[0])
+    []
+    """
+    from xdsl.dialects import scf
+    from xdsl.ir import Operation
+
+    found: list[WgmmaOp] = []
+    seen: set[SSAValue] = set()
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        owner = v.owner
+        if isinstance(owner, WgmmaOp):
+            found.append(owner)
+            todo.append(owner.c)
+        elif isinstance(owner, scf.IfOp):
+            index = list(owner.results).index(v)
+            for region in owner.regions:
+                last = region.blocks[0].last_op if region.blocks else None
+                if isinstance(last, Operation) and last.name == "scf.yield":
+                    todo.append(last.operands[index])
+    return found
 
 
 @irdl_op_definition

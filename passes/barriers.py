@@ -20,7 +20,8 @@ against later accesses only: the copies' issue is ordered against earlier ones; 
 barrier after the copies or their wait, nor before the next copies into its ring when those are
 marked too (a ring every copy fills in one layout); ``simt.wgmma``
 reads its buffers, and since it reads them asynchronously, ``simt.wgmma_wait_group`` reads again
-the buffers of the wgmma chains it waits for; a ``simt.cp_async`` lands at its thread's wait, so
+the buffers of the wgmma chains it waits for (through ``scf.if`` results), ordered against later
+accesses only; a ``simt.cp_async`` lands at its thread's wait, so
 no barrier right after the copy orders anything: what follows it conflicts with the wait), and
 a ``simt.fence_async_shared`` needs a barrier before any later wgmma (the fence covers only its
 own thread's writes), and a barrier is needed when some path of the
@@ -90,15 +91,14 @@ def _buffer(value: SSAValue) -> object:
 
 def _wgmma_buffers(op: Operation) -> list[object]:
     """The buffers a ``simt.wgmma`` reads; for a ``simt.wgmma_wait_group``, those of the wgmma
-    chains whose results it waits for (every buffer when it names none)."""
+    chains whose results it waits for, through ``scf.if`` results (every buffer when it names
+    none)."""
     if isinstance(op, simt.WgmmaOp):
         return [_buffer(v) for v in (op.smem, op.a_smem) if v is not None]
     found: list[object] = []
     for value in op.operands:
-        owner = value.owner
-        while isinstance(owner, simt.WgmmaOp):
-            found += [b for b in _wgmma_buffers(owner) if b not in found]
-            owner = owner.c.owner
+        for source in simt.wgmma_sources(value):
+            found += [b for b in _wgmma_buffers(source) if b not in found]
     return found if op.operands else [_ANY]
 
 
@@ -218,6 +218,12 @@ def _conflict(a: _Node, b: _Node) -> bool:
         # every copy into ``b``'s ring is in one layout: a thread overwrites only bytes that
         # its own earlier copies wrote (landing at the wait ``a``) or, for an own-copies read
         # ``a``, that it read itself
+        return False
+    if isinstance(b.op, simt.WgmmaWaitGroupOp):
+        # The wait ends the reads of wgmma ops issued before it: an access ``a`` before their
+        # issue is ordered against the wgmma itself (an access on the path), one after it
+        # touched bytes a wgmma may still read, a race only the wait fixes. So the wait
+        # conflicts only with what follows it.
         return False
     if isinstance(b.op, simt.CpAsyncWaitGroupOp):
         # The copies landing at a later wait were issued before it: after ``a`` (then their

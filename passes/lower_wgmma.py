@@ -32,6 +32,7 @@ The ``llc-lower-to-simt`` pieces (each ``lower_<op>(lowering, op)``, dispatched 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,13 +50,18 @@ __all__ = [
     "AccumulatorTiling",
     "SharedTile",
     "WarpgroupDotPlan",
+    "carries_product",
     "emit_warpgroup_dot",
+    "if_carries_product",
     "lower_fence_async_shared",
+    "lower_scf_if_products",
     "lower_warp_group_dot",
     "lower_warp_group_dot_wait",
+    "lower_yield_products",
     "plan_accumulator",
     "plan_warpgroup_dot",
     "shared_alignment",
+    "yields_products",
 ]
 
 
@@ -351,9 +357,115 @@ def plan_accumulator(coords: np.ndarray, shape: tuple[int, int], n: int) -> Accu
     return AccumulatorTiling(n, tuple(registers), tuple(origins), tuple(offsets))
 
 
-_PENDING: dict[SSAValue, tuple[list[SSAValue], AccumulatorTiling, Any]] = {}
-"""The tiles of each ``tl.warp_group_dot`` result not waited for yet (keyed by the tensor-level
-result, which is unique per lowering): (tile values, tiling, accumulator linear layout)."""
+_PENDING: weakref.WeakKeyDictionary[SSAValue, tuple[list[SSAValue], AccumulatorTiling, Any]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The tiles of each ``tl.warp_group_dot`` result (or ``scf.if`` result carrying one) not
+waited for yet (keyed by the tensor-level value, which is unique per lowering): (tile values,
+tiling, accumulator linear layout). Weak keys: an entry goes with its module."""
+
+_PRODUCT_IFS: weakref.WeakKeyDictionary[Operation, dict[int, tuple[AccumulatorTiling, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The lowered ``scf.if`` ops that carry products in flight: for each tensor-level result
+position, the tiling (the position is one result per tile)."""
+
+
+def _tiling(lowering: Any, rt: Any) -> tuple[AccumulatorTiling, Any]:
+    """The instruction tiles of a v3 accumulator type and its linear layout."""
+    from llc.passes.simt_lowering import tensor_layout as _layout
+    from llc.passes.simt_lowering import thread_coords as _coords
+
+    mma = rt.encoding.layout
+    shape = tuple(int(x) for x in rt.get_shape())
+    acc_ll = _layout(rt)
+    n = int(mma.instr_shape[1])
+    return plan_accumulator(_coords(acc_ll, lowering.threads), shape, n), acc_ll  # type: ignore[arg-type]
+
+
+def carries_product(value: SSAValue) -> bool:
+    """Whether a tensor-level value is a ``tl.warp_group_dot`` product not waited for: the
+    dot's result, or an ``scf.if`` result that a branch yields such a product to (the pipelined
+    loop's peeled iterations chain their products through their ``scf.if``)."""
+    from xdsl.dialects import scf
+
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "tl.warp_group_dot":
+        return True
+    if isinstance(owner, scf.IfOp):
+        index = list(owner.results).index(value)
+        for region in owner.regions:
+            last = region.blocks[0].last_op if region.blocks else None
+            if isinstance(last, scf.YieldOp) and carries_product(last.operands[index]):
+                return True
+    return False
+
+
+def if_carries_product(lowering: Any, op: Operation) -> bool:
+    """Whether an ``scf.if`` has a result that :func:`carries_product`."""
+    return op.name == "scf.if" and any(carries_product(r) for r in op.results)
+
+
+def lower_scf_if_products(lowering: Any, op: Operation) -> None:
+    """``scf.if`` whose results carry products in flight: each such result becomes one result
+    per instruction tile, so the wgmma registers pass through unread (a branch that yields a
+    retired value splits it into tiles); the next ``tl.warp_group_dot`` chains onto them and a
+    ``tl.warp_group_dot_wait`` after the ``scf.if`` retires them."""
+    from xdsl.dialects import scf
+    from xdsl.dialects.builtin import VectorType
+
+    assert isinstance(op, scf.IfOp)
+    carried = [carries_product(r) for r in op.results]  # before the regions move
+    cond = lowering.get(op.cond)
+    then = lowering.lower_region(op.true_region)
+    otherwise = lowering.lower_region(op.false_region)
+    types: list[Attribute] = []
+    spans: list[tuple[int, int]] = []
+    products: dict[int, tuple[AccumulatorTiling, Any]] = {}
+    for p, r in enumerate(op.results):
+        start = len(types)
+        if carried[p]:
+            tiling, ll = _tiling(lowering, r.type)
+            products[p] = (tiling, ll)
+            elem = lowering.vtype(r.type).element_type
+            types += [VectorType(elem, [len(regs)]) for regs in tiling.registers]
+        else:
+            types.append(lowering.vtype(r.type))
+        spans.append((start, len(types)))
+    new = lowering.region_op(scf.IfOp(cond, types, then, otherwise))
+    _PRODUCT_IFS[new] = products
+    for p, (r, (lo, hi)) in enumerate(zip(op.results, spans, strict=True)):
+        values = list(new.results[lo:hi])
+        if p in products:
+            tiling, ll = products[p]
+            _PENDING[r] = (values, tiling, ll)
+            lowering.vals[r] = values[0]  # read only through the dot or the wait
+        else:
+            lowering.set_results([r], values)
+
+
+def yields_products(lowering: Any, op: Operation) -> bool:
+    """Whether ``op`` is the ``scf.yield`` of an ``scf.if`` :func:`lower_scf_if_products`
+    lowered."""
+    return op.parent_op() in _PRODUCT_IFS
+
+
+def lower_yield_products(lowering: Any, op: Operation) -> None:
+    """The ``scf.yield`` of an ``scf.if`` carrying products: a product's tiles as they are; a
+    retired accumulator split into the tiles."""
+    from xdsl.dialects import scf
+
+    products = _PRODUCT_IFS[op.parent_op()]  # type: ignore[index]
+    values: list[SSAValue] = []
+    for p, v in enumerate(op.operands):
+        if p not in products:
+            values.append(lowering.get(v))
+        elif v in _PENDING:
+            values += _PENDING[v][0]
+        else:
+            whole = lowering.get(v)
+            values += [lowering.shuffle(whole, whole, list(r)) for r in products[p][0].registers]
+    lowering.emit(scf.YieldOp(*values))
 
 
 def _group_offset(lowering: Any, per_group: list[int]) -> SSAValue | None:
@@ -463,15 +575,16 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
 
     from llc.passes.simt_lowering import register_renaming as _renaming
     from llc.passes.simt_lowering import tensor_layout as _layout
-    from llc.passes.simt_lowering import thread_coords as _coords
 
     a, b, acc = op.operands[:3]
     rt = op.results[0].type
     assert isinstance(rt, TensorType)
     for use in op.results[0].uses:
-        if use.operation.name not in ("tl.warp_group_dot_wait", "tl.warp_group_dot") or (
-            use.operation.name == "tl.warp_group_dot" and use.index != 2
-        ):
+        if use.operation.name not in (
+            "tl.warp_group_dot_wait",
+            "tl.warp_group_dot",
+            "scf.yield",
+        ) or (use.operation.name == "tl.warp_group_dot" and use.index != 2):
             raise LayoutError(
                 f"the product is read by '{use.operation.name}' before a tl.warp_group_dot_wait "
                 "returns it"
@@ -494,10 +607,10 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
     steps = k // kinst
     n = int(mma.instr_shape[1])
     acc_ll = _layout(rt)
-    tiling = plan_accumulator(_coords(acc_ll, lowering.threads), (m, n_total), n)
+    tiling = _tiling(lowering, rt)[0]
     # everything the wgmma ops read from registers: before the fence
     acc_value = lowering.get(acc)
-    pending = _PENDING.pop(acc, None)
+    pending = _PENDING.get(acc)  # an scf.if product may also be yielded by the other branch
     if pending is not None and pending[1] == tiling:
         acc_tiles = list(pending[0])
     else:

@@ -18,16 +18,25 @@ of the body in stage ``num_stages - 1``):
   commits. A tile read into registers frees its slot at once: the ring has ``num_stages - 1``
   slots and the copy, placed after this iteration's reads (the copy lowering's barrier keeps
   them ahead of it), refills the slot just read, as Triton's pipeliner does. A slot the kernel
-  stages itself (a wgmma reads it, asynchronously) stays busy: the ring has ``num_stages``
-  slots and the copy, issued before the reads, goes into the slot iteration ``j - 1`` read (the
-  wait's barrier keeps those reads ahead of it). The loop stops ``num_stages - 1`` iterations
+  stages itself for a wgmma (which reads it asynchronously) stays busy: the ring has
+  ``num_stages`` slots and the copy, issued before the reads, goes into the slot iteration
+  ``j - 1`` read (the wait's barrier keeps those reads ahead of it). Each slot count has its own
+  slot counters;
+  with rings of both kinds the copies go after the register reads and behind the wgmma's
+  ``tl.fence_async_shared`` (its barrier keeps the reads ahead of the refill: one barrier, not
+  two). The loop stops ``num_stages - 1`` iterations
   early, so every copy it issues is for an iteration that runs: no bound check, the original
   masks (the K tail) only;
 * **epilogue**, peeled: the last ``num_stages - 1`` iterations follow the loop without copies;
   before peeled iteration ``e`` a ``tl.async_wait {num = num_stages - 2 - e}`` lets the groups of
   the later iterations stay in flight (the last wait is 0: nothing is left in flight), and the
   iteration runs under ``scf.if iv < upper bound``: a loop of fewer than ``num_stages - 1``
-  iterations (0 and 1 included) runs only its own. ``peel-epilogue=false`` keeps Triton 3.9's
+  iterations (0 and 1 included) runs only its own. A wgmma product the loop carries only into
+  the next ``tl.warp_group_dot``'s accumulator stays in flight through the peeled iterations
+  (their ``scf.if`` results carry it) and one ``tl.warp_group_dot_wait`` after the last retires
+  it: no copy follows a peeled iteration to overwrite the slots it read, so a wait in each would
+  order nothing (unless the iteration stages an operand in a buffer of its own: then it waits,
+  and the next one reuses the bytes). ``peel-epilogue=false`` keeps Triton 3.9's
   form instead: the loop runs every iteration, the copies past the upper bound masked off, and
   a ``tl.async_wait {num = 0}`` after it drains them.
 
@@ -96,7 +105,18 @@ def _feeds_dot(value: SSAValue, depth: int = 0) -> bool:
         user = use.operation
         if user.name in ("tl.dot", "tl.warp_group_dot") and use.index < 2:
             return True
-        cast = user.name.startswith(("arith.ext", "arith.trunc", "arith.sitofp", "tl.ext"))
+        cast = user.name.startswith(
+            (
+                "arith.ext",
+                "arith.trunc",
+                "arith.sitofp",
+                "arith.uitofp",
+                "tl.ext",
+                "tl.trunc",
+                "tl.sitofp",
+                "tl.uitofp",
+            )
+        )
         if (
             (user.name in _TO_DOT or cast)
             and user.results
@@ -342,13 +362,13 @@ def _issue(
     rings: list[tuple[SSAValue, tl.MemDescType]],
     iv: SSAValue,
     carried_in: list[SSAValue],
-    slot: SSAValue,
+    slots: list[SSAValue],
     put: _Emitter,
     guard: bool = True,
 ) -> list[SSAValue]:
     """Clone stage 0 for the iteration of induction value ``iv`` (carried values
-    ``carried_in``), issue its copies into ``slot`` (with ``guard``, masked off past the upper
-    bound) and commit them; return the carried values of the next iteration."""
+    ``carried_in``), issue each ring's copy into its slot of ``slots`` (with ``guard``, masked
+    off past the upper bound) and commit them; return the carried values of the next iteration."""
     body = loop.body.block
     mapping: dict[SSAValue, SSAValue] = {body.args[0]: iv}
     for p, v in zip(plan.carried, carried_in, strict=True):
@@ -356,7 +376,7 @@ def _issue(
     for op in plan.stage0:
         put(op.clone(value_mapper=mapping))
     valid = put(arith.CmpiOp(iv, loop.ub, "slt")).results[0] if guard else None
-    for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
+    for load, (ring, slot_t), slot in zip(plan.loads, rings, slots, strict=True):
         ptr = mapping.get(load.ptr, load.ptr)
         pt = ptr.type
         assert isinstance(pt, TensorType)
@@ -402,11 +422,15 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     # j + stages - 1 refills the slot iteration j just read, after those reads (stages - 1
     # slots, as Triton's pipeliner allocates). A slot a wgmma reads from shared memory stays
     # busy until the wgmma retires: stages slots, the copy going into the one read last.
-    in_registers = all(_staging_alloc(load) is None or load in plan.selects for load in plan.loads)
-    slots = stages - 1 if in_registers else stages
+    # Each slot count has its own pair of counters (a wgmma's B ring beside A read into
+    # registers: 3 and 2 slots, as Triton allocates them).
+    read_in = {load: _read_into_registers(load, plan) for load in plan.loads}
+    count_of = {load: stages - 1 if read_in[load] else stages for load in plan.loads}
+    counts = sorted(set(count_of.values()))
+    in_registers = any(read_in.values())
     rings = []
     for load in plan.loads:
-        ring_t, slot_t = _ring_type(load, slots)
+        ring_t, slot_t = _ring_type(load, count_of[load])
         rings.append((before(tl.LocalAllocOp(ring_t)).results[0], slot_t))
     ahead = before(arith.MuliOp(loop.step, before.const(iv_t, stages - 1))).results[0]
     carried = [loop.iter_args[p] for p in plan.carried]
@@ -414,7 +438,8 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     for s in range(stages - 1):
         if s:
             iv = before(arith.AddiOp(iv, loop.step)).results[0]
-        carried = _issue(plan, loop, rings, iv, carried, before.const(i32, s), before)
+        at = before.const(i32, s)
+        carried = _issue(plan, loop, rings, iv, carried, [at] * len(rings), before)
 
     # ---- the loop: wait for this iteration's tiles, issue stages - 1 iterations ahead, then
     # the old body with each load reading its slot (peeled: the loop stops stages - 1
@@ -422,16 +447,24 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     inits = list(loop.iter_args)
     for p, v in zip(plan.carried, carried, strict=True):
         inits[p] = v
-    inits += [before.const(i32, (stages - 1) % slots), before.const(i32, 0)]
-    counters = [i32, i32]
+    counters = []
+    for k in counts:
+        inits += [before.const(i32, (stages - 1) % k), before.const(i32, 0)]
+        counters += [i32, i32]
     if peel:  # the induction value after the loop: where the peeled iterations start
         inits.append(loop.lb)
         counters.append(iv_t)
     new_body = Block(arg_types=[a.type for a in body.args] + counters)
     for old_arg, new_arg in zip(body.args, new_body.args, strict=False):
         new_arg.name_hint = old_arg.name_hint
-    fill, read = new_body.args[len(body.args)], new_body.args[len(body.args) + 1]
-    fill.name_hint, read.name_hint = "fill_slot", "read_slot"
+    pairs = {
+        k: (new_body.args[len(body.args) + 2 * i], new_body.args[len(body.args) + 2 * i + 1])
+        for i, k in enumerate(counts)
+    }
+    for k, (fill, read) in pairs.items():
+        suffix = "" if len(counts) == 1 else f"_{k}"
+        fill.name_hint, read.name_hint = f"fill_slot{suffix}", f"read_slot{suffix}"
+    fills = [pairs[count_of[load]][0] for load in plan.loads]
     if peel:
         new_body.args[-1].name_hint = "next_iv"
     put = _Emitter(new_body)
@@ -439,7 +472,7 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     iv_ahead = put(arith.AddiOp(new_body.args[0], ahead)).results[0]
     ahead_args = [new_body.args[p + 1] for p in plan.carried]
     waited = set(new_body.ops)
-    next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fill, put, guard=not peel)
+    next_carried = _issue(plan, loop, rings, iv_ahead, ahead_args, fills, put, guard=not peel)
     issued = [o for o in new_body.ops if o not in waited]
     issue_ops = set(new_body.ops)
     for op in list(body.ops):
@@ -450,8 +483,10 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     slot_views = []
     for load, (ring, slot_t) in zip(plan.loads, rings, strict=True):
         at = _Emitter(new_body, load)
+        read = pairs[count_of[load]][1]
         src = at(tl.MemDescIndexOp(operands=[ring, read], result_types=[slot_t])).results[0]
-        slot_views.append(src)
+        if read_in[load]:
+            slot_views.append(src)
         _replace_load(load, src, at, plan)
     if in_registers:
         # the refill goes after this iteration's reads of the slot (the copy lowering's barrier
@@ -459,6 +494,14 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
         readers = [u.operation for v in slot_views for u in v.uses]
         order = {o: i for i, o in enumerate(new_body.ops)}
         last = max((_in_block(r, new_body) for r in readers), key=order.__getitem__)
+        # and after the async-proxy fence of the wgmma that follows, if any: the fence's
+        # barrier then also keeps the reads ahead of the copies (one barrier, not two)
+        nxt = last.next_op
+        while nxt is not None and not isinstance(nxt, tl.WarpGroupDotOp):
+            if isinstance(nxt, tl.FenceAsyncSharedOp):
+                last = nxt
+                break
+            nxt = nxt.next_op
         for o in reversed(issued):
             o.detach()
             new_body.insert_op_after(o, last)
@@ -468,7 +511,8 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     for p, v in zip(plan.carried, next_carried, strict=True):
         values[p] = v
     at_end = _Emitter(new_body, old_yield)
-    values += [_next_slot(fill, slots, at_end), _next_slot(read, slots, at_end)]
+    for k, (fill, read) in pairs.items():
+        values += [_next_slot(fill, k, at_end), _next_slot(read, k, at_end)]
     if peel:
         values.append(at_end(arith.AddiOp(new_body.args[0], loop.step)).results[0])
     old_yield.detach()
@@ -480,7 +524,9 @@ def pipeline_loop(loop: scf.ForOp, stages: int, peel: bool = True) -> scf.ForOp 
     assert isinstance(new_loop, scf.ForOp)
     region_dce(new_loop.body)  # what the copies replaced: the loads' address arithmetic
     if peel:
-        results = _peel_epilogue(new_loop, issue_ops, plan, stages, loop, len(loop.results))
+        results = _peel_epilogue(
+            new_loop, issue_ops, plan, stages, loop, len(loop.results), len(counts)
+        )
     else:
         # the masked-off copies of the last iterations are still in flight
         outer.insert_op_after(tl.AsyncWaitOp(0), new_loop)
@@ -508,6 +554,7 @@ def _peel_epilogue(
     stages: int,
     loop: scf.ForOp,
     count: int,
+    pairs: int = 1,
 ) -> list[SSAValue]:
     """The last ``stages - 1`` iterations after ``new_loop``: each waits for its own group
     (``stages - 2 - e`` groups may stay in flight before peeled iteration ``e``; the last wait
@@ -521,9 +568,11 @@ def _peel_epilogue(
     assert outer is not None and after is not None  # a loop is followed by its block's end
     put = _Emitter(outer, after)
     current = list(new_loop.results)
-    fill_pos = count  # the fill counter, then the read counter, then the induction value
+    # a fill counter, then a read counter per slot count, then the induction value
+    fill_pos = [count + 2 * i for i in range(pairs)]
     yield_op = body.last_op
     assert yield_op is not None
+    chained = _chained_products(body)
     for e in range(stages - 1):
         put(tl.AsyncWaitOp(stages - 2 - e))
         iv = current[-1]
@@ -533,8 +582,11 @@ def _peel_epilogue(
         for op in body.ops:
             if op not in issue_ops and op is not yield_op:
                 then_block.add_op(op.clone(value_mapper=mapping))
+        for wait, drop in chained.items():
+            moved = _drop_waited(mapping[wait.results[0]].owner, drop)  # type: ignore[arg-type]
+            mapping = {k: moved.get(v, v) for k, v in mapping.items()}
         then_values = [mapping.get(v, v) for v in yield_op.operands]
-        for p in [*plan.carried, fill_pos]:  # no copies: stage 0's values stay as they are
+        for p in [*plan.carried, *fill_pos]:  # no copies: stage 0's values stay as they are
             then_values[p] = current[p]
         then_block.add_op(scf.YieldOp(*then_values))
         then_region = Region(then_block)
@@ -542,7 +594,91 @@ def _peel_epilogue(
         else_region = Region(Block([scf.YieldOp(*current)]))
         branch = put(scf.IfOp(valid, [v.type for v in current], then_region, else_region))
         current = list(branch.results)
+    positions = [p for p, v in enumerate(yield_op.operands) if _chained_at(v, chained)]
+    if positions:  # one wait after the last peeled iteration retires every chained product
+        done = put(tl.WarpGroupDotWaitOp([current[p] for p in positions], 0)).results
+        for p, v in zip(positions, done, strict=True):
+            current[p] = v
     return current[:count]
+
+
+def _chained_products(body: Block) -> dict[Operation, set[int]]:
+    """The ``tl.warp_group_dot_wait`` ops of the loop body whose product operands (by index)
+    the peeled iterations leave in flight: the waited product goes only to the ``scf.yield``
+    and the value the loop carries there is read only as a ``tl.warp_group_dot``
+    accumulator (the next peeled iteration's product chains onto it in place), and the dot
+    reads ring slots or registers (:func:`_staged_in`). No copy follows a peeled iteration to
+    overwrite the slots those products read, so one wait after the last peeled iteration
+    retires them all; a wait in each would order nothing."""
+    yield_op = body.last_op
+    assert isinstance(yield_op, scf.YieldOp)
+    out: dict[Operation, set[int]] = {}
+    for p, v in enumerate(yield_op.operands):
+        wait = v.owner
+        if not isinstance(wait, tl.WarpGroupDotWaitOp) or not v.has_one_use():
+            continue
+        pendings = wait.attributes.get("pendings")
+        if not isinstance(pendings, IntegerAttr) or pendings.value.data != 0:
+            continue
+        i = list(wait.results).index(v)
+        dot = wait.operands[i].owner
+        if not isinstance(dot, tl.WarpGroupDotOp) or any(
+            _staged_in(operand, body) for operand in dot.operands[:2]
+        ):
+            continue
+        uses = body.args[p + 1].uses
+        if uses and all(isinstance(u.operation, tl.WarpGroupDotOp) and u.index == 2 for u in uses):
+            out.setdefault(wait, set()).add(i)
+    return out
+
+
+def _staged_in(operand: SSAValue, body: Block) -> bool:
+    """Whether a dot operand is a buffer ``body`` allocates itself (a ``tl.local_alloc``, seen
+    through ``tl.memdesc_trans``): each peeled iteration's copy then needs its own bytes while
+    its product is in flight, where a wait lets the next one reuse them (fp8's B, not
+    pipelined: one staging buffer, 8 KiB, instead of two)."""
+    owner = operand.owner
+    while isinstance(owner, tl.MemDescTransOp):
+        owner = owner.operands[0].owner
+    return isinstance(owner, tl.LocalAllocOp) and owner.parent_block() is body
+
+
+def _chained_at(value: SSAValue, chained: dict[Operation, set[int]]) -> bool:
+    owner = value.owner
+    return owner in chained and list(owner.results).index(value) in chained[owner]  # type: ignore[union-attr]
+
+
+def _drop_waited(wait: Operation, drop: set[int]) -> dict[SSAValue, SSAValue]:
+    """Take the operands ``drop`` out of a cloned ``tl.warp_group_dot_wait`` (their users read
+    the product itself); the wait goes when it no longer waits for any product. Returns what
+    replaced each of its results."""
+    keep = [i for i in range(len(wait.operands)) if i not in drop]
+    moved = {wait.results[i]: wait.operands[i] for i in drop}
+    rest = [wait.operands[i] for i in keep]
+    if any(isinstance(v.owner, tl.WarpGroupDotOp) for v in rest) or any(
+        wait.results[i].uses for i in keep
+    ):
+        new = tl.WarpGroupDotWaitOp(rest, 0)
+        block = wait.parent_block()
+        assert block is not None
+        block.insert_op_before(new, wait)
+        moved |= {wait.results[i]: r for i, r in zip(keep, new.results, strict=True)}
+    for old, value in moved.items():
+        old.replace_all_uses_with(value)
+    wait.detach()
+    wait.erase()
+    return moved
+
+
+def _read_into_registers(load: tl.LoadOp, plan: _Plan) -> bool:
+    """Whether every read of ``load``'s slot is a ``tl.local_load`` into registers (its slot is
+    free once read): no staging buffer, a non-zero ``other`` (read back, then selected), or a
+    staging buffer the kernel itself only loads from (i8's A, converted to f16 in registers)
+    rather than a wgmma operand that reads it asynchronously."""
+    staged = _staging_alloc(load)
+    if staged is None or load in plan.selects:
+        return True
+    return all(u.operation.name == "tl.local_load" for u in staged.results[0].uses)
 
 
 def _staging_alloc(load: tl.LoadOp) -> Operation | None:

@@ -137,17 +137,16 @@ def _numbering(fn: func.FuncOp) -> tuple[dict[Operation, int], dict[Operation, i
 
 
 def _wgmma_readers(op: simt.WgmmaWaitGroupOp) -> list[Operation] | None:
-    """The allocs the wgmma chains ``op`` waits for read (``None``: every buffer)."""
+    """The allocs the wgmma chains ``op`` waits for read, through ``scf.if`` results
+    (``None``: every buffer)."""
     if not op.operands:
         return None
     found: list[Operation] = []
     for value in op.operands:
-        owner = value.owner
-        while isinstance(owner, simt.WgmmaOp):
-            for mem in (owner.smem, owner.a_smem):
+        for source in simt.wgmma_sources(value):
+            for mem in (source.smem, source.a_smem):
                 if mem is not None and mem.owner not in found:
                     found.append(mem.owner)  # type: ignore[arg-type]
-            owner = owner.c.owner
     return found
 
 

@@ -1303,6 +1303,21 @@ def _wgmma_registers(f: _Function, op: simt.WgmmaOp) -> None:
         # an accumulator chain: wgmma updates the same registers in place
         f.wgmma_d[op] = list(c_regs)
         return
+    if isinstance(op.c.owner, scf.IfOp | scf.ForOp):
+        # A structured op's result has registers of its own (a product still in flight keeps
+        # the wgmma's, see _if). Updated in place when no other reader can run after this
+        # wgmma: then no instruction but a wgmma defines the registers between the first
+        # wgmma and the wait (ptxas serializes the pipeline otherwise, C7515).
+        alone = all(u.operation is op or _exclusive(u.operation, op) for u in op.c.uses)
+        if alone:
+            f.wgmma_d[op] = list(c_regs)
+            return
+        if simt.wgmma_sources(op.c):
+            raise error_at(
+                op,
+                "-t ptx: this wgmma's accumulator is still in flight and read elsewhere: "
+                "copying it would read registers the wgmma pipeline is still writing",
+            )
     acc_t = _scalar(op.c.type)
     d_regs = [f.new(acc_t) for _ in c_regs]
     for dst, src in zip(d_regs, c_regs, strict=True):
@@ -1449,19 +1464,70 @@ def _for(f: _Function, op: Operation) -> None:
         f.regs[res] = regs
 
 
+def _exclusive(a: Operation, b: Operation) -> bool:
+    """Whether ``a`` and ``b`` sit in different branches of one ``scf.if`` (never both run)."""
+    branch_of: dict[Operation, object] = {}
+    x: Operation | None = a
+    while x is not None:
+        parent = x.parent_op()
+        if isinstance(parent, scf.IfOp):
+            branch_of[parent] = x.parent_region()
+        x = parent
+    x = b
+    while x is not None:
+        parent = x.parent_op()
+        if parent in branch_of and x.parent_region() is not branch_of[parent]:
+            return True
+        x = parent
+    return False
+
+
+def _branch_into(f: _Function, block: Block, dests: list[list[str] | None], op: Operation) -> None:
+    """Emit a branch of an ``scf.if``; its yield fills ``dests``. A product still in flight
+    (:func:`llc.dialects.simt.wgmma_sources`) is never moved, since a move reads registers the
+    wgmma pipeline is still writing: where ``dests`` has none yet the result takes the product's
+    registers, and another branch must yield it in those same registers."""
+    terminator = block.last_op
+    assert terminator is not None and terminator.name == "scf.yield"
+    for inner in block.ops:
+        if inner is not terminator:
+            _emit_op(f, inner)
+    moves: list[tuple[list[str], list[str], Attribute]] = []
+    for i, v in enumerate(terminator.operands):
+        src = f.get(v)
+        flying = bool(simt.wgmma_sources(v))
+        if dests[i] is None:
+            dests[i] = list(src) if flying else _fresh_like(f, v)
+        if dests[i] == list(src):
+            continue
+        if flying:
+            raise error_at(
+                op,
+                f"-t ptx: result {i} of this scf.if is a wgmma product still in flight that "
+                "its branches yield in different registers (moving it would read them)",
+            )
+        moves.append((dests[i], list(src), _scalar(v.type)))  # type: ignore[arg-type]
+    if moves:
+        _parallel_move(f, [m[0] for m in moves], [m[1] for m in moves], [m[2] for m in moves])
+
+
 @_handles("scf.if")
 def _if(f: _Function, op: Operation) -> None:
     assert isinstance(op, scf.IfOp)
-    results = [_fresh_like(f, r) for r in op.results]
+    # a product in flight takes its registers from the branch that computes it
+    results: list[list[str] | None] = [
+        None if simt.wgmma_sources(r) else _fresh_like(f, r) for r in op.results
+    ]
     other, end = f.label("else"), f.label("endif")
     f.emit(f"@!{f.get(op.cond)[0]} bra {other};")
-    _yield_into(f, op.true_region.block, results)
+    _branch_into(f, op.true_region.block, results, op)
     f.emit(f"bra.uni {end};")
     f.lines.append(f"{other}:")
     if op.false_region.blocks:
-        _yield_into(f, op.false_region.block, results)
+        _branch_into(f, op.false_region.block, results, op)
     f.lines.append(f"{end}:")
     for res, regs in zip(op.results, results, strict=True):
+        assert regs is not None
         f.regs[res] = regs
 
 

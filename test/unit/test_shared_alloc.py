@@ -260,9 +260,10 @@ def _hopper_fixture(name: str) -> object:
 @pytest.mark.parametrize("name", list(TRITON_3_STAGE_SHARED))
 def test_hopper_kernels_need_no_more_shared_memory_than_triton(name: str) -> None:
     """The arena of each kernel is at most Triton's 3-stage figure: the epilogue's scratch over
-    the dead rings (matmul, flash attention), a conversion inside the loop beside them (i8 x
-    f16), and fp8's B (stored transposed, K-major, for wgmma: one-byte runs no ``cp.async``
-    moves) left out of the pipeline, staged once per iteration as Triton does."""
+    the dead rings (matmul, flash attention), i8's A in a ring of 2 slots beside B's 3 (i8 x
+    f16: Triton's 16384), and fp8's B (stored transposed, K-major, for wgmma: one-byte runs no
+    ``cp.async`` moves) left out of the pipeline, staged once per iteration as Triton does. ptxas
+    assembles each for sm_90a with no output."""
     from llc.passes.shared_alloc import arena_bytes
 
     module = _hopper_fixture(name)
@@ -275,6 +276,31 @@ def test_hopper_kernels_need_no_more_shared_memory_than_triton(name: str) -> Non
         and any(u.operation.name == "simt.cp_async" for u in o.result.uses)
     ]
     assert rings, "the operands are pipelined"
+    from llc.passes.targets.ptx import emit_ptx
+    from llc.testing.ptxas import assemble, find_ptxas
+
+    ptx = emit_ptx(module)  # type: ignore[arg-type]
+    if find_ptxas() is not None:  # no C7515: no register the wgmma pipeline owns is moved
+        assert assemble(ptx, "sm_90a") == "", name
+
+
+def test_peeled_products_stay_in_flight_unless_their_iteration_stages_an_operand() -> None:
+    """The pipelined matmul's peeled iterations leave their products in flight: one
+    ``simt.wgmma_wait_group`` in the loop and one after them. fp8's B is staged by each
+    iteration (a buffer of its own, not a ring slot): there each peeled iteration waits, so the
+    next one's staging buffer reuses the same bytes (one 8 KiB buffer, not one per peel)."""
+    waits = {
+        name: sum(isinstance(o, simt.WgmmaWaitGroupOp) for o in _hopper_fixture(name).walk())  # type: ignore[attr-defined]
+        for name in ("matmul", "matmul_fp8")
+    }
+    assert waits == {"matmul": 2, "matmul_fp8": 3}
+    staged = [
+        o.byte_range
+        for o in _hopper_fixture("matmul_fp8").walk()  # type: ignore[attr-defined]
+        if isinstance(o, simt.SharedAllocOp)
+        and any(u.operation.name == "simt.shared_store" for u in o.result.uses)
+    ]
+    assert len(staged) == 3 and len(set(staged)) == 1, staged
 
 
 def test_the_ptx_declares_one_arena() -> None:
@@ -330,6 +356,10 @@ EPILOGUE_SHAPE = (128, 128, 144)
 """m, n, k of the pipelined matmul-epilogue runs: 5 K steps (a masked tail), 3 in the loop, 2
 peeled."""
 
+ONE_TRIP_K = 32
+"""A second K for the deletion test: one K step, so the loop runs none and only the first
+peeled iteration runs (the paths where its wgmma group is the last one in flight)."""
+
 
 def _epilogue_module() -> ModuleOp:
     """Triton's matmul-epilogue TTIR, pointers and strides hinted divisible by 16 (as Triton's
@@ -341,11 +371,12 @@ def _epilogue_module() -> ModuleOp:
     return parse_triton_module(ttir, "matmul_epilogue", HardwareDefaults(4, 32, "cuda:90"))
 
 
-def _run_epilogue(mod: ModuleOp) -> dict[str, np.ndarray]:
-    """Program (1, 0) of the :data:`EPILOGUE_SHAPE` problem, at the tensor level or lowered."""
+def _run_epilogue(mod: ModuleOp, k: int = EPILOGUE_SHAPE[2]) -> dict[str, np.ndarray]:
+    """Program (1, 0) of the :data:`EPILOGUE_SHAPE` problem (K = ``k``), at the tensor level or
+    lowered."""
     from llc.testing.triton_fixtures import run_matmul_epilogue
 
-    return {"c": run_matmul_epilogue(mod, *EPILOGUE_SHAPE)}
+    return {"c": run_matmul_epilogue(mod, *EPILOGUE_SHAPE[:2], k)}
 
 
 @functools.cache
@@ -360,11 +391,21 @@ def _pipelined_epilogue() -> tuple[ModuleOp, Callable[[ModuleOp], dict[str, np.n
     return compiled, _run_epilogue
 
 
+def _ring_allocs(fn: func.FuncOp) -> list:
+    """The results of the ``simt.shared_alloc`` ops that ``simt.cp_async`` copies fill."""
+    return [
+        o.result
+        for o in fn.walk()
+        if isinstance(o, simt.SharedAllocOp)
+        and any(u.operation.name == "simt.cp_async" for u in o.result.uses)
+    ]
+
+
 def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync() -> None:
     """The pipelined matmul-epilogue (:func:`_pipelined_epilogue`) gives the tensor level's
     buffers, and deleting any barrier, ``fence.proxy.async``, wgmma fence/commit/wait or
     ``cp.async`` commit/wait, one at a time, is reported or changes the output."""
-    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync_on_either
 
     compiled, run = _pipelined_epilogue()
     names = [o.name for o in compiled.walk()]
@@ -377,19 +418,96 @@ def test_pipelined_wgmma_kernel_runs_like_the_tensor_level_and_needs_every_sync(
     assert np.count_nonzero(want["c"]) > 4000
     np.testing.assert_allclose(got["c"], want["c"], rtol=2e-3, atol=2e-3)
     kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
-    deletions = delete_each_sync(compiled, run, kinds)
-    # Known redundancy of the peeled form: the first peeled iteration's wgmma commit and wait
-    # order nothing (no copy follows to overwrite its slot, and the next peeled iteration's
-    # wait retires its group too); the lowering cannot yet chain a product still in flight
-    # into the next warp_group_dot, so it keeps them. Every other sync op is needed.
+    # Every sync op orders something on some path. The peeled iterations leave their products
+    # in flight and one wgmma wait after them retires all: at 5 K steps (both peeled
+    # iterations run) only the first one's commit may go (the second's commit would close its
+    # group too); with one K step (ONE_TRIP_K: the second does not run) that commit is needed.
+    # A commit deferred past the scf.if makes ptxas inject a warpgroup.arrive (C7519).
+    one_trip = _run_epilogue(_epilogue_module(), ONE_TRIP_K)["c"]
+    np.testing.assert_allclose(
+        _run_epilogue(compiled, ONE_TRIP_K)["c"], one_trip, rtol=2e-3, atol=2e-3
+    )
+    long, both = delete_each_sync_on_either(
+        compiled, (run, lambda m: _run_epilogue(m, ONE_TRIP_K)), kinds
+    )
     syncs = [o for o in compiled.walk() if o.name in kinds]
     first_peeled = next(o for o in fn.body.block.ops if isinstance(o, scf.IfOp))
-    redundant = {
-        i
-        for i, o in enumerate(syncs)
-        if o.parent_op() is first_peeled
-        and o.name in ("simt.wgmma_commit_group", "simt.wgmma_wait_group")
+    only_long = [
+        f"#{d.index} {d.after}"
+        for d in long
+        if not d.caught and syncs[d.index].parent_op() is not first_peeled
+    ]
+    assert not only_long, f"at K = {EPILOGUE_SHAPE[2]} deleting {only_long} changes nothing"
+    missed = [d.after for d in both if not d.caught]
+    assert not missed, f"deleting {missed} changes nothing"
+    leaves = [syncs[d.index].name for d in long if not d.caught]
+    assert leaves == ["simt.wgmma_commit_group"], leaves
+    from llc.passes.shared_alloc import _wgmma_readers
+
+    waits = [o for o in compiled.walk() if isinstance(o, simt.WgmmaWaitGroupOp)]
+    assert len(waits) == 2  # the loop's and one after the peeled iterations
+    rings = {a.owner for a in _ring_allocs(fn)}
+    assert set(_wgmma_readers(waits[-1]) or []) == rings, "the last wait retires both rings' reads"
+
+
+def _run_i8(module: ModuleOp, k: int) -> dict[str, np.ndarray]:
+    """Program (0, 0) of the ``matmul_i8_f16`` fixture on a 64 x 64 x ``k`` problem (i8 A in
+    [-8, 8), f16 B, seed 3): the tensor level when ``module`` is not lowered, else the SIMT
+    interpreter."""
+    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+    from llc.dialects.tl_interpreter import Buffer, Pointer
+    from llc.testing.semantics import make_interpreter, set_grid
+
+    rng = np.random.default_rng(3)
+    data = {
+        "a": rng.integers(-8, 8, 64 * k).astype(np.int8),
+        "b": rng.standard_normal(k * 64).astype(np.float16),
+        "c": np.zeros(64 * 64, np.float16),
     }
-    assert len(redundant) == 2
-    missed = [d.after for d in deletions if not d.caught and d.index not in redundant]
+    buffers = {name: Buffer(name, d) for name, d in data.items()}
+    args: list[object] = [Pointer(buffers[x], 0) for x in ("a", "b", "c")]
+    args += [np.int32(v) for v in (64, 64, k, k, 64, 64)]
+    entry = next(o for o in module.walk() if isinstance(o, func.FuncOp))
+    if "llc.num_warps" in entry.attributes:
+        interp, kernel = make_kernel_interpreter(module, 4, 32, GlobalMemory())
+        kernel.num_programs = (1, 1, 1)
+        kernel.program_id = (0, 0, 0)
+    else:
+        interp = make_interpreter(module)
+        set_grid(interp, (0, 0, 0), (1, 1, 1))
+    interp.call_op(entry.sym_name.data, tuple(args))
+    return {"c": buffers["c"].array().astype(np.float32)}
+
+
+def test_a_ring_read_into_registers_beside_a_wgmma_ring_needs_every_sync() -> None:
+    """``matmul_i8_f16`` on cuda:90: A (i8, widened in registers) and B (read by wgmma) are
+    both pipelined, as Triton 3.9 does: A's ring has ``num_stages - 1`` slots refilled after
+    the reads, B's ``num_stages`` (each with its own slot counters; Triton's 16384 bytes in
+    all), and the refill sits behind the wgmma's async-proxy fence, so that fence's barrier
+    orders the reads too (Triton's 2 barriers per iteration). It runs like the tensor level at
+    5 K steps and at one, and deleting any sync op is reported on one of the two."""
+    from llc.testing.barrier_deletion import SYNC_OPS, delete_each_sync_on_either
+
+    module = _hopper_fixture("matmul_i8_f16")
+    fn = next(o for o in module.walk() if isinstance(o, func.FuncOp))  # type: ignore[attr-defined]
+    rings = sorted(a.type.size.data for a in _ring_allocs(fn))  # type: ignore[attr-defined]
+    assert rings == [4096, 12288]  # A: 2 x 64 x 32 i8; B: 3 x 32 x 64 f16
+    loop = next(o for o in fn.walk() if isinstance(o, scf.ForOp))
+    assert sum(isinstance(o, gpu.BarrierOp) for o in loop.body.block.ops) == 2
+    from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
+    from llc.testing.triton_fixtures import FIXTURES, hinted
+
+    ttir = hinted((FIXTURES / "matmul_i8_f16.sm90.ttir").read_text())
+    source = parse_triton_module(ttir, "i8", HardwareDefaults(4, 32, "cuda:90"))
+    for k in (144, 32):
+        np.testing.assert_allclose(
+            _run_i8(module, k)["c"],
+            _run_i8(source, k)["c"],
+            rtol=2e-3,
+            atol=2e-2,  # type: ignore[arg-type]
+        )
+    kinds = (*SYNC_OPS, "simt.cp_async_commit_group", "simt.cp_async_wait_group")
+    runs = (lambda m: _run_i8(m, 144), lambda m: _run_i8(m, 32))
+    _, both = delete_each_sync_on_either(module, runs, kinds)  # type: ignore[arg-type]
+    missed = [d.after for d in both if not d.caught]
     assert not missed, f"deleting {missed} changes nothing"
