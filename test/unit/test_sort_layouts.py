@@ -6,9 +6,9 @@ the same kernel (``examples/triton/<kernel>.sm<NN>.{ttir,ttgir}``, dumped by
 The whole-function solver must finish within its default budget (no ``remark:``: these
 functions get the tied model of :mod:`llc.passes.layout_solver`), and llc's figure (the
 ``--layout-report`` total) must be at most Triton's, priced by the same cost model. Triton's
-conversion count is read from its dump at test time; where llc leaves more conversions (each
-one pays for itself in the figure, or is a free renaming between a blocked and an equal linear
-layout) the comparison is a strict expected failure with the reason.
+conversion count is read from its dump at test time; where llc leaves more conversions on
+purpose (:data:`MORE_CONVERSIONS`) they must pay for themselves: cost less than the reductions
+they make cheaper.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from xdsl.context import Context
 
 from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
 from llc.passes.layout_passes import OptimizeLayoutsPass
-from llc.passes.layout_report import layout_report
+from llc.passes.layout_report import FunctionReport, layout_report
 
 FIXTURES = Path(__file__).resolve().parents[2] / "examples" / "triton"
 
@@ -36,9 +36,14 @@ KERNELS = (
 )
 
 MORE_CONVERSIONS = {
-    "sort_cols.sm80": "2 conversions (168) buy cheaper reductions: figure 432 against Triton's 854",
+    # Triton's own assignment is among the solver's candidates and costs 858 under the model
+    # (the optimum: 485): 7 of its 21 xor reductions split their axis across warps and go
+    # through shared memory (92 each). llc converts the 64x8 tile into a layout where every
+    # reduction stays within a warp and back (2 x 84). Triton 3.9's PTX agrees: 448 B through
+    # shared memory and 288 B of shuffles for its layouts, 64 B and 240 B for llc's.
+    "sort_cols.sm80": "2 conversions (168) save 590 of reductions: figure 432 against 854",
 }
-"""Where llc leaves more ``convert_layout`` ops than Triton, and why (strict expected failures)."""
+"""Where llc leaves more ``convert_layout`` ops than Triton on purpose, and why."""
 
 
 def _convert_count(text: str) -> int:
@@ -46,9 +51,9 @@ def _convert_count(text: str) -> int:
 
 
 @functools.cache
-def _llc(kernel: str, budget: float = 2.0) -> tuple[float, int, str]:
-    """llc's figure, conversions and stderr for ``kernel``'s TTIR (default pipeline, the
-    solver's default budget unless ``budget``)."""
+def _llc(kernel: str, budget: float = 2.0) -> tuple[FunctionReport, int, str]:
+    """llc's figure (the report), conversions and stderr for ``kernel``'s TTIR (default
+    pipeline, the solver's default budget unless ``budget``)."""
     path = FIXTURES / f"{kernel}.ttir"
     arch = kernel.rsplit(".sm", 1)[1]
     module = parse_triton_module(
@@ -60,16 +65,16 @@ def _llc(kernel: str, budget: float = 2.0) -> tuple[float, int, str]:
     module.verify()
     [report] = layout_report(module)
     converts = sum(1 for op in module.walk() if op.name == "tl.convert_layout")
-    return report.total, converts, err.getvalue()
+    return report, converts, err.getvalue()
 
 
 @functools.cache
-def _triton(kernel: str) -> tuple[float, int]:
+def _triton(kernel: str) -> tuple[FunctionReport, int]:
     """Triton's figure (its TTGIR priced by llc's cost model) and conversions."""
     path = FIXTURES / f"{kernel}.ttgir"
     text = path.read_text()
     [report] = layout_report(parse_triton_module(text, str(path)))
-    return report.total, _convert_count(text)
+    return report, _convert_count(text)
 
 
 OVER_BUDGET = {
@@ -100,28 +105,24 @@ def test_sort_is_solved_within_the_default_budget(kernel: str) -> None:
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_sort_figure_is_at_most_tritons(kernel: str) -> None:
-    figure, _, _ = _llc(kernel)
-    triton_figure, _ = _triton(kernel)
-    assert figure <= triton_figure + 1e-6, (figure, triton_figure)
+    report, _, _ = _llc(kernel)
+    triton, _ = _triton(kernel)
+    assert report.total <= triton.total + 1e-6, (report.total, triton.total)
 
 
-def _conversion_params() -> list[object]:
-    return [
-        pytest.param(
-            k,
-            marks=[pytest.mark.xfail(raises=AssertionError, strict=True, reason=r)]
-            if (r := MORE_CONVERSIONS.get(k))
-            else [],
-        )
-        for k in KERNELS
-    ]
-
-
-@pytest.mark.parametrize("kernel", _conversion_params())
-def test_sort_conversions_are_at_most_tritons(kernel: str) -> None:
-    _, converts, _ = _llc(kernel)
-    _, triton_converts = _triton(kernel)
-    assert converts <= triton_converts, (converts, triton_converts)
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_sort_conversions_are_at_most_tritons_or_pay_for_themselves(kernel: str) -> None:
+    """At most Triton's conversions, except where :data:`MORE_CONVERSIONS` says why: there the
+    conversions cost less than what they save on the reductions (and the exception still
+    holds: a kernel that no longer needs it leaves the list)."""
+    report, converts, _ = _llc(kernel)
+    triton, triton_converts = _triton(kernel)
+    if kernel not in MORE_CONVERSIONS:
+        assert converts <= triton_converts, (converts, triton_converts)
+        return
+    assert converts > triton_converts, (converts, triton_converts)
+    saved = triton.reduction_total - report.reduction_total
+    assert 0 < report.conversion_total < saved, (report.conversion_total, saved)
 
 
 def test_past_the_budget_the_best_assignment_found_is_kept() -> None:
@@ -164,4 +165,4 @@ def test_tied_model_is_not_above_the_full_one(kernel: str, monkeypatch: pytest.M
     monkeypatch.setattr(solver, "TIE_ABOVE_VALUES", 1 << 30)
     full, _, stderr = _llc.__wrapped__(kernel, 30.0)  # proven, however loaded the machine
     assert "remark:" not in stderr, stderr
-    assert tied <= full + 1e-6, (tied, full)
+    assert tied.total <= full.total + 1e-6, (tied.total, full.total)
