@@ -1063,6 +1063,8 @@ class _Ilp:
         self._integer = False
         self._incumbent: list[float] | None = None
         self.start: Sequence[int] | None = None
+        self.deadline = _INF
+        """The process CPU time past which the branch and bound stops."""
         """An assignment the first branch and bound starts from (the best one known)."""
         self._entries: tuple | None = None
         self._prices: np.ndarray | None = None
@@ -1248,6 +1250,12 @@ class _Ilp:
         h.setOptionValue("mip_abs_gap", 1e-7)
         h.setOptionValue("threads", 1)
         h.setOptionValue("presolve", "off")
+        # HiGHS's own time limit is wall-clock (given slack below, so that a loaded machine
+        # does not change the result); the budget is CPU time, enforced by interrupting the
+        # branch and bound from its callback (it keeps its incumbent).
+        with contextlib.suppress(AttributeError, TypeError):
+            h.setCallback(self._interrupt, None)
+            h.startCallback(highspy.cb.HighsCallbackType.kCallbackMipInterrupt)
         starts, index, value = [0], [], []
         for cols, coefs, _, _ in self.rows:
             index += cols
@@ -1271,10 +1279,16 @@ class _Ilp:
         h.passModel(lp)
         return h
 
+    def _interrupt(self, kind: int, message: str, out: object, inp: object, data: object) -> None:
+        """HiGHS's MIP callback: stop the branch and bound past :attr:`deadline` (CPU time)."""
+        if time.process_time() > self.deadline:
+            inp.user_interrupt = True  # type: ignore[attr-defined]
+
     def solve(self, time_limit: float) -> SolveResult:
         import highspy
 
         start = time.process_time()
+        self.deadline = start + time_limit
         m = self.model
         if not self.costs:
             return SolveResult([0] * len(m.candidates), self.constant, "optimal", 0.0)
