@@ -1285,7 +1285,8 @@ class _Ilp:
     def _interrupt(self, kind: int, message: str, out: object, inp: object, data: object) -> None:
         """HiGHS's MIP callback: stop the branch and bound past :attr:`deadline` (CPU time)."""
         if time.process_time() > self.deadline:
-            inp.user_interrupt = True  # type: ignore[attr-defined]
+            with contextlib.suppress(AttributeError):  # a HiGHS without the field: no interrupt
+                inp.user_interrupt = True  # type: ignore[attr-defined]
 
     def solve(self, time_limit: float) -> SolveResult:
         import highspy
