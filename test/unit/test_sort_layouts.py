@@ -6,9 +6,9 @@ the same kernel (``examples/triton/<kernel>.sm<NN>.{ttir,ttgir}``, dumped by
 The whole-function solver must finish within its default budget (no ``remark:``: these
 functions get the tied model of :mod:`llc.passes.layout_solver`), and llc's figure (the
 ``--layout-report`` total) must be at most Triton's, priced by the same cost model. Triton's
-conversion count is read from its dump at test time; where llc leaves more conversions (each
-one pays for itself in the figure, or is a free renaming between a blocked and an equal linear
-layout) the comparison is a strict expected failure with the reason.
+conversion count is read from its dump at test time; where llc leaves more conversions on
+purpose (:data:`MORE_CONVERSIONS`) they must pay for themselves: cost less than the reductions
+they make cheaper.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from xdsl.context import Context
 
 from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
 from llc.passes.layout_passes import OptimizeLayoutsPass
-from llc.passes.layout_report import layout_report
+from llc.passes.layout_report import FunctionReport, layout_report
 
 FIXTURES = Path(__file__).resolve().parents[2] / "examples" / "triton"
 
@@ -36,9 +36,14 @@ KERNELS = (
 )
 
 MORE_CONVERSIONS = {
-    "sort_cols.sm80": "2 conversions (168) buy cheaper reductions: figure 432 against Triton's 854",
+    # Triton's own assignment is among the solver's candidates and costs 858 under the model
+    # (the optimum: 485): 7 of its 21 xor reductions split their axis across warps and go
+    # through shared memory (92 each). llc converts the 64x8 tile into a layout where every
+    # reduction stays within a warp and back (2 x 84). Triton 3.9's PTX agrees: 448 B through
+    # shared memory and 288 B of shuffles for its layouts, 64 B and 240 B for llc's.
+    "sort_cols.sm80": "2 conversions (168) save 590 of reductions: figure 432 against 854",
 }
-"""Where llc leaves more ``convert_layout`` ops than Triton, and why (strict expected failures)."""
+"""Where llc leaves more ``convert_layout`` ops than Triton on purpose, and why."""
 
 
 def _convert_count(text: str) -> int:
@@ -46,9 +51,9 @@ def _convert_count(text: str) -> int:
 
 
 @functools.cache
-def _llc(kernel: str, budget: float = 2.0) -> tuple[float, int, str]:
-    """llc's figure, conversions and stderr for ``kernel``'s TTIR (default pipeline, the
-    solver's default budget unless ``budget``)."""
+def _llc(kernel: str, budget: float = 2.0) -> tuple[FunctionReport, int, str]:
+    """llc's figure (the report), conversions and stderr for ``kernel``'s TTIR (default
+    pipeline, the solver's default budget unless ``budget``)."""
     path = FIXTURES / f"{kernel}.ttir"
     arch = kernel.rsplit(".sm", 1)[1]
     module = parse_triton_module(
@@ -60,23 +65,23 @@ def _llc(kernel: str, budget: float = 2.0) -> tuple[float, int, str]:
     module.verify()
     [report] = layout_report(module)
     converts = sum(1 for op in module.walk() if op.name == "tl.convert_layout")
-    return report.total, converts, err.getvalue()
+    return report, converts, err.getvalue()
 
 
 @functools.cache
-def _triton(kernel: str) -> tuple[float, int]:
+def _triton(kernel: str) -> tuple[FunctionReport, int]:
     """Triton's figure (its TTGIR priced by llc's cost model) and conversions."""
     path = FIXTURES / f"{kernel}.ttgir"
     text = path.read_text()
     [report] = layout_report(parse_triton_module(text, str(path)))
-    return report.total, _convert_count(text)
+    return report, _convert_count(text)
 
 
 OVER_BUDGET = {
-    k: "the tied model needs about 3.5 s of CPU (the improved staged analysis ties fewer "
-    "values); the best assignment found within 2 s is kept and the rewrite then leaves 0 "
-    "conversions, figure below Triton's (test_sort_figure_is_at_most_tritons)"
-    for k in ("sort_rows.sm80", "sort_row_f16.sm80")
+    "sort_rows.sm80": "the tied model's last MIP needs 6 to 8 s of CPU to prove 560.508 (its "
+    "root bound is 559.0: the relaxation of the shared conversions is weak on this network); "
+    "the best assignment found within 2 s (561.5) is kept and the rewrite then leaves 0 "
+    "conversions, figure below Triton's (test_sort_figure_is_at_most_tritons)",
 }
 """Where the solver does not finish within the default budget (strict expected failures)."""
 
@@ -100,42 +105,37 @@ def test_sort_is_solved_within_the_default_budget(kernel: str) -> None:
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_sort_figure_is_at_most_tritons(kernel: str) -> None:
-    figure, _, _ = _llc(kernel)
-    triton_figure, _ = _triton(kernel)
-    assert figure <= triton_figure + 1e-6, (figure, triton_figure)
+    report, _, _ = _llc(kernel)
+    triton, _ = _triton(kernel)
+    assert report.total <= triton.total + 1e-6, (report.total, triton.total)
 
 
-def _conversion_params() -> list[object]:
-    return [
-        pytest.param(
-            k,
-            marks=[pytest.mark.xfail(raises=AssertionError, strict=True, reason=r)]
-            if (r := MORE_CONVERSIONS.get(k))
-            else [],
-        )
-        for k in KERNELS
-    ]
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_sort_conversions_are_at_most_tritons_or_pay_for_themselves(kernel: str) -> None:
+    """At most Triton's conversions, except where :data:`MORE_CONVERSIONS` says why: there the
+    conversions cost less than what they save on the reductions (and the exception still
+    holds: a kernel that no longer needs it leaves the list)."""
+    report, converts, _ = _llc(kernel)
+    triton, triton_converts = _triton(kernel)
+    if kernel not in MORE_CONVERSIONS:
+        assert converts <= triton_converts, (converts, triton_converts)
+        return
+    assert converts > triton_converts, (converts, triton_converts)
+    saved = triton.reduction_total - report.reduction_total
+    assert 0 < report.conversion_total < saved, (report.conversion_total, saved)
 
 
-@pytest.mark.parametrize("kernel", _conversion_params())
-def test_sort_conversions_are_at_most_tritons(kernel: str) -> None:
-    _, converts, _ = _llc(kernel)
-    _, triton_converts = _triton(kernel)
-    assert converts <= triton_converts, (converts, triton_converts)
-
-
-def test_past_the_budget_the_best_assignment_found_is_kept() -> None:
-    """The full model of the 16x128 top-k (no ties) is not proven within a second: the
-    solver keeps the cheapest assignment it priced exactly (a lazy round's optimum or HiGHS's
-    incumbent), below the staged one, and says it is not proven."""
+def _model(kernel: str, tie_above: int | None) -> object:
+    """The solver's model of ``kernel`` (:func:`llc.passes.layout_solver.build_model` after the
+    staged analysis)."""
     from xdsl.dialects.func import FuncOp
 
     from llc.dialects.layout_rules import is_tensor
     from llc.passes.layout_assignment import walk_ops
     from llc.passes.layout_passes import AssignAnchorsPass, PropagateLayoutsPass
-    from llc.passes.layout_solver import build_model, solve_model
+    from llc.passes.layout_solver import build_model
 
-    path = FIXTURES / "topk_rows.sm80.ttir"
+    path = FIXTURES / f"{kernel}.ttir"
     module = parse_triton_module(path.read_text(), str(path), HardwareDefaults(num_warps=4))
     AssignAnchorsPass().apply(Context(), module)
     analysis = PropagateLayoutsPass().analyse(module, ["anchors", "propagate", "resolve", "fill"])
@@ -146,11 +146,35 @@ def test_past_the_budget_the_best_assignment_found_is_kept() -> None:
         for op in walk_ops(func)
         if op.name == "tl.store" and is_tensor(op.operands[0])
     }
-    model = build_model(analysis, func, layouts, sinks, tie_above=None)
+    return build_model(analysis, func, layouts, sinks, tie_above=tie_above)
+
+
+def test_past_the_budget_the_best_assignment_found_is_kept() -> None:
+    """The full model of the 16x128 top-k (no ties) is not proven within a second: the
+    solver keeps the cheapest assignment it priced exactly (a lazy round's optimum or HiGHS's
+    incumbent), below the staged one, and says it is not proven."""
+    from llc.passes.layout_solver import solve_model
+
+    model = _model("topk_rows.sm80", None)
     result = solve_model(model, 1.0)  # a round or two, no proof
     assert not result.proven and result.choice is not None, result.status
     staged = model.evaluate(model.staged_choice())
     assert result.objective == model.evaluate(result.choice) < staged, (result, staged)
+
+
+def test_the_branch_and_bound_stops_at_the_budget() -> None:
+    """The budget is CPU time and HiGHS's own limit is wall-clock (with slack, so that a loaded
+    machine gives the same layouts): the solver interrupts the branch and bound from its
+    callback. The tied model of the 4x128 sort reaches its MIP after about 0.9 s of lazy
+    rounds; with a 1 s budget it stops within 1.3 s (1.5 s without the interrupt), keeping
+    the best assignment found."""
+    from llc.passes.layout_solver import TIE_ABOVE_VALUES, solve_model
+
+    model = _model("sort_rows.sm80", TIE_ABOVE_VALUES)
+    result = solve_model(model, 1.0)
+    assert not result.proven and result.choice is not None, result.status
+    assert result.seconds <= 1.0 + 0.3, result.seconds
+    assert result.objective < model.evaluate(model.staged_choice())
 
 
 @pytest.mark.parametrize("kernel", ["topk_rows.sm80", "sort_cols.sm80"])
@@ -164,4 +188,4 @@ def test_tied_model_is_not_above_the_full_one(kernel: str, monkeypatch: pytest.M
     monkeypatch.setattr(solver, "TIE_ABOVE_VALUES", 1 << 30)
     full, _, stderr = _llc.__wrapped__(kernel, 30.0)  # proven, however loaded the machine
     assert "remark:" not in stderr, stderr
-    assert tied <= full + 1e-6, (tied, full)
+    assert tied.total <= full.total + 1e-6, (tied.total, full.total)
