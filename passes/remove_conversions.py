@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -54,6 +55,7 @@ from llc.passes.layout_cost import capability_of, conversion_cost, remat_cost
 __all__ = [
     "RematPlan",
     "backward_slice",
+    "duplicate_loop_argument",
     "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
@@ -566,6 +568,10 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             good = plan is not None and bool(plan.order) and plan.better_than(before)
             # Moving the conversion down (Triton's forward propagation) when that is cheaper
             # than recomputing its producers in the target layout.
+            if not good and duplicate_loop_argument(op, max_slice, log):
+                improved += 1
+                changed = True
+                continue
             if sink_conversion(op, log, plan.cost if good else None):  # type: ignore[union-attr]
                 improved += 1
                 changed = True
@@ -731,6 +737,176 @@ def _carry(
     for op in reversed(plan.order):
         if op.parent is not None and not any(r.uses for r in op.results):
             Rewriter.erase_op(op)
+
+
+def duplicate_loop_argument(
+    cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None = None
+) -> bool:
+    """Carry an ``scf.for`` iteration argument a second time, in ``cvt``'s layout, when the
+    value ``cvt`` converts inside the loop is recomputed from that argument.
+
+    Triton's rematerialization of a loop argument: where ``cvt``'s source is computed in the
+    loop from an iteration argument ``a`` that must keep its layout (other readers, or its
+    loop result read in it), the loop gets a second argument ``a'`` in the new layout (its init
+    converted once before the loop), the yielded value is recomputed in that layout too, and
+    ``cvt`` becomes the slice recomputed from ``a'``. Loop results converted to the new layout
+    read the new result instead. Weighed with block weights
+    (:func:`llc.passes.layout_solver.block_weight`): applied when the recomputed slices on each
+    iteration plus the init's conversion cost less than ``cvt`` on each iteration plus the
+    conversions of the loop result it saves.
+
+    >>> from xdsl.dialects.builtin import TensorType, f32
+    >>> from xdsl.ir import Block
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> from llc.layouts import BlockedLayout
+    >>> enc = BlockedEncodingAttr(BlockedLayout([1], [32], [1], [0]))
+    >>> a = Block(arg_types=[TensorType(f32, [32], enc)]).args[0]
+    >>> duplicate_loop_argument(ConvertLayoutOp(a, a.type), 8)  # not in a loop
+    False
+    """
+    from llc.passes.layout_solver import block_weight
+
+    block = cvt.parent_block()
+    loop = block.parent_op() if block is not None else None
+    if block is None or loop is None or loop.name != "scf.for":
+        return False
+    new_enc = encoding_of(cvt.result.type)
+    assert new_enc is not None
+    plan = backward_slice(cvt.src, new_enc, cvt, max_slice)
+    if plan is None or not plan.order:
+        return False
+    args = [v for v, e in plan.leaves if isinstance(v, BlockArgument) and v.owner is block]
+    if len(args) != 1 or args[0].index == 0 or len(plan.leaves) != 1:
+        return False  # one iteration argument, the slice's only leaf
+    arg = args[0]
+    k = arg.index - 1
+    yield_op = block.last_op
+    assert yield_op is not None
+    yielded = yield_op.operands[k]
+    t = arg.type
+    assert isinstance(t, TensorType)
+    if (
+        yielded is arg
+        or encoding_of(t) == new_enc
+        or _existing_conversion(arg, new_enc, cvt) is not None
+    ):
+        return False
+    # Price both slices with the new argument standing in for ``arg`` in the new layout (a
+    # conversion at the top of the body, which the slices then reuse as a free leaf).
+    stand_in = insert_conversion(arg, new_enc)
+    keep = False
+    try:
+        plan = backward_slice(cvt.src, new_enc, cvt, max_slice)
+        yplan = (
+            None if yielded is cvt.src else backward_slice(yielded, new_enc, yield_op, max_slice)
+        )
+        if plan is None or (yplan is None and yielded is not cvt.src):
+            return False
+        if any(v is not arg for v, _ in plan.leaves) or (
+            yplan is not None and any(v is not arg for v, _ in yplan.leaves)
+        ):
+            return False  # another value converted on every iteration: no better than cvt
+        chain = [*plan.order, *(yplan.order if yplan else []), stand_in.owner]
+        if not _needed_twice(arg, k, cvt, chain):  # type: ignore[arg-type]
+            return False  # carrying it once in the new layout (move_out_of_loop) is cheaper
+        inner, outer = block_weight(block), block_weight(loop.parent_block())
+        result = loop.results[k]
+        saved = [
+            u.operation
+            for u in result.uses
+            if isinstance(u.operation, ConvertLayoutOp)
+            and encoding_of(u.operation.result.type) == new_enc
+        ]
+        init = loop.operands[3 + k]
+        init_cost = (
+            0.0
+            if encoding_of(init.type) == new_enc
+            else conversion_cost(
+                encoding_of(t), new_enc, shape_of(t), element_bits(t), capability_of(cvt)
+            )
+        )
+        # Every slice op is a copy: the original chain still feeds ``arg``'s own yield.
+        copied = dict.fromkeys([*plan.order, *(yplan.order if yplan is not None else [])])
+        after = inner * sum(
+            remat_cost(o.name, shape_of(r.type), element_bits(r.type))
+            for o in copied
+            for r in o.results[:1]
+            if isinstance(r.type, TensorType)
+        )
+        after += init_cost * outer
+        before = _conversion_cost_of(cvt) * inner + sum(
+            _conversion_cost_of(c) * outer  # type: ignore[arg-type]
+            for c in saved
+        )
+        if after >= before:
+            if log is not None:
+                log.append(f"keep {_label(cvt)}: second loop argument {after:g} >= {before:g}")
+            return False
+        keep = True
+    finally:
+        if not keep:
+            owner = stand_in.owner
+            assert isinstance(owner, Operation)
+            Rewriter.erase_op(owner)
+    if log is not None:
+        log.append(
+            f"loop argument #{k} of scf.for carried a second time in {_label(cvt)}'s layout: "
+            f"{after:g} < {before:g}"
+        )
+    value = apply_plan(plan, cvt.src)
+    cvt.result.replace_all_uses_with(value)
+    Rewriter.erase_op(cvt)
+    again = value if yplan is None else apply_plan(yplan, yielded)
+    new_type = TensorType(t.element_type, t.get_shape(), new_enc)
+    new_arg = block.insert_arg(new_type, len(block.args))
+    stand_in.replace_all_uses_with(new_arg)
+    owner = stand_in.owner
+    assert isinstance(owner, Operation)
+    Rewriter.erase_op(owner)
+    yield_op.operands = [*yield_op.operands, again]
+    inits = [*loop.operands[3:], _insert_conversion_before(init, new_enc, loop)]
+    new_loop = scf.ForOp(
+        loop.operands[0], loop.operands[1], loop.operands[2], inits, loop.detach_region(0)
+    )
+    Rewriter.insert_op(new_loop, InsertPoint.before(loop))
+    for old, new in zip(loop.results, new_loop.results, strict=False):
+        new.name_hint = old.name_hint
+        old.replace_all_uses_with(new)
+    for c in saved:
+        c.result.replace_all_uses_with(new_loop.results[-1])  # type: ignore[attr-defined]
+        Rewriter.erase_op(c)
+    Rewriter.erase_op(loop)
+    return True
+
+
+def _needed_twice(arg: BlockArgument, k: int, cvt: Operation, ops: list[Operation]) -> bool:
+    """Whether the loop still needs ``arg``'s chain in its own layout once ``cvt`` reads a copy:
+    a value of the chain (``arg``, the ops of the slices ``ops``) has a reader outside the
+    chain other than ``cvt`` and its own yield operand ``k``, or the loop result ``k`` a reader
+    other than a conversion to ``cvt``'s layout. Otherwise carrying the argument in the new
+    layout alone does the job with no copy."""
+    chain = set(ops)  # the slices' ops and the stand-in conversion
+    loop = arg.owner.parent_op()  # type: ignore[union-attr]
+    assert loop is not None
+    yield_op = arg.owner.last_op  # type: ignore[union-attr]
+    derived: list[SSAValue] = [arg]  # the chain's values computed from ``arg``
+    for o in ops:
+        if not isinstance(o, ConvertLayoutOp) and any(x in derived for x in o.operands):
+            derived += o.results
+    for v in derived:
+        for use in v.uses:
+            user = use.operation
+            if user in chain or user is cvt or (user is yield_op and use.index == k):
+                continue
+            return True
+    new_enc = encoding_of(cvt.results[0].type)
+    return any(
+        not (
+            isinstance(u.operation, ConvertLayoutOp)
+            and encoding_of(u.operation.result.type) == new_enc
+        )
+        for u in loop.results[k].uses
+    )
 
 
 def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) -> bool:
