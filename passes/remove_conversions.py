@@ -261,6 +261,18 @@ def _slice(
     for op in plan.order:
         if op.name == "tl.load":  # a load read in another layout: its access cost changes
             plan.cost += _access_delta(op, plan.needed[op.results[0]])
+        elif op.name == "tl.reduce":  # so does a reduction's: shuffles, or adds in registers
+            copied = any(
+                r in kept
+                or any(
+                    u.operation is not root
+                    and u.operation not in in_slice
+                    and u.operation not in also_roots
+                    for u in r.uses
+                )
+                for r in op.results
+            )
+            plan.cost += _reduction_delta(op, plan.operand_layouts.get(op, {}), copied)
         for r in tensor_results(op):
             result = op.results[r]
             if result not in plan.needed:
@@ -459,6 +471,32 @@ def _access_delta(op: Operation, enc: Attribute) -> float:
     except (ValueError, AttributeError):
         return float("inf")
     return max(0.0, new - old)
+
+
+def _reduction_delta(op: Operation, layouts: dict[int, Attribute], copied: bool = False) -> float:
+    """What ``op`` (a ``tl.reduce``) costs more with its tensor operands in ``layouts`` (by
+    operand index; the others as they are) than as it is, under the figure's reduction price
+    (:func:`llc.cost.reduction_cost`, as ``--layout-report`` and the solver charge it); never
+    negative; ``copied``: the original stays too, so the copy pays its whole price. A slice
+    that relays a reduction out pays for it as it pays for a load's access.
+
+    >>> _reduction_delta.__name__
+    '_reduction_delta'
+    """
+    from llc.cost import reduction_cost
+
+    axis = op.axis.value.data  # type: ignore[attr-defined]
+    old = new = 0.0
+    for i in tensor_operands(op):
+        v = op.operands[i]
+        current = encoding_of(v.type)
+        want = layouts.get(i, current)
+        try:
+            old += reduction_cost(current, shape_of(v.type), axis, element_bits(v.type))
+            new += reduction_cost(want, shape_of(v.type), axis, element_bits(v.type))
+        except (LayoutError, ValueError, AttributeError):
+            return float("inf")
+    return new if copied else max(0.0, new - old)
 
 
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
@@ -743,17 +781,18 @@ def duplicate_loop_argument(
     cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None = None
 ) -> bool:
     """Carry an ``scf.for`` iteration argument a second time, in ``cvt``'s layout, when the
-    value ``cvt`` converts inside the loop is recomputed from that argument.
+    value ``cvt`` converts is computed in the loop from that argument.
 
-    Triton's rematerialization of a loop argument: where ``cvt``'s source is computed in the
-    loop from an iteration argument ``a`` that must keep its layout (other readers, or its
-    loop result read in it), the loop gets a second argument ``a'`` in the new layout (its init
-    converted once before the loop), the yielded value is recomputed in that layout too, and
-    ``cvt`` becomes the slice recomputed from ``a'``. Loop results converted to the new layout
-    read the new result instead. Weighed with block weights
-    (:func:`llc.passes.layout_solver.block_weight`): applied when the recomputed slices on each
-    iteration plus the init's conversion cost less than ``cvt`` on each iteration plus the
-    conversions of the loop result it saves.
+    Triton's rematerialization of a loop argument. ``cvt`` either sits in the loop body and
+    converts a value computed there from an iteration argument ``a`` on every iteration, or
+    sits after the loop and converts the loop's result of ``a``. Where ``a``'s chain must keep
+    its layout (other readers in the loop, or its result read in it: else carrying ``a`` in the
+    new layout alone, :func:`move_out_of_loop`, is cheaper), the loop gets a second argument
+    ``a'`` in the new layout (its init built or converted once before the loop), the yielded
+    value is recomputed from ``a'`` in that layout, ``cvt`` reads the copy, and the loop's
+    results converted to the new layout read the new result. Weighed with block weights
+    (:func:`llc.passes.layout_solver.block_weight`): the copied ops on every iteration plus the
+    init against the conversions saved (inside the loop: on every iteration).
 
     >>> from xdsl.dialects.builtin import TensorType, f32
     >>> from xdsl.ir import Block
@@ -761,83 +800,74 @@ def duplicate_loop_argument(
     >>> from llc.layouts import BlockedLayout
     >>> enc = BlockedEncodingAttr(BlockedLayout([1], [32], [1], [0]))
     >>> a = Block(arg_types=[TensorType(f32, [32], enc)]).args[0]
-    >>> duplicate_loop_argument(ConvertLayoutOp(a, a.type), 8)  # not in a loop
+    >>> duplicate_loop_argument(ConvertLayoutOp(a, a.type), 8)  # not of a loop
     False
     """
     from llc.passes.layout_solver import block_weight
 
-    block = cvt.parent_block()
-    loop = block.parent_op() if block is not None else None
-    if block is None or loop is None or loop.name != "scf.for":
-        return False
     new_enc = encoding_of(cvt.result.type)
-    assert new_enc is not None
-    plan = backward_slice(cvt.src, new_enc, cvt, max_slice)
-    if plan is None or not plan.order:
-        return False
-    args = [v for v, e in plan.leaves if isinstance(v, BlockArgument) and v.owner is block]
-    if len(args) != 1 or args[0].index == 0 or len(plan.leaves) != 1:
-        return False  # one iteration argument, the slice's only leaf
-    arg = args[0]
+    src = cvt.src
+    owner = src.owner
+    after_loop = isinstance(owner, Operation) and owner.name == "scf.for"
+    if after_loop:  # the loop's result k
+        loop = owner
+        block = loop.regions[0].block  # type: ignore[union-attr]
+        arg = block.args[src.index + 1]  # type: ignore[attr-defined]
+    else:
+        block = cvt.parent_block()
+        loop = block.parent_op() if block is not None else None
+        if block is None or loop is None or loop.name != "scf.for":
+            return False
+        plan = backward_slice(src, new_enc, cvt, max_slice)  # type: ignore[arg-type]
+        if plan is None or not plan.order:
+            return False
+        args = [v for v, e in plan.leaves if isinstance(v, BlockArgument) and v.owner is block]
+        if len(args) != 1 or args[0].index == 0 or len(plan.leaves) != 1:
+            return False  # one iteration argument, the slice's only leaf
+        arg = args[0]
     k = arg.index - 1
     yield_op = block.last_op
-    assert yield_op is not None
+    assert yield_op is not None and new_enc is not None
     yielded = yield_op.operands[k]
     t = arg.type
     assert isinstance(t, TensorType)
-    if (
-        yielded is arg
-        or encoding_of(t) == new_enc
-        or _existing_conversion(arg, new_enc, cvt) is not None
-    ):
+    if yielded is arg or encoding_of(t) == new_enc or _existing_conversion(arg, new_enc, cvt):
         return False
-    # Price both slices with the new argument standing in for ``arg`` in the new layout (a
+    # Price the slices with the new argument standing in for ``arg`` in the new layout (a
     # conversion at the top of the body, which the slices then reuse as a free leaf).
     stand_in = insert_conversion(arg, new_enc)
     keep = False
     try:
-        plan = backward_slice(cvt.src, new_enc, cvt, max_slice)
-        yplan = (
-            None if yielded is cvt.src else backward_slice(yielded, new_enc, yield_op, max_slice)
-        )
-        if plan is None or (yplan is None and yielded is not cvt.src):
+        plan = None if after_loop else backward_slice(src, new_enc, cvt, max_slice)
+        yplan = None if yielded is src else backward_slice(yielded, new_enc, yield_op, max_slice)
+        if (plan is None and not after_loop) or (yplan is None and yielded is not src):
             return False
-        if any(v is not arg for v, _ in plan.leaves) or (
-            yplan is not None and any(v is not arg for v, _ in yplan.leaves)
-        ):
+        plans = [p for p in (plan, yplan) if p is not None]
+        if any(v is not arg for p in plans for v, _ in p.leaves):
             return False  # another value converted on every iteration: no better than cvt
-        chain = [*plan.order, *(yplan.order if yplan else []), stand_in.owner]
-        if not _needed_twice(arg, k, cvt, chain):  # type: ignore[arg-type]
+        chain = [o for p in plans for o in p.order]
+        if not _needed_twice(arg, k, cvt, [*chain, stand_in.owner]):  # type: ignore[list-item]
             return False  # carrying it once in the new layout (move_out_of_loop) is cheaper
         inner, outer = block_weight(block), block_weight(loop.parent_block())
-        result = loop.results[k]
         saved = [
             u.operation
-            for u in result.uses
+            for u in loop.results[k].uses
             if isinstance(u.operation, ConvertLayoutOp)
             and encoding_of(u.operation.result.type) == new_enc
         ]
         init = loop.operands[3 + k]
-        init_cost = (
-            0.0
-            if encoding_of(init.type) == new_enc
-            else conversion_cost(
-                encoding_of(t), new_enc, shape_of(t), element_bits(t), capability_of(cvt)
-            )
-        )
+        init_cost = _init_cost(init, new_enc, loop, max_slice)
         # Every slice op is a copy: the original chain still feeds ``arg``'s own yield.
-        copied = dict.fromkeys([*plan.order, *(yplan.order if yplan is not None else [])])
         after = inner * sum(
             remat_cost(o.name, shape_of(r.type), element_bits(r.type))
-            for o in copied
+            for o in dict.fromkeys(chain)
             for r in o.results[:1]
             if isinstance(r.type, TensorType)
         )
         after += init_cost * outer
-        before = _conversion_cost_of(cvt) * inner + sum(
-            _conversion_cost_of(c) * outer  # type: ignore[arg-type]
-            for c in saved
-        )
+        before = sum(_conversion_cost_of(c) * outer for c in saved)  # type: ignore[arg-type]
+        if not after_loop:
+            before += _conversion_cost_of(cvt) * inner
         if after >= before:
             if log is not None:
                 log.append(f"keep {_label(cvt)}: second loop argument {after:g} >= {before:g}")
@@ -845,24 +875,22 @@ def duplicate_loop_argument(
         keep = True
     finally:
         if not keep:
-            owner = stand_in.owner
-            assert isinstance(owner, Operation)
-            Rewriter.erase_op(owner)
+            Rewriter.erase_op(stand_in.owner)  # type: ignore[arg-type]
     if log is not None:
         log.append(
             f"loop argument #{k} of scf.for carried a second time in {_label(cvt)}'s layout: "
             f"{after:g} < {before:g}"
         )
-    value = apply_plan(plan, cvt.src)
-    cvt.result.replace_all_uses_with(value)
-    Rewriter.erase_op(cvt)
+    value = None
+    if plan is not None:
+        value = apply_plan(plan, src)
+        cvt.result.replace_all_uses_with(value)
+        Rewriter.erase_op(cvt)
     again = value if yplan is None else apply_plan(yplan, yielded)
-    new_type = TensorType(t.element_type, t.get_shape(), new_enc)
-    new_arg = block.insert_arg(new_type, len(block.args))
+    assert again is not None
+    new_arg = block.insert_arg(TensorType(t.element_type, t.get_shape(), new_enc), len(block.args))
     stand_in.replace_all_uses_with(new_arg)
-    owner = stand_in.owner
-    assert isinstance(owner, Operation)
-    Rewriter.erase_op(owner)
+    Rewriter.erase_op(stand_in.owner)  # type: ignore[arg-type]
     yield_op.operands = [*yield_op.operands, again]
     inits = [*loop.operands[3:], _insert_conversion_before(init, new_enc, loop)]
     new_loop = scf.ForOp(
@@ -877,6 +905,18 @@ def duplicate_loop_argument(
         Rewriter.erase_op(c)
     Rewriter.erase_op(loop)
     return True
+
+
+def _init_cost(init: SSAValue, enc: Attribute, loop: Operation, max_slice: int) -> float:
+    """What a loop's ``init`` value costs in layout ``enc`` before the loop: nothing when it is
+    in it, its producers recomputed (a constant: nothing) or a conversion, the cheaper."""
+    t = init.type
+    assert isinstance(t, TensorType)
+    if encoding_of(t) == enc:
+        return 0.0
+    cost = conversion_cost(encoding_of(t), enc, shape_of(t), element_bits(t), capability_of(loop))
+    plan = backward_slice(init, enc, loop, max_slice)
+    return cost if plan is None or not plan.order else min(cost, plan.cost)
 
 
 def _needed_twice(arg: BlockArgument, k: int, cvt: Operation, ops: list[Operation]) -> bool:
@@ -1058,6 +1098,7 @@ def sink_conversion(
     if not results and user.name == "tl.reduce":
         required = [src_enc for _ in tensor_operands(user)]  # to scalars: one operand layout
     operands: dict[int, SSAValue] = {index: cvt.src}
+    rebuilt: set[int] = set()
     extra_cost = 0.0
     capability = capability_of(cvt)
     for pos, i in enumerate(tensor_operands(user)):
@@ -1089,6 +1130,8 @@ def sink_conversion(
             extra_cost += conversion_cost(
                 encoding_of(t), want, shape_of(t), element_bits(t), capability
             )
+        else:
+            rebuilt.add(i)  # a constant: the next round builds it in the new layout
         operands[i] = None  # type: ignore[assignment]  # converted below
     # What the move costs: the other operands' conversions, and per result either one
     # conversion back to its current layout or, for uses that are conversions already, the
@@ -1124,7 +1167,10 @@ def sink_conversion(
     limit = before if best is None else min(best, before)
     # Equal cost still pays when the move inserts no conversion: the op count drops by one
     # (a free register reordering in front of a split or a reshape that can read its source).
-    new_ops = sum(1 for v in operands.values() if v is None) + new_backs
+    # A free op's (constant's) conversion is no new op: it is rebuilt in place (a tie-break
+    # among equal figures towards fewer conversions, as a two-result reduction whose constant
+    # operand has to follow the converted one).
+    new_ops = sum(1 for i, v in operands.items() if v is None and i not in rebuilt) + new_backs
     if after > limit or (after == limit and (after != before or new_ops > 0)):
         return False
     new_operands = []
