@@ -1242,18 +1242,38 @@ def fold_conversions(module: ModuleOp) -> None:
 
 def erase_dead_ops(module: ModuleOp) -> None:
     """Erase side-effect-free ops (and loads, whose read has no effect) whose results are
-    unused, until none is left: the originals a rematerialization replaced."""
-    from xdsl.traits import is_side_effect_free
+    unused, until none is left: the originals a rematerialization replaced; and ``scf.for`` /
+    ``scf.if`` ops whose results are unused and whose bodies write nothing (a kernel's dead
+    loop, which Triton's pass erases too)."""
+    from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
+
+    def harmless(o: Operation) -> bool:
+        # Reads and allocations only (loads, a buffer filled and read, arithmetic, yields).
+        if o.regions:
+            return o.name in ("scf.for", "scf.if", "tl.reduce")  # their ops are walked too
+        if o.name in ("scf.yield", "tl.reduce.return", "tl.load"):
+            return True
+        effects = get_effects(o)
+        return effects is not None and all(
+            e.kind in (MemoryEffectKind.READ, MemoryEffectKind.ALLOC) for e in effects
+        )
+
+    def only_reads(op: Operation) -> bool:
+        # A loop or branch none of whose ops writes memory is dead when its results are, as
+        # MLIR's RecursiveMemoryEffects make Triton's pass see it.
+        return all(harmless(o) for region in op.regions for o in region.walk())
 
     changed = True
     while changed:
         changed = False
         for op in reversed(list(walk_ops(module))):
-            if op.parent is None or (op.regions and op.name != "tl.reduce"):
+            if op.parent is None or any(r.uses for r in op.results):
                 continue
-            if any(r.uses for r in op.results) or not op.results:
-                continue
-            if is_side_effect_free(op) or op.name == "tl.load":
+            if op.regions and op.name != "tl.reduce":
+                dead = op.name in ("scf.for", "scf.if") and only_reads(op)
+            else:
+                dead = bool(op.results) and (is_side_effect_free(op) or op.name == "tl.load")
+            if dead:
                 Rewriter.erase_op(op)
                 changed = True
 
