@@ -106,3 +106,21 @@ def test_the_figure_check_drops_a_mispriced_greedy_rewrite(monkeypatch) -> None:
     module.verify()
     assert count_conversions(module) == 1
     assert "tt.reduce" in module_to_ttgir(module)
+
+
+def test_a_relaid_out_reduction_is_priced() -> None:
+    """A slice that moves a reduction to another layout pays the difference of the two
+    reduction costs; one that copies it (the original keeps other readers) pays the copy's
+    whole cost."""
+    text = (LIT / "rc-figure.ttgir").read_text().split("// -----")[0]
+    module = parse_triton_module(text, "rc-figure.ttgir")
+    reduce = next(op for op in module.walk() if op.name == "tl.reduce")
+    from llc.dialects.layout_attrs import BlockedEncodingAttr
+    from llc.layouts import BlockedLayout
+
+    # rc-figure's #w: the reduced axis split over the 4 warps
+    wide = BlockedEncodingAttr(BlockedLayout([1, 1], [32, 1], [1, 4], [0, 1]))
+    moved = rc._reduction_delta(reduce, {0: wide})
+    copied = rc._reduction_delta(reduce, {0: wide}, copied=True)
+    assert 0 < moved < copied  # across 4 warps costs more than in one; a copy costs it all
+    assert rc._reduction_delta(reduce, {}) == 0.0
