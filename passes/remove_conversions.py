@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -54,6 +55,7 @@ from llc.passes.layout_cost import capability_of, conversion_cost, remat_cost
 __all__ = [
     "RematPlan",
     "backward_slice",
+    "duplicate_loop_argument",
     "erase_dead_ops",
     "fold_conversions",
     "move_out_of_loop",
@@ -259,6 +261,18 @@ def _slice(
     for op in plan.order:
         if op.name == "tl.load":  # a load read in another layout: its access cost changes
             plan.cost += _access_delta(op, plan.needed[op.results[0]])
+        elif op.name == "tl.reduce":  # so does a reduction's: shuffles, or adds in registers
+            copied = any(
+                r in kept
+                or any(
+                    u.operation is not root
+                    and u.operation not in in_slice
+                    and u.operation not in also_roots
+                    for u in r.uses
+                )
+                for r in op.results
+            )
+            plan.cost += _reduction_delta(op, plan.operand_layouts.get(op, {}), copied)
         for r in tensor_results(op):
             result = op.results[r]
             if result not in plan.needed:
@@ -459,6 +473,32 @@ def _access_delta(op: Operation, enc: Attribute) -> float:
     return max(0.0, new - old)
 
 
+def _reduction_delta(op: Operation, layouts: dict[int, Attribute], copied: bool = False) -> float:
+    """What ``op`` (a ``tl.reduce``) costs more with its tensor operands in ``layouts`` (by
+    operand index; the others as they are) than as it is, under the figure's reduction price
+    (:func:`llc.cost.reduction_cost`, as ``--layout-report`` and the solver charge it); never
+    negative; ``copied``: the original stays too, so the copy pays its whole price. A slice
+    that relays a reduction out pays for it as it pays for a load's access.
+
+    >>> _reduction_delta.__name__
+    '_reduction_delta'
+    """
+    from llc.cost import reduction_cost
+
+    axis = op.axis.value.data  # type: ignore[attr-defined]
+    old = new = 0.0
+    for i in tensor_operands(op):
+        v = op.operands[i]
+        current = encoding_of(v.type)
+        want = layouts.get(i, current)
+        try:
+            old += reduction_cost(current, shape_of(v.type), axis, element_bits(v.type))
+            new += reduction_cost(want, shape_of(v.type), axis, element_bits(v.type))
+        except (LayoutError, ValueError, AttributeError):
+            return float("inf")
+    return new if copied else max(0.0, new - old)
+
+
 def apply_plan(plan: RematPlan, value: SSAValue) -> SSAValue:
     """Recompute the slice of ``plan``; returns ``value`` in the plan's layout."""
     # Each value by layout: a value may be recomputed in one layout and converted to others.
@@ -566,6 +606,10 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             good = plan is not None and bool(plan.order) and plan.better_than(before)
             # Moving the conversion down (Triton's forward propagation) when that is cheaper
             # than recomputing its producers in the target layout.
+            if not good and duplicate_loop_argument(op, max_slice, log):
+                improved += 1
+                changed = True
+                continue
             if sink_conversion(op, log, plan.cost if good else None):  # type: ignore[union-attr]
                 improved += 1
                 changed = True
@@ -733,6 +777,178 @@ def _carry(
             Rewriter.erase_op(op)
 
 
+def duplicate_loop_argument(
+    cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None = None
+) -> bool:
+    """Carry an ``scf.for`` iteration argument a second time, in ``cvt``'s layout, when the
+    value ``cvt`` converts is computed in the loop from that argument.
+
+    Triton's rematerialization of a loop argument. ``cvt`` either sits in the loop body and
+    converts a value computed there from an iteration argument ``a`` on every iteration, or
+    sits after the loop and converts the loop's result of ``a``. Where ``a``'s chain must keep
+    its layout (other readers in the loop, or its result read in it: else carrying ``a`` in the
+    new layout alone, :func:`move_out_of_loop`, is cheaper), the loop gets a second argument
+    ``a'`` in the new layout (its init built or converted once before the loop), the yielded
+    value is recomputed from ``a'`` in that layout, ``cvt`` reads the copy, and the loop's
+    results converted to the new layout read the new result. Weighed with block weights
+    (:func:`llc.passes.layout_solver.block_weight`): the copied ops on every iteration plus the
+    init against the conversions saved (inside the loop: on every iteration).
+
+    >>> from xdsl.dialects.builtin import TensorType, f32
+    >>> from xdsl.ir import Block
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> from llc.layouts import BlockedLayout
+    >>> enc = BlockedEncodingAttr(BlockedLayout([1], [32], [1], [0]))
+    >>> a = Block(arg_types=[TensorType(f32, [32], enc)]).args[0]
+    >>> duplicate_loop_argument(ConvertLayoutOp(a, a.type), 8)  # not of a loop
+    False
+    """
+    from llc.passes.layout_solver import block_weight
+
+    new_enc = encoding_of(cvt.result.type)
+    src = cvt.src
+    owner = src.owner
+    after_loop = isinstance(owner, Operation) and owner.name == "scf.for"
+    if after_loop:  # the loop's result k
+        loop = owner
+        block = loop.regions[0].block  # type: ignore[union-attr]
+        arg = block.args[src.index + 1]  # type: ignore[attr-defined]
+    else:
+        block = cvt.parent_block()
+        loop = block.parent_op() if block is not None else None
+        if block is None or loop is None or loop.name != "scf.for":
+            return False
+        plan = backward_slice(src, new_enc, cvt, max_slice)  # type: ignore[arg-type]
+        if plan is None or not plan.order:
+            return False
+        args = [v for v, e in plan.leaves if isinstance(v, BlockArgument) and v.owner is block]
+        if len(args) != 1 or args[0].index == 0 or len(plan.leaves) != 1:
+            return False  # one iteration argument, the slice's only leaf
+        arg = args[0]
+    k = arg.index - 1
+    yield_op = block.last_op
+    assert yield_op is not None and new_enc is not None
+    yielded = yield_op.operands[k]
+    t = arg.type
+    assert isinstance(t, TensorType)
+    if yielded is arg or encoding_of(t) == new_enc or _existing_conversion(arg, new_enc, cvt):
+        return False
+    # Price the slices with the new argument standing in for ``arg`` in the new layout (a
+    # conversion at the top of the body, which the slices then reuse as a free leaf).
+    stand_in = insert_conversion(arg, new_enc)
+    keep = False
+    try:
+        plan = None if after_loop else backward_slice(src, new_enc, cvt, max_slice)
+        yplan = None if yielded is src else backward_slice(yielded, new_enc, yield_op, max_slice)
+        if (plan is None and not after_loop) or (yplan is None and yielded is not src):
+            return False
+        plans = [p for p in (plan, yplan) if p is not None]
+        if any(v is not arg for p in plans for v, _ in p.leaves):
+            return False  # another value converted on every iteration: no better than cvt
+        chain = [o for p in plans for o in p.order]
+        if not _needed_twice(arg, k, cvt, [*chain, stand_in.owner]):  # type: ignore[list-item]
+            return False  # carrying it once in the new layout (move_out_of_loop) is cheaper
+        inner, outer = block_weight(block), block_weight(loop.parent_block())
+        saved = [
+            u.operation
+            for u in loop.results[k].uses
+            if isinstance(u.operation, ConvertLayoutOp)
+            and encoding_of(u.operation.result.type) == new_enc
+        ]
+        init = loop.operands[3 + k]
+        init_cost = _init_cost(init, new_enc, loop, max_slice)
+        # Every slice op is a copy: the original chain still feeds ``arg``'s own yield.
+        after = inner * sum(
+            remat_cost(o.name, shape_of(r.type), element_bits(r.type))
+            for o in dict.fromkeys(chain)
+            for r in o.results[:1]
+            if isinstance(r.type, TensorType)
+        )
+        after += init_cost * outer
+        before = sum(_conversion_cost_of(c) * outer for c in saved)  # type: ignore[arg-type]
+        if not after_loop:
+            before += _conversion_cost_of(cvt) * inner
+        if after >= before:
+            if log is not None:
+                log.append(f"keep {_label(cvt)}: second loop argument {after:g} >= {before:g}")
+            return False
+        keep = True
+    finally:
+        if not keep:
+            Rewriter.erase_op(stand_in.owner)  # type: ignore[arg-type]
+    if log is not None:
+        log.append(
+            f"loop argument #{k} of scf.for carried a second time in {_label(cvt)}'s layout: "
+            f"{after:g} < {before:g}"
+        )
+    value = None
+    if plan is not None:
+        value = apply_plan(plan, src)
+        cvt.result.replace_all_uses_with(value)
+        Rewriter.erase_op(cvt)
+    again = value if yplan is None else apply_plan(yplan, yielded)
+    assert again is not None
+    new_arg = block.insert_arg(TensorType(t.element_type, t.get_shape(), new_enc), len(block.args))
+    stand_in.replace_all_uses_with(new_arg)
+    Rewriter.erase_op(stand_in.owner)  # type: ignore[arg-type]
+    yield_op.operands = [*yield_op.operands, again]
+    inits = [*loop.operands[3:], _insert_conversion_before(init, new_enc, loop)]
+    new_loop = scf.ForOp(
+        loop.operands[0], loop.operands[1], loop.operands[2], inits, loop.detach_region(0)
+    )
+    Rewriter.insert_op(new_loop, InsertPoint.before(loop))
+    for old, new in zip(loop.results, new_loop.results, strict=False):
+        new.name_hint = old.name_hint
+        old.replace_all_uses_with(new)
+    for c in saved:
+        c.result.replace_all_uses_with(new_loop.results[-1])  # type: ignore[attr-defined]
+        Rewriter.erase_op(c)
+    Rewriter.erase_op(loop)
+    return True
+
+
+def _init_cost(init: SSAValue, enc: Attribute, loop: Operation, max_slice: int) -> float:
+    """What a loop's ``init`` value costs in layout ``enc`` before the loop: nothing when it is
+    in it, its producers recomputed (a constant: nothing) or a conversion, the cheaper."""
+    t = init.type
+    assert isinstance(t, TensorType)
+    if encoding_of(t) == enc:
+        return 0.0
+    cost = conversion_cost(encoding_of(t), enc, shape_of(t), element_bits(t), capability_of(loop))
+    plan = backward_slice(init, enc, loop, max_slice)
+    return cost if plan is None or not plan.order else min(cost, plan.cost)
+
+
+def _needed_twice(arg: BlockArgument, k: int, cvt: Operation, ops: list[Operation]) -> bool:
+    """Whether the loop still needs ``arg``'s chain in its own layout once ``cvt`` reads a copy:
+    a value of the chain (``arg``, the ops of the slices ``ops``) has a reader outside the
+    chain other than ``cvt`` and its own yield operand ``k``, or the loop result ``k`` a reader
+    other than a conversion to ``cvt``'s layout. Otherwise carrying the argument in the new
+    layout alone does the job with no copy."""
+    chain = set(ops)  # the slices' ops and the stand-in conversion
+    loop = arg.owner.parent_op()  # type: ignore[union-attr]
+    assert loop is not None
+    yield_op = arg.owner.last_op  # type: ignore[union-attr]
+    derived: list[SSAValue] = [arg]  # the chain's values computed from ``arg``
+    for o in ops:
+        if not isinstance(o, ConvertLayoutOp) and any(x in derived for x in o.operands):
+            derived += o.results
+    for v in derived:
+        for use in v.uses:
+            user = use.operation
+            if user in chain or user is cvt or (user is yield_op and use.index == k):
+                continue
+            return True
+    new_enc = encoding_of(cvt.results[0].type)
+    return any(
+        not (
+            isinstance(u.operation, ConvertLayoutOp)
+            and encoding_of(u.operation.result.type) == new_enc
+        )
+        for u in loop.results[k].uses
+    )
+
+
 def move_out_of_while(cvt: ConvertLayoutOp, max_slice: int, log: list[str] | None) -> bool:
     """Carry a value of an ``scf.while`` in the layout its in-loop conversion targets.
 
@@ -882,6 +1098,7 @@ def sink_conversion(
     if not results and user.name == "tl.reduce":
         required = [src_enc for _ in tensor_operands(user)]  # to scalars: one operand layout
     operands: dict[int, SSAValue] = {index: cvt.src}
+    rebuilt: set[int] = set()
     extra_cost = 0.0
     capability = capability_of(cvt)
     for pos, i in enumerate(tensor_operands(user)):
@@ -913,6 +1130,8 @@ def sink_conversion(
             extra_cost += conversion_cost(
                 encoding_of(t), want, shape_of(t), element_bits(t), capability
             )
+        else:
+            rebuilt.add(i)  # a constant: the next round builds it in the new layout
         operands[i] = None  # type: ignore[assignment]  # converted below
     # What the move costs: the other operands' conversions, and per result either one
     # conversion back to its current layout or, for uses that are conversions already, the
@@ -948,7 +1167,10 @@ def sink_conversion(
     limit = before if best is None else min(best, before)
     # Equal cost still pays when the move inserts no conversion: the op count drops by one
     # (a free register reordering in front of a split or a reshape that can read its source).
-    new_ops = sum(1 for v in operands.values() if v is None) + new_backs
+    # A free op's (constant's) conversion is no new op: it is rebuilt in place (a tie-break
+    # among equal figures towards fewer conversions, as a two-result reduction whose constant
+    # operand has to follow the converted one).
+    new_ops = sum(1 for i, v in operands.items() if v is None and i not in rebuilt) + new_backs
     if after > limit or (after == limit and (after != before or new_ops > 0)):
         return False
     new_operands = []
@@ -1020,18 +1242,38 @@ def fold_conversions(module: ModuleOp) -> None:
 
 def erase_dead_ops(module: ModuleOp) -> None:
     """Erase side-effect-free ops (and loads, whose read has no effect) whose results are
-    unused, until none is left: the originals a rematerialization replaced."""
-    from xdsl.traits import is_side_effect_free
+    unused, until none is left: the originals a rematerialization replaced; and ``scf.for`` /
+    ``scf.if`` ops whose results are unused and whose bodies write nothing (a kernel's dead
+    loop, which Triton's pass erases too)."""
+    from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
+
+    def harmless(o: Operation) -> bool:
+        # Reads and allocations only (loads, a buffer filled and read, arithmetic, yields).
+        if o.regions:
+            return o.name in ("scf.for", "scf.if", "tl.reduce")  # their ops are walked too
+        if o.name in ("scf.yield", "tl.reduce.return", "tl.load"):
+            return True
+        effects = get_effects(o)
+        return effects is not None and all(
+            e.kind in (MemoryEffectKind.READ, MemoryEffectKind.ALLOC) for e in effects
+        )
+
+    def only_reads(op: Operation) -> bool:
+        # A loop or branch none of whose ops writes memory is dead when its results are, as
+        # MLIR's RecursiveMemoryEffects make Triton's pass see it.
+        return all(harmless(o) for region in op.regions for o in region.walk())
 
     changed = True
     while changed:
         changed = False
         for op in reversed(list(walk_ops(module))):
-            if op.parent is None or (op.regions and op.name != "tl.reduce"):
+            if op.parent is None or any(r.uses for r in op.results):
                 continue
-            if any(r.uses for r in op.results) or not op.results:
-                continue
-            if is_side_effect_free(op) or op.name == "tl.load":
+            if op.regions and op.name != "tl.reduce":
+                dead = op.name in ("scf.for", "scf.if") and only_reads(op)
+            else:
+                dead = bool(op.results) and (is_side_effect_free(op) or op.name == "tl.load")
+            if dead:
                 Rewriter.erase_op(op)
                 changed = True
 
