@@ -128,8 +128,8 @@ TARGET_ATTR = "tl.target"
 """Module attribute: the target (``"tl.target" = "cuda:90"``)."""
 
 
-_WELL_FORMED_TARGET = re.compile(r"cuda:\d+a?|hip:gfx[0-9a-f]+")
-"""A target as Triton writes it, known to llc or not (``cuda:0``, ``hip:gfx940``)."""
+_WELL_FORMED_TARGET = re.compile(r"cuda:\d+a?|(?:hip:)?gfx[0-9a-f]+")
+"""A target as Triton writes it, known to llc or not (``cuda:0``, ``hip:gfx940``, ``gfx950``)."""
 
 
 def hardware_config(op: Operation) -> tuple[int, int] | None:
@@ -2458,23 +2458,69 @@ class DotScaledOp(TLOperation):
     e2m1 operands are packed two per byte along K (A: dim 1, B: dim 0); e4m3/e5m2 operands are
     one code per i8; bf16/fp16 operands are plain floats. Scales are e8m0 codes (as i8), one per
     32 elements along K: A's are ``M x K/32``, B's ``N x K/32`` (Triton's layout of them).
+    A scale may be absent, written ``none`` (``tl.dot_scaled %a, none, %b, %bs, %acc``, Triton's
+    ``tt.dot_scaled %a, %b scale %bs, ...``): that operand is taken unscaled.
     """
 
     name = "tl.dot_scaled"
     a = operand_def(TensorType)
-    a_scale = operand_def(TensorType)
+    a_scale = opt_operand_def(TensorType)
     b = operand_def(TensorType)
-    b_scale = operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
     acc = operand_def(TensorType)
     result = result_def(TensorType)
     lhs = prop_def(StringAttr)
     rhs = prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = (
-        "$a `,` $a_scale `,` $b `,` $b_scale `,` $acc attr-dict `:` "
-        "functional-type(operands, results)"
-    )
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotScaledOp:
+        # ``%a, %as, %b, %bs, %acc``; an absent scale (Triton's ``tt.dot_scaled %a, %b scale
+        # %bs, ...``: that operand is not scaled) is written ``none``.
+        slots: list[UnresolvedOperand | None] = []
+        for i in range(5):
+            if i:
+                parser.parse_punctuation(",")
+            if i in (1, 3) and parser.parse_optional_keyword("none") is not None:
+                slots.append(None)
+            else:
+                slots.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        signature = parser.parse_function_type()
+        present = [s for s in slots if s is not None]
+        if len(signature.inputs.data) != len(present) or len(signature.outputs.data) != 1:
+            parser.raise_error(
+                f"tl.dot_scaled: expected {len(present)} operand types and one result type",
+                pos,
+                parser.pos,
+            )
+        types = iter(signature.inputs.data)
+        values = [None if s is None else parser.resolve_operand(s, next(types)) for s in slots]
+        props = {k: attrs.pop(k) for k in ("lhs", "rhs") if k in attrs}
+        op = cls(
+            operands=[[v] if v is not None else [] for v in values],
+            result_types=[signature.outputs.data[0]],
+            properties=props,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        slots = (self.a, self.a_scale, self.b, self.b_scale, self.acc)
+        for i, value in enumerate(slots):
+            if i:
+                printer.print_string(", ")
+            if value is None:
+                printer.print_string("none")
+            else:
+                printer.print_operand(value)
+        printer.print_op_attributes({"lhs": self.lhs, "rhs": self.rhs} | dict(self.attributes))
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
 
     def k_of(self, which: str) -> int:
         """The K extent of operand ``a`` or ``b`` in elements (packed fp4 counts twice)."""
@@ -2511,6 +2557,8 @@ class DotScaledOp(TLOperation):
         if not _is_float(element_type_of(self.result.type)):
             raise self.fail("result must be a float type")
         for name, value, rows in (("a_scale", self.a_scale, m), ("b_scale", self.b_scale, n)):
+            if value is None:
+                continue  # that operand is not scaled (a scale of 1)
             if element_type_of(value.type) != IntegerType(8):
                 raise self.fail(
                     f"{name} must be i8 (e8m0 codes), got {element_type_of(value.type)}"

@@ -370,8 +370,9 @@ class _TritonSelect:
 
 class _TritonDotScaled:
     """Parses Triton's ``tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e4m3
-    {fastMath = false} : ta, tas * tb, tbs -> tc`` into ``tl.dot_scaled`` (both scales
-    required; ``fastMath`` is kept as an attribute)."""
+    {fastMath = false} : ta, tas * tb, tbs -> tc`` into ``tl.dot_scaled``; either ``scale``
+    clause may be absent (``%b, %c lhs = e2m1 rhs = bf16 ... : ta, tas * tb -> tc``: that
+    operand is not scaled). ``fastMath`` is kept as an attribute."""
 
     @classmethod
     def dialect_name(cls) -> str:
@@ -379,10 +380,10 @@ class _TritonDotScaled:
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
-        def operand_and_scale() -> tuple[object, object]:
+        def operand_and_scale() -> tuple[UnresolvedOperand, UnresolvedOperand | None]:
             value = parser.parse_unresolved_operand()
             if parser.parse_optional_keyword("scale") is None:
-                parser.raise_error("llc's tl.dot_scaled needs a scale for each operand")
+                return value, None
             return value, parser.parse_unresolved_operand()
 
         a, a_scale = operand_and_scale()
@@ -397,17 +398,20 @@ class _TritonDotScaled:
             formats[side] = StringAttr(parser.parse_identifier())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        types = [parser.parse_type()]
-        parser.parse_punctuation(",")
-        types.append(parser.parse_type())
-        parser.parse_punctuation("*")
-        types.append(parser.parse_type())
-        parser.parse_punctuation(",")
-        types.append(parser.parse_type())
+        types: list[Attribute | None] = []
+        for i, scale in enumerate((a_scale, b_scale)):
+            if i:
+                parser.parse_punctuation("*")
+            types.append(parser.parse_type())
+            if scale is not None:
+                parser.parse_punctuation(",")
+                types.append(parser.parse_type())
+            else:
+                types.append(None)
         parser.parse_punctuation("->")
         result = parser.parse_type()
         operands = [
-            parser.resolve_operand(o, t)  # type: ignore[arg-type]
+            [] if o is None else [parser.resolve_operand(o, t)]  # type: ignore[arg-type]
             for o, t in zip((a, a_scale, b, b_scale, acc), (*types, result), strict=True)
         ]
         op = tl.DotScaledOp(operands=operands, result_types=[result], properties=formats)
