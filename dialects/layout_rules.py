@@ -901,7 +901,10 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
         "sink", _free_forward, _sink_backward, rematerializable=False
     ),
 }
-"""Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
+"""Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts;
+so does ``tl.warp_specialize`` with ``tl.warp_yield``/``tl.warp_return``: a partition runs on
+warps of its own and is laid out apart (:mod:`llc.passes.warp_partitions`), and the default
+region's yielded values are the op's results, which the code after it reads as they are."""
 
 
 def rule_for(op: Operation) -> LayoutRule | None:

@@ -67,6 +67,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Attribute,
+    Block,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -91,6 +92,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_region_def,
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
@@ -145,6 +147,13 @@ def hardware_config(op: Operation) -> tuple[int, int] | None:
     """
     current: Operation | None = op
     while current is not None:
+        parent = current.parent_op()
+        if isinstance(parent, WarpSpecializeOp):
+            region = current.parent_region()
+            warps = parent.partition_warps(region) if region is not None else None
+            if warps is not None:  # a partition runs on its own warps
+                outer = hardware_config(parent)
+                return warps, (outer[1] if outer is not None else 32)
         if NUM_WARPS_ATTR in current.attributes:
             num_warps = _positive_int_attr(current, NUM_WARPS_ATTR)
             threads = 32
@@ -195,6 +204,13 @@ def threads_per_warp_source(op: Operation) -> str:
     """
     current: Operation | None = op
     while current is not None:
+        parent = current.parent_op()
+        if isinstance(parent, WarpSpecializeOp):
+            region = current.parent_region()
+            warps = parent.partition_warps(region) if region is not None else None
+            if warps is not None:  # a partition runs on its own warps
+                outer = hardware_config(parent)
+                return warps, (outer[1] if outer is not None else 32)
         if NUM_WARPS_ATTR in current.attributes:
             if THREADS_PER_WARP_ATTR in current.attributes:
                 return f'"{THREADS_PER_WARP_ATTR}"'
@@ -3935,6 +3951,180 @@ class ApproxDivFOp(TLOperation):
         _check_float_operands(self, [self.x, self.y, self.result])
 
 
+@irdl_op_definition
+class WarpSpecializeOp(TLOperation):
+    """Warp specialization (Triton's ``ttg.warp_specialize``): the ``default`` region runs on
+    the function's warps and yields the results; each ``partitionN`` region runs at the same
+    time on its own ``num_warps(n)`` extra warps, takes the explicit captures (the operands) as
+    block arguments and sees nothing else from outside (isolated from above). Tensors inside a
+    partition are laid out for that partition's warp count (:func:`hardware_config`)::
+
+        %r = tl.warp_specialize(%a) attributes {warpGroupStartIds = array<i32: 4>}
+        default {
+          tl.warp_yield %b : i64
+        }
+        partition0(%x: i32) num_warps(4) {
+          tl.warp_return
+        } : (i32) -> i64
+
+    The layout passes leave partitions alone (their values keep the layouts they have) and
+    treat the op as a barrier; llc's interpreter and SIMT lowering do not run it.
+    """
+
+    name = "tl.warp_specialize"
+    captures = var_operand_def()
+    outputs = var_result_def()
+    default = region_def("single_block")
+    partition_regions = var_region_def("single_block")
+    partition_num_warps = prop_def(DenseArrayBase)
+
+    def __init__(
+        self,
+        captures: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        default: Region,
+        partitions: Sequence[Region],
+        num_warps: Sequence[int],
+    ):
+        super().__init__(
+            operands=[list(captures)],
+            result_types=[list(result_types)],
+            regions=[default, list(partitions)],
+            properties={"partition_num_warps": DenseArrayBase.from_list(i32, list(num_warps))},
+        )
+
+    @property
+    def num_warps(self) -> list[int]:
+        """The warp count of each partition."""
+        return [int(v) for v in self.partition_num_warps.get_values()]
+
+    def partition_warps(self, region: Region) -> int | None:
+        """The warp count of ``region`` when it is one of the partitions, else ``None``."""
+        for r, n in zip(self.partition_regions, self.num_warps, strict=True):
+            if r is region:
+                return n
+        return None
+
+    def verify_tl(self) -> None:
+        warps = self.num_warps
+        if len(warps) != len(self.partition_regions):
+            raise self.fail(
+                f"{len(self.partition_regions)} partitions but {len(warps)} warp counts"
+            )
+        for i, n in enumerate(warps):
+            if n <= 0 or n & (n - 1):
+                raise self.fail(f"partition{i}: num_warps({n}) must be a power of two")
+        yield_op = self.default.block.last_op
+        if not isinstance(yield_op, WarpYieldOp):
+            raise self.fail("the default region must end with tl.warp_yield")
+        got = [v.type for v in yield_op.values]
+        want = [r.type for r in self.results]
+        if got != want:
+            raise self.fail(f"the default region yields {got}, the op returns {want}")
+        captures = [v.type for v in self.captures]
+        for i, region in enumerate(self.partition_regions):
+            block = region.block
+            if [a.type for a in block.args] != captures:
+                raise self.fail(
+                    f"partition{i} takes {[a.type for a in block.args]}, the captures are "
+                    f"{captures}"
+                )
+            if not isinstance(block.last_op, WarpReturnOp):
+                raise self.fail(f"partition{i} must end with tl.warp_return")
+            for op in region.walk():
+                for operand in op.operands:
+                    owner = operand.owner
+                    where = owner.parent_region() if isinstance(owner, Operation) else None
+                    if isinstance(owner, Block):
+                        where = owner.parent
+                    while where is not None and where is not region:
+                        parent = where.parent_op()
+                        where = parent.parent_region() if parent is not None else None
+                    if where is None:
+                        raise self.fail(
+                            f"partition{i} uses a value defined outside it ({op.name}); "
+                            "partitions see only their arguments"
+                        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WarpSpecializeOp:
+        captures = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_keyword("default")
+        default = parser.parse_region()
+        partitions: list[Region] = []
+        warps: list[int] = []
+        while (word := parser.parse_optional_identifier()) is not None:
+            if word != f"partition{len(partitions)}":
+                parser.raise_error(f"expected partition{len(partitions)} or ':', got '{word}'")
+            args = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
+            )
+            parser.parse_keyword("num_warps")
+            parser.parse_punctuation("(")
+            warps.append(parser.parse_integer(allow_boolean=False, allow_negative=False))
+            parser.parse_punctuation(")")
+            partitions.append(parser.parse_region(args))
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        signature = parser.parse_function_type()
+        if len(signature.inputs.data) != len(captures):
+            parser.raise_error(
+                f"tl.warp_specialize: {len(captures)} captures but "
+                f"{len(signature.inputs.data)} types",
+                pos,
+                parser.pos,
+            )
+        values = [
+            parser.resolve_operand(v, t)
+            for v, t in zip(captures, signature.inputs.data, strict=True)
+        ]
+        op = cls(values, signature.outputs.data, default, partitions, warps)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.captures, printer.print_operand)
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer._print_new_line()
+        printer.print_string("default ")
+        printer.print_region(self.default)
+        for i, (region, n) in enumerate(zip(self.partition_regions, self.num_warps, strict=True)):
+            printer._print_new_line()
+            printer.print_string(f"partition{i}(")
+            printer.print_list(region.block.args, printer.print_block_argument)
+            printer.print_string(f") num_warps({n}) ")
+            printer.print_region(region, print_entry_block_args=False)
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+
+
+@irdl_op_definition
+class WarpYieldOp(TLOperation):
+    """Ends the default region of :class:`WarpSpecializeOp`: its operands are the op's results
+    (Triton's ``ttg.warp_yield %x : i64``)."""
+
+    name = "tl.warp_yield"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), HasParent(WarpSpecializeOp), Pure())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+
+@irdl_op_definition
+class WarpReturnOp(TLOperation):
+    """Ends a partition of :class:`WarpSpecializeOp` (Triton's ``ttg.warp_return``)."""
+
+    name = "tl.warp_return"
+    traits = traits_def(IsTerminator(), HasParent(WarpSpecializeOp), Pure())
+    assembly_format = "attr-dict"
+
+
 ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     IntToPtrOp,
     PtrToIntOp,
@@ -3944,6 +4134,9 @@ ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     DescriptorScatterOp,
     OpaqueOp,
     ApproxDivFOp,
+    WarpSpecializeOp,
+    WarpYieldOp,
+    WarpReturnOp,
 )
 """Ops read from Triton's lit inputs (issue 18, item 4)."""
 

@@ -146,6 +146,9 @@ _TTG_TO_TL = (
     "fp4_to_fp",
     "memdesc_reinterpret",
     "memdesc_reshape",
+    "warp_specialize",
+    "warp_yield",
+    "warp_return",
 )
 _TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
 # arith ops whose xDSL versions take no tensors (scalar i1 results, scalar conditions, scalar
@@ -1048,7 +1051,7 @@ def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> No
     nested in it (a file holding several modules parses as one module around them, each with
     its own hardware); the outer module's missing ones take ``defaults``."""
     for nested in module.walk():
-        if isinstance(nested, ModuleOp):
+        if isinstance(nested, ModuleOp | func.FuncOp):  # a function may set its own warps
             attrs = nested.attributes
             for triton_name, llc_name in MODULE_ATTR_NAMES.items():
                 if triton_name in attrs:

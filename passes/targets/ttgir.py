@@ -428,6 +428,9 @@ def _triton_name(name: str) -> str:
     >>> _triton_name("tl.divisibility"), _triton_name("noinline")
     ('tt.divisibility', 'noinline')
     """
+    for triton_name, llc_name in MODULE_ATTR_NAMES.items():
+        if name == llc_name:  # a function's own "ttg.num-warps"
+            return triton_name
     return "tt." + name[len("tl.") :] if name.startswith("tl.") else name
 
 

@@ -1,0 +1,151 @@
+"""Layout passes on code that runs on its own warps: ``tl.warp_specialize`` partitions and
+functions with their own ``"tl.num-warps"``.
+
+A layout pass chooses layouts for one warp count, the module's. A partition of
+``tl.warp_specialize`` (``partition0(...) num_warps(2) {...}``) and a function with its own
+``"tl.num-warps"`` attribute run on another count, so their tensors need layouts for that count
+(Triton's verifier checks it). :func:`by_warp_scope` runs a module pass on each such scope apart:
+each is moved into a module of its own whose ``"tl.num-warps"`` is the scope's (a partition
+becomes a function whose arguments are its captures, the values it receives from outside,
+which the passes treat as given), the pass runs on the outer module (where a partition is a
+placeholder that holds nothing) and on each of these, and everything is moved back in place.
+
+>>> from llc.dialects.ttgir import parse_triton_module
+>>> m = parse_triton_module('''
+... module {
+...   tt.func @f(%p: !tt.ptr<f32>) {
+...     ttg.warp_specialize(%p)
+...     default {
+...       ttg.warp_yield
+...     }
+...     partition0(%a: !tt.ptr<f32>) num_warps(2) {
+...       %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+...       ttg.warp_return
+...     } : (!tt.ptr<f32>) -> ()
+...     tt.return
+...   }
+... }''')
+>>> seen = []
+>>> by_warp_scope(lambda module: seen.append(module.attributes["tl.num-warps"].value.data), m)
+>>> seen
+[4, 2]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Block, Operation, Region
+
+from llc.dialects import tl
+
+__all__ = ["by_warp_scope", "by_warp_scope_pass"]
+
+
+def _scoped_module(outer: ModuleOp, warps: int, op: Operation) -> ModuleOp:
+    attrs = dict(outer.attributes)
+    attrs[tl.NUM_WARPS_ATTR] = IntegerAttr(warps, i32)
+    return ModuleOp([op], attrs)
+
+
+def by_warp_scope(run: Callable[[ModuleOp], None], module: ModuleOp) -> None:
+    """Run ``run`` on ``module`` and apart on each partition and each function with its own
+    warp count (see the module doc). ``run`` may replace the functions it is given."""
+    scopes: list[tuple[ModuleOp, Callable[[ModuleOp], None]]] = []
+    for fn in [o for o in module.body.block.ops if isinstance(o, func.FuncOp)]:
+        if not _own_warps(module, fn) or not fn.body.blocks:
+            continue
+        warps = fn.attributes[tl.NUM_WARPS_ATTR]
+        assert isinstance(warps, IntegerAttr)
+        block, prev = module.body.block, fn.prev_op
+        block.detach_op(fn)
+        scoped = _scoped_module(module, warps.value.data, fn)
+
+        def put_back(scoped: ModuleOp, block: Block = block, prev: Operation | None = prev) -> None:
+            (new_fn,) = list(scoped.body.block.ops)
+            scoped.body.block.detach_op(new_fn)
+            if prev is None:
+                block.insert_op_before(new_fn, block.first_op) if block.first_op else block.add_op(
+                    new_fn
+                )
+            else:
+                block.insert_op_after(new_fn, prev)
+
+        scopes.append((scoped, put_back))
+    for ws in [o for o in module.walk() if isinstance(o, tl.WarpSpecializeOp)]:
+        for region, warps in zip(ws.partition_regions, ws.num_warps, strict=True):
+            scopes.append(_outline_partition(module, region, warps))
+    run(module)
+    for scoped, put_back in scopes:
+        by_warp_scope(run, scoped)  # a function of its own may hold partitions
+        put_back(scoped)
+
+
+def _outline_partition(
+    module: ModuleOp, region: Region, warps: int
+) -> tuple[ModuleOp, Callable[[ModuleOp], None]]:
+    """The partition ``region`` as a function in a module of ``warps`` warps; the region keeps a
+    placeholder block (same arguments, a ``tl.warp_return``) until the put-back."""
+    types = [a.type for a in region.block.args]
+    body = Region()
+    region.move_blocks(body)
+    block = body.block
+    ret = block.last_op
+    assert isinstance(ret, tl.WarpReturnOp)
+    block.erase_op(ret)
+    block.add_op(func.ReturnOp())
+    fn = func.FuncOp("__llc_partition", (types, []), body)
+    region.add_block(Block([tl.WarpReturnOp()], arg_types=types))
+
+    def put_back(scoped: ModuleOp) -> None:
+        (new_fn,) = list(scoped.body.block.ops)
+        assert isinstance(new_fn, func.FuncOp)
+        moved = new_fn.body.block
+        end = moved.last_op
+        assert isinstance(end, func.ReturnOp)
+        moved.erase_op(end)
+        moved.add_op(tl.WarpReturnOp())
+        placeholder = region.block
+        region.detach_block(placeholder)
+        placeholder.erase()
+        new_fn.body.move_blocks(region)
+
+    return _scoped_module(module, warps, fn), put_back
+
+
+def _own_warps(module: ModuleOp, fn: func.FuncOp) -> bool:
+    """Whether ``fn`` sets a warp count other than its module's."""
+    warps = fn.attributes.get(tl.NUM_WARPS_ATTR)
+    return isinstance(warps, IntegerAttr) and warps != module.attributes.get(tl.NUM_WARPS_ATTR)
+
+
+def _has_warp_scopes(module: ModuleOp) -> bool:
+    for op in module.body.block.ops:
+        if isinstance(op, func.FuncOp) and _own_warps(module, op):
+            return True
+    return any(isinstance(o, tl.WarpSpecializeOp) for o in module.walk())
+
+
+def by_warp_scope_pass(apply: Callable[[Any, Any, ModuleOp], None]) -> Callable[..., None]:
+    """Decorates a layout pass's ``apply``: on a module with partitions or functions of their
+    own warp count, run it per scope (:func:`by_warp_scope`); a ``num-warps`` option applies to
+    the module's own code, each scope keeps its count."""
+
+    @functools.wraps(apply)
+    def wrapped(self: Any, ctx: Any, op: ModuleOp) -> None:
+        if not _has_warp_scopes(op):
+            apply(self, ctx, op)
+            return
+
+        def run(module: ModuleOp) -> None:
+            scoped = self if module is op else dataclasses.replace(self, num_warps=0)
+            apply(scoped, ctx, module)
+
+        by_warp_scope(run, op)
+
+    return wrapped
