@@ -3977,6 +3977,8 @@ class WarpSpecializeOp(TLOperation):
     default = region_def("single_block")
     partition_regions = var_region_def("single_block")
     partition_num_warps = prop_def(DenseArrayBase)
+    # It does what its regions do (a region free of effects leaves nothing to keep).
+    traits = traits_def(RecursiveMemoryEffect())
 
     def __init__(
         self,

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -53,54 +54,74 @@ def _scoped_module(outer: ModuleOp, warps: int, op: Operation) -> ModuleOp:
     return ModuleOp([op], attrs)
 
 
+_SCOPE_ATTR = "llc.warp_scope"
+"""Marks a ``tl.warp_specialize`` while its partitions are apart: a pass may replace the
+function around it by a copy, so the op is found again by the mark."""
+
+
+_MARKS = itertools.count()
+
+
 def by_warp_scope(run: Callable[[ModuleOp], None], module: ModuleOp) -> None:
     """Run ``run`` on ``module`` and apart on each partition and each function with its own
     warp count (see the module doc). ``run`` may replace the functions it is given."""
     scopes: list[tuple[ModuleOp, Callable[[ModuleOp], None]]] = []
-    for fn in [o for o in module.body.block.ops if isinstance(o, func.FuncOp)]:
-        if not _own_warps(module, fn) or not fn.body.blocks:
+    body = module.body.block
+    for index, fn in enumerate(list(body.ops)):
+        if not isinstance(fn, func.FuncOp) or not _own_warps(module, fn) or not fn.body.blocks:
             continue
         warps = fn.attributes[tl.NUM_WARPS_ATTR]
         assert isinstance(warps, IntegerAttr)
-        block, prev = module.body.block, fn.prev_op
-        block.detach_op(fn)
+        body.detach_op(fn)
         scoped = _scoped_module(module, warps.value.data, fn)
 
-        def put_back(scoped: ModuleOp, block: Block = block, prev: Operation | None = prev) -> None:
+        def put_back(scoped: ModuleOp, index: int = index) -> None:
+            # Functions go back in their order, so each one's index is right again.
             (new_fn,) = list(scoped.body.block.ops)
             scoped.body.block.detach_op(new_fn)
-            if prev is None:
-                block.insert_op_before(new_fn, block.first_op) if block.first_op else block.add_op(
-                    new_fn
-                )
+            ops = list(body.ops)
+            if index < len(ops):
+                body.insert_op_before(new_fn, ops[index])
             else:
-                block.insert_op_after(new_fn, prev)
+                body.add_op(new_fn)
 
         scopes.append((scoped, put_back))
+    marks = []
     for ws in [o for o in module.walk() if isinstance(o, tl.WarpSpecializeOp)]:
-        for region, warps in zip(ws.partition_regions, ws.num_warps, strict=True):
-            scopes.append(_outline_partition(module, region, warps))
+        if _SCOPE_ATTR in ws.attributes:  # apart already (a pass run inside another)
+            continue
+        mark = next(_MARKS)
+        marks.append(IntegerAttr(mark, i32))
+        ws.attributes[_SCOPE_ATTR] = marks[-1]
+        for index, warps in enumerate(ws.num_warps):
+            scopes.append(_outline_partition(module, ws, mark, index, warps))
     run(module)
     for scoped, put_back in scopes:
         by_warp_scope(run, scoped)  # a function of its own may hold partitions
         put_back(scoped)
+    for ws in module.walk():
+        if isinstance(ws, tl.WarpSpecializeOp) and ws.attributes.get(_SCOPE_ATTR) in marks:
+            del ws.attributes[_SCOPE_ATTR]
 
 
 def _outline_partition(
-    module: ModuleOp, region: Region, warps: int
+    module: ModuleOp, ws: tl.WarpSpecializeOp, mark: int, index: int, warps: int
 ) -> tuple[ModuleOp, Callable[[ModuleOp], None]]:
-    """The partition ``region`` as a function in a module of ``warps`` warps; the region keeps a
-    placeholder block (same arguments, a ``tl.warp_return``) until the put-back."""
+    """Partition ``index`` of ``ws`` as a function in a module of ``warps`` warps; the region
+    keeps a placeholder block (same arguments, an op with effects, so that nothing deletes the
+    op meanwhile, and a ``tl.warp_return``) until the put-back."""
+    region = ws.partition_regions[index]
     types = [a.type for a in region.block.args]
-    body = Region()
-    region.move_blocks(body)
-    block = body.block
+    fn_body = Region()
+    region.move_blocks(fn_body)
+    block = fn_body.block
     ret = block.last_op
     assert isinstance(ret, tl.WarpReturnOp)
     block.erase_op(ret)
     block.add_op(func.ReturnOp())
-    fn = func.FuncOp("__llc_partition", (types, []), body)
-    region.add_block(Block([tl.WarpReturnOp()], arg_types=types))
+    fn = func.FuncOp("__llc_partition", (types, []), fn_body)
+    keep = tl.OpaqueOp("llc.partition_placeholder", "", [], [], [])
+    region.add_block(Block([keep, tl.WarpReturnOp()], arg_types=types))
 
     def put_back(scoped: ModuleOp) -> None:
         (new_fn,) = list(scoped.body.block.ops)
@@ -110,10 +131,17 @@ def _outline_partition(
         assert isinstance(end, func.ReturnOp)
         moved.erase_op(end)
         moved.add_op(tl.WarpReturnOp())
-        placeholder = region.block
-        region.detach_block(placeholder)
+        owner = next(
+            o
+            for o in module.walk()
+            if isinstance(o, tl.WarpSpecializeOp)
+            and o.attributes.get(_SCOPE_ATTR) == IntegerAttr(mark, i32)
+        )
+        target = owner.partition_regions[index]
+        placeholder = target.block
+        target.detach_block(placeholder)
         placeholder.erase()
-        new_fn.body.move_blocks(region)
+        new_fn.body.move_blocks(target)
 
     return _scoped_module(module, warps, fn), put_back
 
@@ -128,7 +156,10 @@ def _has_warp_scopes(module: ModuleOp) -> bool:
     for op in module.body.block.ops:
         if isinstance(op, func.FuncOp) and _own_warps(module, op):
             return True
-    return any(isinstance(o, tl.WarpSpecializeOp) for o in module.walk())
+    return any(
+        isinstance(o, tl.WarpSpecializeOp) and _SCOPE_ATTR not in o.attributes
+        for o in module.walk()
+    )
 
 
 def by_warp_scope_pass(apply: Callable[[Any, Any, ModuleOp], None]) -> Callable[..., None]:
