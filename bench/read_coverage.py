@@ -73,7 +73,8 @@ def modernize(text: str) -> str:
     ``triton_gpu`` dialect became ``ttg``, ``!tt.memdesc`` became ``!ttg.memdesc`` and
     ``#triton_gpu.shared`` became ``#ttg.swizzled_shared``, ``tt.experimental_descriptor_load``
     (store, gather, scatter) became ``tt.descriptor_load`` and ``!tt.tensordesc<tensor<8x32xi8>>``
-    became ``!tt.tensordesc<8x32xi8>``. Whatever else changed since, Triton
+    became ``!tt.tensordesc<8x32xi8>``, and a CGA's ``CTAsPerCGA``/``CTASplitNum``/``CTAOrder``
+    triple became its ``CGALayout`` bases. Whatever else changed since, Triton
     3.9's parser decides: a chunk it rejects is not counted.
 
     >>> modernize('%0 = triton_gpu.local_alloc : () -> !tt.memdesc<4xf32, #triton_gpu.shared<{')
@@ -81,7 +82,22 @@ def modernize(text: str) -> str:
     """
     for old, new in _RENAMES:
         text = text.replace(old, new)
+    text = _CTA_TRIPLE.sub(_cga_bases, text)
     return re.sub(r"!tt\.tensordesc<tensor<([^<>]*)>>", r"!tt.tensordesc<\1>", text)
+
+
+_CTA_TRIPLE = re.compile(
+    r",\s*CTAsPerCGA = (\[[\d, ]*\]),\s*CTASplitNum = (\[[\d, ]*\]),\s*CTAOrder = (\[[\d, ]*\])"
+)
+
+
+def _cga_bases(match: re.Match[str]) -> str:
+    """The ``CTAsPerCGA``/``CTASplitNum``/``CTAOrder`` triple as Triton 3.9's ``CGALayout``
+    bases (nothing for one CTA)."""
+    from llc.layouts import CTALayout
+
+    cta = CTALayout(*(json.loads(match.group(i)) for i in (1, 2, 3)))
+    return "" if cta.num_ctas == 1 else f", CGALayout = {cta.to_bases()}"
 
 
 def reason_of(message: str) -> str:

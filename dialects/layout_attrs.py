@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LAYOUT_ATTRIBUTES",
     "AMDMfmaEncodingAttr",
+    "AMDRotatingSharedEncodingAttr",
     "AMDWmmaEncodingAttr",
     "BlockedEncodingAttr",
     "DistributedEncodingAttr",
@@ -306,6 +307,17 @@ class PaddedSharedEncodingAttr(SharedEncodingAttr):
         printer.print_string("}>")
 
 
+@irdl_attr_definition
+class AMDRotatingSharedEncodingAttr(SharedEncodingAttr):
+    """``#tl.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>``
+    (Triton ``#ttg.amd_rotating_shared``: a swizzled layout whose phase rotates per block of
+    rows, :class:`llc.layouts.AmdRotatingSharedLayout`)."""
+
+    name = "tl.amd_rotating_shared"
+    kind = "amd_rotating_shared"
+    alias_prefix = "shared"
+
+
 _PADDING_RE = re.compile(r"<\s*\[([^\]]*)\]\s*")
 
 
@@ -321,6 +333,7 @@ LAYOUT_ATTRIBUTES: list[type[LayoutEncodingAttr]] = [
     NVMMASharedEncodingAttr,
     SharedLinearEncodingAttr,
     PaddedSharedEncodingAttr,
+    AMDRotatingSharedEncodingAttr,
 ]
 """Every layout attribute class, in the order of the contract (register them in the dialect)."""
 

@@ -797,7 +797,8 @@ class MakeRangeOp(TLOperation):
 
 @irdl_op_definition
 class SplatOp(TLOperation):
-    """``%t = tl.splat %x : f32 -> tensor<128xf32, #blocked>``: every element equals ``%x``."""
+    """``%t = tl.splat %x : f32 -> tensor<128xf32, #blocked>``: every element equals ``%x``
+    (a scalar, or a rank-0 tensor ``tensor<f32>`` as Triton also splats)."""
 
     name = "tl.splat"
     src = operand_def()
@@ -810,8 +811,10 @@ class SplatOp(TLOperation):
 
     def verify_tl(self) -> None:
         src = self.src.type
+        if isinstance(src, TensorType) and src.get_shape():
+            raise self.fail(f"operand must be a scalar or a rank-0 tensor, got {src}")
         if isinstance(src, TensorType):
-            raise self.fail(f"operand must be a scalar, got {src}")
+            src = src.element_type
         if self.result.type.element_type != src:
             raise self.fail(
                 f"result element type {self.result.type.element_type} differs from the "

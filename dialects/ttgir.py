@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, math, scf
+from xdsl.dialects import arith, cf, func, gpu, math, scf, ub
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -558,6 +558,48 @@ _REGION_START_RE = re.compile(r"(default|partition\d*)\b|\^|\{")
 ``default {``, a block label, a brace)."""
 
 
+_CONTINUED = (":", ",", "->", " to", "=")
+"""How a line ends when the op goes on on the next one (its types after a colon)."""
+
+
+def _op_text_end(content: str, start: int) -> int:
+    """Where the text of a region-free op that starts at ``start`` ends: the end of its line,
+    or of a later one when a line ends inside brackets or with ``:``/``,``/``->`` (MLIR lets
+    an op's types run over several lines).
+
+    >>> text = "ttng.op %a :\\n   !t<1>,\\n   i1\\ntt.return"
+    >>> text[: _op_text_end(text, 0)].split()
+    ['ttng.op', '%a', ':', '!t<1>,', 'i1']
+    """
+    end = start
+    while True:
+        line_end = content.find("\n", end)
+        line_end = len(content) if line_end < 0 else line_end
+        text = content[start:line_end]
+        code = text.split("//")[0].rstrip() if '"' not in text else text.rstrip()
+        depth = _depth(code)
+        if line_end == len(content) or (depth <= 0 and not code.endswith(_CONTINUED)):
+            return line_end
+        if code.endswith("{"):
+            return line_end  # a region follows: the caller says so
+        end = line_end + 1
+
+
+def _depth(text: str) -> int:
+    """Brackets left open at the end of ``text`` (outside strings; ``->`` is no bracket)."""
+    depth, quoted = 0, False
+    for i, ch in enumerate(text):
+        if quoted:
+            quoted = ch != '"' or text[i - 1] == "\\"
+        elif ch == '"':
+            quoted = True
+        elif ch in "([{<" and not (ch == "<" and text.startswith("<-", i)):
+            depth += 1
+        elif ch in ")]}>" and not (ch == ">" and text[i - 1 : i] == "-"):
+            depth -= 1
+    return depth
+
+
 def _top_level(text: str, sep: str) -> list[int]:
     """Positions of ``sep`` in ``text`` outside brackets and strings.
 
@@ -630,8 +672,7 @@ def _opaque(name: str) -> type:
             content = parser.lexer.input.content
             name_start = content.rfind(name, 0, parser.pos)
             body_start = name_start + len(name)
-            line_end = content.find("\n", body_start)
-            line_end = len(content) if line_end < 0 else line_end
+            line_end = _op_text_end(content, body_start)
             body = content[body_start:line_end]
             following = content[line_end:].lstrip("\n \t")
             if body.rstrip().endswith(("{", "(")) or _REGION_START_RE.match(following):
@@ -674,25 +715,31 @@ def _opaque(name: str) -> type:
                     pieces.append(f"{{a{len(refs)}}}")
                     refs.append(ref)
                     i = end - body_start
+                elif ch == "\n":  # an op written over several lines reads as one line
+                    pieces.append(" ")
+                    i += 1
+                    while i < len(body) and body[i] in " \t":
+                        i += 1
                 else:
                     pieces.append({"{": "{{", "}": "}}"}.get(ch, ch))
                     i += 1
             result_types: list[Attribute] = []
+            flat = body.replace("\n", " ")
             if n_results:
-                colons = _top_level(body, " : ")
+                colons = _top_level(flat, " : ")
                 if not colons:
                     fail(parser, "no ': types' to read its results from", name_start, line_end)
                 signature = colons[-1] + 3
-                tail = body[signature:]
+                tail = flat[signature:]
                 for sep in ("->", " to "):
                     if marks := _top_level(tail, sep):
                         signature += marks[-1] + len(sep)
                         break
-                tail = body[signature:]
+                tail = flat[signature:]
                 lead = len(tail) - len(tail.lstrip())
                 if tail.strip().startswith("("):
                     signature += lead + 1
-                    tail = body[signature : signature + _closing(body[signature:])]
+                    tail = flat[signature : signature + _closing(flat[signature:])]
                 starts = [0] + [c + 1 for c in _top_level(tail, ",")]
                 for start in starts[-n_results:]:
                     resume_from(parser, body_start + signature + start)
@@ -731,7 +778,26 @@ def _unsupported(name: str) -> type:
     return _Unsupported
 
 
+class _GpuBarrier:
+    """``gpu.barrier`` (xDSL's op has no custom syntax): MLIR writes it bare."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "gpu"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        op = gpu.BarrierOp()
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    @classmethod
+    def create(cls, **kwargs: object) -> Operation:
+        return gpu.BarrierOp.create(**kwargs)  # type: ignore[arg-type]
+
+
 _SHIMS: dict[str, type] = {
+    "gpu.barrier": _GpuBarrier,
     "tt.dot": _TritonDot,
     "tt.dot_scaled": _TritonDotScaled,
     "arith.cmpi": _compare_shim(tl.CmpiOp),
@@ -796,12 +862,18 @@ def _generic_fallback(parse_cls: type, real: type[Operation]) -> type:
     return _Generic
 
 
+_MLIR_EXTRA = (cf.Cf, gpu.GPU, ub.UB)
+"""MLIR dialects Triton's IR also holds: ``ub.poison`` (the pipeliner's undefined values),
+``gpu.barrier``, ``cf.br``/``cf.cond_br`` (written back unchanged; the layout passes pin their
+values)."""
+
+
 class TritonContext(Context):
     """An xDSL context that resolves Triton's op, attribute and type names to llc's classes."""
 
     def __init__(self) -> None:
         super().__init__()
-        for dialect in (Builtin, func.Func, arith.Arith, math.Math, scf.Scf, tl.TL):
+        for dialect in (Builtin, func.Func, arith.Arith, math.Math, scf.Scf, tl.TL, *_MLIR_EXTRA):
             self.load_dialect(dialect)
         self._triton_extra: list[Dialect] = []
 
@@ -1018,7 +1090,7 @@ def mark_unhinted_pointers(module: ModuleOp) -> None:
     for op in module.walk():
         if not isinstance(op, func.FuncOp) or not op.body.blocks:
             continue
-        args = op.body.block.args
+        args = op.body.blocks.first.args  # type: ignore[union-attr]
         attrs = [dict(a.data) for a in op.arg_attrs.data] if op.arg_attrs else [{} for _ in args]
         changed = False
         for arg, arg_attrs in zip(args, attrs, strict=True):

@@ -45,6 +45,7 @@ from llc.layouts.cute import CuteLayout, CuteSwizzle
 from llc.layouts.linear import DistributedLinearLayout
 from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
 from llc.layouts.shared import (
+    AmdRotatingSharedLayout,
     NvmmaSharedLayout,
     PaddedSharedLayout,
     SharedLinearLayout,
@@ -56,6 +57,7 @@ from llc.layouts.xla import XlaTiledLayout
 __all__ = [
     "LAYOUT_KINDS",
     "AmdMfmaLayout",
+    "AmdRotatingSharedLayout",
     "AmdWmmaLayout",
     "BlockedLayout",
     "CTALayout",
@@ -206,6 +208,14 @@ def _swizzled_shared(p: _Params) -> Layout:
     return SwizzledSharedLayout(vec, per_phase, max_phase, order, p.cta())
 
 
+def _amd_rotating_shared(p: _Params) -> Layout:
+    vec = p.take("vec")
+    per_phase = p.take("perPhase")
+    max_phase = p.take("maxPhase")
+    order = p.take("order")
+    return AmdRotatingSharedLayout(vec, per_phase, max_phase, order, p.cta())
+
+
 def _nvmma_shared(p: _Params) -> Layout:
     swizzle = p.take("swizzlingByteWidth")
     transposed = p.take("transposed", default=False)
@@ -246,6 +256,7 @@ _BUILDERS: dict[str, Callable[[_Params], Layout]] = {
     "nvmma_shared": _nvmma_shared,
     "shared_linear": _shared_linear,
     "padded_shared": _padded_shared,
+    "amd_rotating_shared": _amd_rotating_shared,
 }
 
 #: Triton mnemonic -> layout class.
@@ -261,6 +272,7 @@ LAYOUT_KINDS: dict[str, type[Layout]] = {
     "nvmma_shared": NvmmaSharedLayout,
     "shared_linear": SharedLinearLayout,
     "padded_shared": PaddedSharedLayout,
+    "amd_rotating_shared": AmdRotatingSharedLayout,
 }
 
 

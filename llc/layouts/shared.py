@@ -46,7 +46,13 @@ from llc.layouts.common import (
 from llc.layouts.linear import Bases, bases_rank, normalize_bases
 from llc.linear_layout import LinearLayout
 
-__all__ = ["NvmmaSharedLayout", "PaddedSharedLayout", "SharedLinearLayout", "SwizzledSharedLayout"]
+__all__ = [
+    "AmdRotatingSharedLayout",
+    "NvmmaSharedLayout",
+    "PaddedSharedLayout",
+    "SharedLinearLayout",
+    "SwizzledSharedLayout",
+]
 
 
 def shape_per_cta(cga: CTALayout, shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -121,13 +127,16 @@ class SwizzledSharedLayout(SharedLayout):
             col *= 2
         row = 1
         while row < num_rows:
-            phase = (row // self.per_phase) % self.max_phase
-            bases.append([row, (self.vec * phase) % num_cols])
+            bases.append([row, (self.vec * self._phase(row)) % num_cols])
             row *= 2
         tile = LinearLayout.from_bases([("offset", bases)], [names[row_dim], names[col_dim]])
         for dim in self.order[2:]:
             tile = tile * LinearLayout.identity_1d(per_cta[dim], "offset", names[dim])
         return self._finish(combine_cta_cga_with_shape(tile, self.cga, shape))
+
+    def _phase(self, row: int) -> int:
+        """The phase of row ``row``: its ``vec``-groups are XOR-ed by it."""
+        return (row // self.per_phase) % self.max_phase
 
     def triton_params(self) -> dict[str, object]:
         """``vec, perPhase, maxPhase, order`` (+ CTA parameters when not the default).
@@ -142,6 +151,27 @@ class SwizzledSharedLayout(SharedLayout):
             "order": list(self.order),
             **cta_params(self.cta_layout),
         }
+
+
+@dataclass(frozen=True)
+class AmdRotatingSharedLayout(SwizzledSharedLayout):
+    """Triton's ``AMDRotatingSharedEncodingAttr`` (``#ttg.amd_rotating_shared``): a swizzled
+    layout whose phase also rotates from one block of ``maxPhase * perPhase`` rows to the
+    next (phase XOR ``(row / perPhase / maxPhase) % maxPhase``), so that rows a phase period
+    apart do not share banks.
+
+    >>> AmdRotatingSharedLayout(1, 1, 2, [1, 0]).to_linear_layout([4, 2]).bases[0]
+    ('offset', [[0, 1], [1, 1], [2, 1]])
+    >>> SwizzledSharedLayout(1, 1, 2, [1, 0]).to_linear_layout([4, 2]).bases[0]
+    ('offset', [[0, 1], [1, 1], [2, 0]])
+    """
+
+    kind = "amd_rotating_shared"
+
+    def _phase(self, row: int) -> int:
+        phase = (row // self.per_phase) % self.max_phase
+        block = row // self.max_phase // self.per_phase % self.max_phase
+        return phase ^ block
 
 
 NVMMA_SWIZZLES = (0, 32, 64, 128)

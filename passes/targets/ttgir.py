@@ -65,7 +65,7 @@ EXPORT_NAMES: dict[str, str] = {llc: triton for triton, llc in OP_NAMES.items()}
 }
 """llc op name -> Triton op name (ops of arith/math/scf keep their names)."""
 
-_KEEP_PREFIXES = ("arith.", "math.", "scf.", "builtin.")
+_KEEP_PREFIXES = ("arith.", "math.", "scf.", "builtin.", "ub.", "gpu.", "cf.")
 _TEMPLATE_RE = re.compile(r"(\{[oa]\d+\})")
 _SMEM_ALIAS = "#smem"
 _DOT_OPTIONS = ("inputPrecision", "maxNumImpreciseAcc")
@@ -409,7 +409,7 @@ def _hint_pointers(fn: func.FuncOp) -> None:
 
     if not fn.body.blocks:
         return
-    args = fn.body.block.args
+    args = fn.body.blocks.first.args if fn.body.blocks else ()  # type: ignore[union-attr]
     attrs = [dict(a.data) for a in fn.arg_attrs.data] if fn.arg_attrs else [{} for _ in args]
     changed = False
     for arg, arg_attrs in zip(args, attrs, strict=True):
