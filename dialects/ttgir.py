@@ -199,8 +199,8 @@ HINT_NAMES: dict[str, str] = {"tt.divisibility": "tl.divisibility"}
 """Triton argument hint -> llc's spelling (``-t ttgir`` prints every ``tl.`` attribute as
 ``tt.`` again)."""
 
-_DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "triton_gpu.")
-_OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.")
+_DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "amdg.", "nvws.", "nvg.", "proton.", "triton_gpu.")
+_OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "amdg.", "nvws.", "nvg.", "proton.")
 """Dialects whose other (region-free) ops are read as :class:`~llc.dialects.tl.OpaqueOp`."""
 
 
@@ -452,7 +452,7 @@ class _TritonIf:
 
 class _TritonFor:
     """Parses ``scf.for``, also with one iteration type written without parentheses
-    (``iter_args(%k = %x) -> tensor<...> : i32 {``)."""
+    (``iter_args(%k = %x) -> tensor<...> : i32 {``) and with ``unsigned`` bounds."""
 
     @classmethod
     def dialect_name(cls) -> str:
@@ -460,6 +460,9 @@ class _TritonFor:
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        # `scf.for unsigned %i = ...` compares the bounds unsigned: MLIR's `unsignedCmp`
+        # (kept as that attribute, which MLIR's parser takes back).
+        unsigned = parser.parse_optional_keyword("unsigned") is not None
         indvar = parser.parse_argument(expect_type=False)
         parser.parse_punctuation("=")
         bounds = [parser.parse_unresolved_operand()]
@@ -491,6 +494,8 @@ class _TritonFor:
         attrs = parser.parse_optional_attr_dict()
         op = scf.ForOp(lb, ub, step, init_values, body)
         op.attributes |= attrs
+        if unsigned:
+            op.attributes["unsignedCmp"] = UnitAttr()
         if not args and (body.block.last_op is None or body.block.last_op.name != "scf.yield"):
             body.block.add_op(scf.YieldOp())
         return op
@@ -1135,4 +1140,4 @@ def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> No
     if tl.TARGET_ATTR not in attrs and target == DEFAULT_TARGET and _uses_tensor_memory(module):
         target = "cuda:100"  # tensor memory is Blackwell's: Triton rejects its ops below sm_100
     attrs.setdefault(tl.TARGET_ATTR, StringAttr(target))
-    _ = (TensorType, UnitAttr)
+    _ = TensorType
