@@ -199,7 +199,17 @@ HINT_NAMES: dict[str, str] = {"tt.divisibility": "tl.divisibility"}
 """Triton argument hint -> llc's spelling (``-t ttgir`` prints every ``tl.`` attribute as
 ``tt.`` again)."""
 
-_DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "amdg.", "nvws.", "nvg.", "proton.", "triton_gpu.")
+_DIALECT_PREFIXES = (
+    "tt.",
+    "ttg.",
+    "ttng.",
+    "amdgpu.",
+    "amdg.",
+    "nvws.",
+    "nvg.",
+    "proton.",
+    "triton_gpu.",
+)
 _OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "amdg.", "nvws.", "nvg.", "proton.")
 """Dialects whose other (region-free) ops are read as :class:`~llc.dialects.tl.OpaqueOp`."""
 

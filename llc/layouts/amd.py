@@ -526,7 +526,7 @@ def wmma_dot_to_linear_layout(
         tile = tile * LinearLayout.identity_1d(1, "lane", names[order[2]])
     k_idx = rank - 1 if op_idx == 0 else rank - 2
     if wmma.cta_bases is not None:
-        grid = AmdWmmaLayout(wmma.version, wmma.is_transposed, wmma.warps_per_cta)
+        grid = AmdWmmaLayout(wmma.version, wmma.is_transposed, wmma.warps_per_cta, wmma.instr)
         if wmma.triton39_cta_layout() != grid.triton39_cta_layout():
             raise LayoutError(
                 "amd_wmma: llc lays out a dot operand of a WMMA layout only when its ctaLayout "
