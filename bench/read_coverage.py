@@ -226,9 +226,10 @@ def _llc_error(err: BaseException) -> tuple[str, bool]:
     return (message if located else f"CRASH {type(err).__name__}: {message}"), not located
 
 
-def run_chunk(chunk: Chunk, text: str, remove_conversions: bool) -> None:
-    """Read ``text`` with llc, print it back as TTGIR and (optionally) run
-    ``llc-remove-conversions`` on it, recording the first failure in ``chunk``."""
+def run_chunk(chunk: Chunk, text: str, remove_conversions: bool, round_trip: bool = True) -> None:
+    """Read ``text`` with llc, print it back as TTGIR (``round_trip``: and ask Triton to parse
+    it) and (optionally) run ``llc-remove-conversions`` on it, recording the first failure in
+    ``chunk``."""
     from xdsl.context import Context
 
     from llc.dialects.tl import verify_module
@@ -244,6 +245,8 @@ def run_chunk(chunk: Chunk, text: str, remove_conversions: bool) -> None:
         chunk.read = True
         stage = "-t ttgir"
         out = module_to_ttgir(module)
+        if not round_trip:
+            return
         if not triton_parses(out):
             chunk.error = "-t ttgir: Triton 3.9 does not parse llc's output"
             return
@@ -270,9 +273,11 @@ def measure(
     cache: Path | None = None,
     remove_conversions: bool = False,
     upgrade: bool = False,
+    round_trip: bool = True,
 ) -> list[FileRow]:
     """One row per file. ``cache``: a JSON file keeping Triton's verdicts by chunk hash;
-    ``upgrade``: read each file through :func:`modernize` first."""
+    ``upgrade``: read each file through :func:`modernize` first; ``round_trip=False`` reads
+    and prints only (no Triton parse of llc's output: the ``round_trip`` column stays 0)."""
     known: dict[str, bool] = json.loads(cache.read_text()) if cache and cache.exists() else {}
     rows = []
     for path in files:
@@ -287,7 +292,7 @@ def measure(
                 continue
             row.triton += 1
             chunk = Chunk(path.name, i, ",".join(_NAME.findall(text))[:80] or f"chunk{i}")
-            run_chunk(chunk, text, remove_conversions)
+            run_chunk(chunk, text, remove_conversions, round_trip)
             row.read += chunk.read
             row.round_trip += chunk.round_trip
             row.rc += bool(chunk.rc)

@@ -105,8 +105,9 @@ ANY: Attribute = _Any()  # type: ignore[assignment]
 
 
 def is_tensor(value: SSAValue) -> bool:
-    """Whether ``value`` is a ranked tensor (the only values that carry a register layout)."""
-    return isinstance(value.type, TensorType)
+    """Whether ``value`` is a tensor of rank 1 or more (the only values that carry a register
+    layout: Triton gives a rank-0 ``tensor<f32>`` none, like a scalar)."""
+    return isinstance(value.type, TensorType) and bool(value.type.get_shape())
 
 
 def tensor_operands(op: Operation) -> list[int]:

@@ -13,8 +13,8 @@ Traceback (most recent call last):
 ...
 llc.errors.LayoutError: unknown target 'cuda:xx': expected cuda:CC with CC one of 70, 72, 75, \
 80, 86, 87, 89, 90, 100, 101, 103, 120, 121 (an 'a' suffix allowed, e.g. cuda:90a) or hip:ARCH \
-with ARCH one of gfx908, gfx90a, gfx942, gfx950, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201, \
-gfx1250
+with ARCH one of gfx908, gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100, gfx1101, gfx1102, \
+gfx1200, gfx1201, gfx1250
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ CUDA_CAPABILITIES: tuple[int, ...] = (70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 
 HIP_ARCHS: tuple[str, ...] = (
     "gfx908",
     "gfx90a",
+    "gfx940",
+    "gfx941",
     "gfx942",
     "gfx950",
     "gfx1100",

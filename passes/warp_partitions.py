@@ -9,6 +9,9 @@ each is moved into a module of its own whose ``"tl.num-warps"`` is the scope's (
 becomes a function whose arguments are its captures, the values it receives from outside,
 which the passes treat as given), the pass runs on the outer module (where a partition is a
 placeholder that holds nothing) and on each of these, and everything is moved back in place.
+A function whose regions branch between blocks (``cf.br``, which Triton's IR may hold) is set
+aside the same way when it has no tensor to lay out, and is an error located on it otherwise
+(the passes lay out structured control flow).
 
 >>> from llc.dialects.ttgir import parse_triton_module
 >>> m = parse_triton_module('''
@@ -40,10 +43,11 @@ from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i32
 from xdsl.ir import Block, Operation, Region
 
 from llc.dialects import tl
+from llc.dialects.diagnostics import error_at
 
 __all__ = ["by_warp_scope", "by_warp_scope_pass"]
 
@@ -68,23 +72,26 @@ def by_warp_scope(run: Callable[[ModuleOp], None], module: ModuleOp) -> None:
     scopes: list[tuple[ModuleOp, Callable[[ModuleOp], None]]] = []
     body = module.body.block
     for index, fn in enumerate(list(body.ops)):
+        if isinstance(fn, func.FuncOp) and _branches(fn):
+            # Branches between blocks (cf.br): the passes lay out structured control flow only.
+            # With no tensor to lay out the function is left as it is; with tensors, it is an
+            # error located on it rather than a crash inside a pass.
+            if any(_has_layout(v.type) for op in fn.walk() for v in (*op.results, *op.operands)):
+                raise error_at(
+                    fn,
+                    f"llc's layout passes lay out structured control flow (scf) only: "
+                    f"@{fn.sym_name.data} branches between blocks",
+                )
+            body.detach_op(fn)
+            scopes.append((_scoped_module(module, 0, fn), _put_back_at(body, index, run=False)))
+            continue
         if not isinstance(fn, func.FuncOp) or not _own_warps(module, fn) or not fn.body.blocks:
             continue
         warps = fn.attributes[tl.NUM_WARPS_ATTR]
         assert isinstance(warps, IntegerAttr)
         body.detach_op(fn)
         scoped = _scoped_module(module, warps.value.data, fn)
-
-        def put_back(scoped: ModuleOp, index: int = index) -> None:
-            # Functions go back in their order, so each one's index is right again.
-            (new_fn,) = list(scoped.body.block.ops)
-            scoped.body.block.detach_op(new_fn)
-            ops = list(body.ops)
-            if index < len(ops):
-                body.insert_op_before(new_fn, ops[index])
-            else:
-                body.add_op(new_fn)
-
+        put_back = _put_back_at(body, index, run=True)
         scopes.append((scoped, put_back))
     marks = []
     for ws in [o for o in module.walk() if isinstance(o, tl.WarpSpecializeOp)]:
@@ -97,7 +104,8 @@ def by_warp_scope(run: Callable[[ModuleOp], None], module: ModuleOp) -> None:
             scopes.append(_outline_partition(module, ws, mark, index, warps))
     run(module)
     for scoped, put_back in scopes:
-        by_warp_scope(run, scoped)  # a function of its own may hold partitions
+        if getattr(put_back, "run", True):
+            by_warp_scope(run, scoped)  # a function of its own may hold partitions
         put_back(scoped)
     for ws in module.walk():
         if isinstance(ws, tl.WarpSpecializeOp) and ws.attributes.get(_SCOPE_ATTR) in marks:
@@ -146,6 +154,32 @@ def _outline_partition(
     return _scoped_module(module, warps, fn), put_back
 
 
+def _branches(fn: func.FuncOp) -> bool:
+    """Whether a region of ``fn`` has several blocks (``cf`` branches)."""
+    return any(len(r.blocks) > 1 for op in fn.walk() for r in op.regions)
+
+
+def _has_layout(typ: object) -> bool:
+    return isinstance(typ, TensorType) and bool(typ.get_shape())
+
+
+def _put_back_at(body: Block, index: int, run: bool) -> Callable[[ModuleOp], None]:
+    """Puts the one function of a module back at ``index`` of ``body`` (``run``: whether the
+    pass ran on it meanwhile)."""
+
+    def put_back(scoped: ModuleOp) -> None:
+        (fn,) = list(scoped.body.block.ops)
+        scoped.body.block.detach_op(fn)
+        ops = list(body.ops)
+        if index < len(ops):
+            body.insert_op_before(fn, ops[index])
+        else:
+            body.add_op(fn)
+
+    put_back.run = run  # type: ignore[attr-defined]
+    return put_back
+
+
 def _own_warps(module: ModuleOp, fn: func.FuncOp) -> bool:
     """Whether ``fn`` sets a warp count other than its module's."""
     warps = fn.attributes.get(tl.NUM_WARPS_ATTR)
@@ -154,7 +188,7 @@ def _own_warps(module: ModuleOp, fn: func.FuncOp) -> bool:
 
 def _has_warp_scopes(module: ModuleOp) -> bool:
     for op in module.body.block.ops:
-        if isinstance(op, func.FuncOp) and _own_warps(module, op):
+        if isinstance(op, func.FuncOp) and (_own_warps(module, op) or _branches(op)):
             return True
     return any(
         isinstance(o, tl.WarpSpecializeOp) and _SCOPE_ATTR not in o.attributes
