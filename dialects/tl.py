@@ -2993,7 +2993,8 @@ class WarpGroupDotOp(TLOperation):
     tensor in a ``#tl.dot_op`` layout, ``b`` a shared buffer. Triton's options
     (``inputPrecision``, ``maxNumImpreciseAcc``, ``isAsync``) are kept as attributes. The value
     is defined once the matching :class:`WarpGroupDotWaitOp` returns it; the interpreter computes
-    it eagerly.
+    it eagerly. An optional fourth operand ``%useC`` (``i1``, Triton 3.9's ``useC``) says
+    whether ``acc`` is added: false computes ``a @ b`` alone.
     """
 
     name = "tl.warp_group_dot"
@@ -3001,13 +3002,24 @@ class WarpGroupDotOp(TLOperation):
     a = operand_def()
     b = operand_def()
     acc = operand_def(T)
+    use_c = opt_operand_def(IntegerType(1))
     result = result_def(T)
     traits = traits_def(MemoryReadEffect())
-    assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
+    assembly_format = (
+        "$a `,` $b `,` $acc (`,` $use_c^)? attr-dict `:` type($a) `*` type($b) `->` type($result)"
+    )
 
-    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, acc: SSAValue | Operation):
+    def __init__(
+        self,
+        a: SSAValue | Operation,
+        b: SSAValue | Operation,
+        acc: SSAValue | Operation,
+        use_c: SSAValue | Operation | None = None,
+    ):
         acc = SSAValue.get(acc)
-        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+        super().__init__(
+            operands=[a, b, acc, [] if use_c is None else [use_c]], result_types=[acc.type]
+        )
 
     def verify_tl(self) -> None:
         for what, typ in (("a", self.a.type), ("b", self.b.type)):

@@ -1159,6 +1159,8 @@ class TLFunctions(InterpreterFunctions):
             for x in args[:2]
         )
         acc = np.asarray(args[2])
+        if len(args) > 3 and not bool(args[3]):  # useC false: the accumulator is not added
+            acc = np.zeros_like(acc)
         wide = np.float64 if _is_float(op.result.type) else np.int64
         with np.errstate(all="ignore"):
             out = np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide)

@@ -118,3 +118,71 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     tt.return
   }
 }
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_usec(%a: !ttg.memdesc<64x64xf16, #shared, #smem>, %b: !ttg.memdesc<64x64xf16, #shared, #smem>, %c: tensor<64x64xf32, #mma>, %use: i1) -> tensor<64x64xf32, #mma> {
+    %d = ttng.warp_group_dot %a, %b, %c, %use {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+    %e = ttng.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+    tt.return %e : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @switch(%i: index, %x: i32) -> i32 {
+    %r = scf.index_switch %i -> i32
+    case 0 {
+      scf.yield %x : i32
+    }
+    default {
+      %c = arith.constant 1 : i32
+      scf.yield %c : i32
+    }
+    tt.return %r : i32
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @scan_rev(%x: tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked> {
+    %r = "tt.scan"(%x) <{axis = 0 : i32, reverse = true}> ({
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.addi %a, %b : i32
+      tt.scan.return %s : i32
+    }) : (tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked>
+    tt.return %r : tensor<128xi32, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @atomic_scalar(%p: !tt.ptr<i32>, %v: i32) -> i32 {
+    %x = tt.atomic_rmw add, relaxed, gpu, %p, %v : (!tt.ptr<i32>, i32) -> i32
+    %y = tt.atomic_cas acq_rel, cta, %p, %v, %x : (!tt.ptr<i32>, i32, i32) -> i32
+    tt.return %y : i32
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @join_split_cat(%x: tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) {
+    tt.return
+  }
+  tt.func @elementwise_asm(%x: tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>) -> tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>> {
+    %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    tt.return %y : tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+  }
+}
