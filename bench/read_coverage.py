@@ -73,7 +73,8 @@ def modernize(text: str) -> str:
     ``triton_gpu`` dialect became ``ttg``, ``!tt.memdesc`` became ``!ttg.memdesc`` and
     ``#triton_gpu.shared`` became ``#ttg.swizzled_shared``, ``tt.experimental_descriptor_load``
     (store, gather, scatter) became ``tt.descriptor_load`` and ``!tt.tensordesc<tensor<8x32xi8>>``
-    became ``!tt.tensordesc<8x32xi8>``. Whatever else changed since, Triton
+    became ``!tt.tensordesc<8x32xi8>``, and a CGA's ``CTAsPerCGA``/``CTASplitNum``/``CTAOrder``
+    triple became its ``CGALayout`` bases. Whatever else changed since, Triton
     3.9's parser decides: a chunk it rejects is not counted.
 
     >>> modernize('%0 = triton_gpu.local_alloc : () -> !tt.memdesc<4xf32, #triton_gpu.shared<{')
@@ -81,7 +82,22 @@ def modernize(text: str) -> str:
     """
     for old, new in _RENAMES:
         text = text.replace(old, new)
+    text = _CTA_TRIPLE.sub(_cga_bases, text)
     return re.sub(r"!tt\.tensordesc<tensor<([^<>]*)>>", r"!tt.tensordesc<\1>", text)
+
+
+_CTA_TRIPLE = re.compile(
+    r",\s*CTAsPerCGA = (\[[\d, ]*\]),\s*CTASplitNum = (\[[\d, ]*\]),\s*CTAOrder = (\[[\d, ]*\])"
+)
+
+
+def _cga_bases(match: re.Match[str]) -> str:
+    """The ``CTAsPerCGA``/``CTASplitNum``/``CTAOrder`` triple as Triton 3.9's ``CGALayout``
+    bases (nothing for one CTA)."""
+    from llc.layouts import CTALayout
+
+    cta = CTALayout(*(json.loads(match.group(i)) for i in (1, 2, 3)))
+    return "" if cta.num_ctas == 1 else f", CGALayout = {cta.to_bases()}"
 
 
 def reason_of(message: str) -> str:
@@ -210,9 +226,10 @@ def _llc_error(err: BaseException) -> tuple[str, bool]:
     return (message if located else f"CRASH {type(err).__name__}: {message}"), not located
 
 
-def run_chunk(chunk: Chunk, text: str, remove_conversions: bool) -> None:
-    """Read ``text`` with llc, print it back as TTGIR and (optionally) run
-    ``llc-remove-conversions`` on it, recording the first failure in ``chunk``."""
+def run_chunk(chunk: Chunk, text: str, remove_conversions: bool, round_trip: bool = True) -> None:
+    """Read ``text`` with llc, print it back as TTGIR (``round_trip``: and ask Triton to parse
+    it) and (optionally) run ``llc-remove-conversions`` on it, recording the first failure in
+    ``chunk``."""
     from xdsl.context import Context
 
     from llc.dialects.tl import verify_module
@@ -228,6 +245,8 @@ def run_chunk(chunk: Chunk, text: str, remove_conversions: bool) -> None:
         chunk.read = True
         stage = "-t ttgir"
         out = module_to_ttgir(module)
+        if not round_trip:
+            return
         if not triton_parses(out):
             chunk.error = "-t ttgir: Triton 3.9 does not parse llc's output"
             return
@@ -254,9 +273,11 @@ def measure(
     cache: Path | None = None,
     remove_conversions: bool = False,
     upgrade: bool = False,
+    round_trip: bool = True,
 ) -> list[FileRow]:
     """One row per file. ``cache``: a JSON file keeping Triton's verdicts by chunk hash;
-    ``upgrade``: read each file through :func:`modernize` first."""
+    ``upgrade``: read each file through :func:`modernize` first; ``round_trip=False`` reads
+    and prints only (no Triton parse of llc's output: the ``round_trip`` column stays 0)."""
     known: dict[str, bool] = json.loads(cache.read_text()) if cache and cache.exists() else {}
     rows = []
     for path in files:
@@ -271,7 +292,7 @@ def measure(
                 continue
             row.triton += 1
             chunk = Chunk(path.name, i, ",".join(_NAME.findall(text))[:80] or f"chunk{i}")
-            run_chunk(chunk, text, remove_conversions)
+            run_chunk(chunk, text, remove_conversions, round_trip)
             row.read += chunk.read
             row.round_trip += chunk.round_trip
             row.rc += bool(chunk.rc)

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LAYOUT_ATTRIBUTES",
     "AMDMfmaEncodingAttr",
+    "AMDRotatingSharedEncodingAttr",
     "AMDWmmaEncodingAttr",
     "BlockedEncodingAttr",
     "DistributedEncodingAttr",
@@ -59,6 +60,7 @@ __all__ = [
     "LinearEncodingAttr",
     "NVMMASharedEncodingAttr",
     "NvidiaMmaEncodingAttr",
+    "PaddedSharedEncodingAttr",
     "SharedEncodingAttr",
     "SharedLinearEncodingAttr",
     "SliceEncodingAttr",
@@ -247,6 +249,78 @@ class SharedLinearEncodingAttr(SharedEncodingAttr):
     alias_prefix = "shared"
 
 
+@irdl_attr_definition
+class PaddedSharedEncodingAttr(SharedEncodingAttr):
+    """``#tl.padded_shared<[128:+8] {order = [1, 0], shape = [16, 128]}>`` or
+    ``#tl.padded_shared<[4:+4] {offset = [[1, 0], [2, 0]], block = []}>`` (Triton
+    ``#ttg.padded_shared``): ``interval:+padding`` pairs, then the linear component
+    (:class:`llc.layouts.PaddedSharedLayout`)."""
+
+    name = "tl.padded_shared"
+    kind = "padded_shared"
+    alias_prefix = "shared"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Any:
+        from llc.layouts import from_triton_params
+
+        start = parser.pos
+        content = parser.lexer.input.content
+        match = _PADDING_RE.match(content, start)
+        if match is None:
+            parser.raise_error(
+                "padded_shared: expected <[interval:+padding, ...] {...}>", start, start + 1
+            )
+        pairs = re.findall(r"(\d+)\s*:\s*\+\s*(\d+)", match.group(1))
+        if not pairs or len(pairs) != match.group(1).count(":"):
+            parser.raise_error(
+                "padded_shared: expected interval:+padding pairs such as [128:+8]",
+                start,
+                match.end(),
+            )
+        resume_from(parser, match.end())
+        params, spans = _parse_dictionary(parser, cls.kind)
+        end = parser.pos + 1
+        parser.parse_punctuation(">", " to close #tl.padded_shared")
+        params = {
+            "intervals": [int(i) for i, _ in pairs],
+            "paddings": [int(p) for _, p in pairs],
+        } | params
+        try:
+            return from_triton_params(cls.kind, params)
+        except (ValueError, TypeError) as err:
+            message = str(err)
+            entry = _entry_named_in(message, spans)
+            if entry is not None:
+                parser.raise_error(
+                    message, entry[0], last_token_end(_AtPosition(parser, entry[1]), entry[0])
+                )
+            parser.raise_error(message, start, end)
+
+    def print_parameter(self, printer: Printer) -> None:
+        params = self.data.triton_params()
+        pairs = zip(params.pop("intervals"), params.pop("paddings"), strict=True)
+        printer.print_string("<[" + ", ".join(f"{i}:+{p}" for i, p in pairs) + "] {")
+        for i, (key, value) in enumerate(params.items()):
+            printer.print_string(f"{', ' if i else ''}{key} = ")
+            _print_value(printer, value)
+        printer.print_string("}>")
+
+
+@irdl_attr_definition
+class AMDRotatingSharedEncodingAttr(SharedEncodingAttr):
+    """``#tl.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>``
+    (Triton ``#ttg.amd_rotating_shared``: a swizzled layout whose phase rotates per block of
+    rows, :class:`llc.layouts.AmdRotatingSharedLayout`)."""
+
+    name = "tl.amd_rotating_shared"
+    kind = "amd_rotating_shared"
+    alias_prefix = "shared"
+
+
+_PADDING_RE = re.compile(r"<\s*\[([^\]]*)\]\s*")
+
+
 LAYOUT_ATTRIBUTES: list[type[LayoutEncodingAttr]] = [
     BlockedEncodingAttr,
     SliceEncodingAttr,
@@ -258,6 +332,8 @@ LAYOUT_ATTRIBUTES: list[type[LayoutEncodingAttr]] = [
     SwizzledSharedEncodingAttr,
     NVMMASharedEncodingAttr,
     SharedLinearEncodingAttr,
+    PaddedSharedEncodingAttr,
+    AMDRotatingSharedEncodingAttr,
 ]
 """Every layout attribute class, in the order of the contract (register them in the dialect)."""
 

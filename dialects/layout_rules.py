@@ -105,8 +105,9 @@ ANY: Attribute = _Any()  # type: ignore[assignment]
 
 
 def is_tensor(value: SSAValue) -> bool:
-    """Whether ``value`` is a ranked tensor (the only values that carry a register layout)."""
-    return isinstance(value.type, TensorType)
+    """Whether ``value`` is a tensor of rank 1 or more (the only values that carry a register
+    layout: Triton gives a rank-0 ``tensor<f32>`` none, like a scalar)."""
+    return isinstance(value.type, TensorType) and bool(value.type.get_shape())
 
 
 def tensor_operands(op: Operation) -> list[int]:
@@ -901,7 +902,10 @@ LAYOUT_RULES: dict[str, LayoutRule] = {
         "sink", _free_forward, _sink_backward, rematerializable=False
     ),
 }
-"""Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts."""
+"""Op name -> its rule. Ops not listed (calls, returns, unknown ops) pin their tensors' layouts;
+so does ``tl.warp_specialize`` with ``tl.warp_yield``/``tl.warp_return``: a partition runs on
+warps of its own and is laid out apart (:mod:`llc.passes.warp_partitions`), and the default
+region's yielded values are the op's results, which the code after it reads as they are."""
 
 
 def rule_for(op: Operation) -> LayoutRule | None:

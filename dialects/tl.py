@@ -67,6 +67,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Attribute,
+    Block,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -91,6 +92,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_region_def,
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
@@ -128,8 +130,8 @@ TARGET_ATTR = "tl.target"
 """Module attribute: the target (``"tl.target" = "cuda:90"``)."""
 
 
-_WELL_FORMED_TARGET = re.compile(r"cuda:\d+a?|hip:gfx[0-9a-f]+")
-"""A target as Triton writes it, known to llc or not (``cuda:0``, ``hip:gfx940``)."""
+_WELL_FORMED_TARGET = re.compile(r"cuda:\d+a?|(?:hip:)?gfx[0-9a-f]+")
+"""A target as Triton writes it, known to llc or not (``cuda:0``, ``hip:gfx940``, ``gfx950``)."""
 
 
 def hardware_config(op: Operation) -> tuple[int, int] | None:
@@ -145,6 +147,13 @@ def hardware_config(op: Operation) -> tuple[int, int] | None:
     """
     current: Operation | None = op
     while current is not None:
+        parent = current.parent_op()
+        if isinstance(parent, WarpSpecializeOp):
+            region = current.parent_region()
+            warps = parent.partition_warps(region) if region is not None else None
+            if warps is not None:  # a partition runs on its own warps
+                outer = hardware_config(parent)
+                return warps, (outer[1] if outer is not None else 32)
         if NUM_WARPS_ATTR in current.attributes:
             num_warps = _positive_int_attr(current, NUM_WARPS_ATTR)
             threads = 32
@@ -195,6 +204,13 @@ def threads_per_warp_source(op: Operation) -> str:
     """
     current: Operation | None = op
     while current is not None:
+        parent = current.parent_op()
+        if isinstance(parent, WarpSpecializeOp):
+            region = current.parent_region()
+            warps = parent.partition_warps(region) if region is not None else None
+            if warps is not None:  # a partition runs on its own warps
+                outer = hardware_config(parent)
+                return warps, (outer[1] if outer is not None else 32)
         if NUM_WARPS_ATTR in current.attributes:
             if THREADS_PER_WARP_ATTR in current.attributes:
                 return f'"{THREADS_PER_WARP_ATTR}"'
@@ -781,7 +797,8 @@ class MakeRangeOp(TLOperation):
 
 @irdl_op_definition
 class SplatOp(TLOperation):
-    """``%t = tl.splat %x : f32 -> tensor<128xf32, #blocked>``: every element equals ``%x``."""
+    """``%t = tl.splat %x : f32 -> tensor<128xf32, #blocked>``: every element equals ``%x``
+    (a scalar, or a rank-0 tensor ``tensor<f32>`` as Triton also splats)."""
 
     name = "tl.splat"
     src = operand_def()
@@ -794,8 +811,10 @@ class SplatOp(TLOperation):
 
     def verify_tl(self) -> None:
         src = self.src.type
+        if isinstance(src, TensorType) and src.get_shape():
+            raise self.fail(f"operand must be a scalar or a rank-0 tensor, got {src}")
         if isinstance(src, TensorType):
-            raise self.fail(f"operand must be a scalar, got {src}")
+            src = src.element_type
         if self.result.type.element_type != src:
             raise self.fail(
                 f"result element type {self.result.type.element_type} differs from the "
@@ -2458,23 +2477,69 @@ class DotScaledOp(TLOperation):
     e2m1 operands are packed two per byte along K (A: dim 1, B: dim 0); e4m3/e5m2 operands are
     one code per i8; bf16/fp16 operands are plain floats. Scales are e8m0 codes (as i8), one per
     32 elements along K: A's are ``M x K/32``, B's ``N x K/32`` (Triton's layout of them).
+    A scale may be absent, written ``none`` (``tl.dot_scaled %a, none, %b, %bs, %acc``, Triton's
+    ``tt.dot_scaled %a, %b scale %bs, ...``): that operand is taken unscaled.
     """
 
     name = "tl.dot_scaled"
     a = operand_def(TensorType)
-    a_scale = operand_def(TensorType)
+    a_scale = opt_operand_def(TensorType)
     b = operand_def(TensorType)
-    b_scale = operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
     acc = operand_def(TensorType)
     result = result_def(TensorType)
     lhs = prop_def(StringAttr)
     rhs = prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = (
-        "$a `,` $a_scale `,` $b `,` $b_scale `,` $acc attr-dict `:` "
-        "functional-type(operands, results)"
-    )
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotScaledOp:
+        # ``%a, %as, %b, %bs, %acc``; an absent scale (Triton's ``tt.dot_scaled %a, %b scale
+        # %bs, ...``: that operand is not scaled) is written ``none``.
+        slots: list[UnresolvedOperand | None] = []
+        for i in range(5):
+            if i:
+                parser.parse_punctuation(",")
+            if i in (1, 3) and parser.parse_optional_keyword("none") is not None:
+                slots.append(None)
+            else:
+                slots.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        signature = parser.parse_function_type()
+        present = [s for s in slots if s is not None]
+        if len(signature.inputs.data) != len(present) or len(signature.outputs.data) != 1:
+            parser.raise_error(
+                f"tl.dot_scaled: expected {len(present)} operand types and one result type",
+                pos,
+                parser.pos,
+            )
+        types = iter(signature.inputs.data)
+        values = [None if s is None else parser.resolve_operand(s, next(types)) for s in slots]
+        props = {k: attrs.pop(k) for k in ("lhs", "rhs") if k in attrs}
+        op = cls(
+            operands=[[v] if v is not None else [] for v in values],
+            result_types=[signature.outputs.data[0]],
+            properties=props,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        slots = (self.a, self.a_scale, self.b, self.b_scale, self.acc)
+        for i, value in enumerate(slots):
+            if i:
+                printer.print_string(", ")
+            if value is None:
+                printer.print_string("none")
+            else:
+                printer.print_operand(value)
+        printer.print_op_attributes({"lhs": self.lhs, "rhs": self.rhs} | dict(self.attributes))
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
 
     def k_of(self, which: str) -> int:
         """The K extent of operand ``a`` or ``b`` in elements (packed fp4 counts twice)."""
@@ -2511,6 +2576,8 @@ class DotScaledOp(TLOperation):
         if not _is_float(element_type_of(self.result.type)):
             raise self.fail("result must be a float type")
         for name, value, rows in (("a_scale", self.a_scale, m), ("b_scale", self.b_scale, n)):
+            if value is None:
+                continue  # that operand is not scaled (a scale of 1)
             if element_type_of(value.type) != IntegerType(8):
                 raise self.fail(
                     f"{name} must be i8 (e8m0 codes), got {element_type_of(value.type)}"
@@ -2926,7 +2993,8 @@ class WarpGroupDotOp(TLOperation):
     tensor in a ``#tl.dot_op`` layout, ``b`` a shared buffer. Triton's options
     (``inputPrecision``, ``maxNumImpreciseAcc``, ``isAsync``) are kept as attributes. The value
     is defined once the matching :class:`WarpGroupDotWaitOp` returns it; the interpreter computes
-    it eagerly.
+    it eagerly. An optional fourth operand ``%useC`` (``i1``, Triton 3.9's ``useC``) says
+    whether ``acc`` is added: false computes ``a @ b`` alone.
     """
 
     name = "tl.warp_group_dot"
@@ -2934,13 +3002,24 @@ class WarpGroupDotOp(TLOperation):
     a = operand_def()
     b = operand_def()
     acc = operand_def(T)
+    use_c = opt_operand_def(IntegerType(1))
     result = result_def(T)
     traits = traits_def(MemoryReadEffect())
-    assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
+    assembly_format = (
+        "$a `,` $b `,` $acc (`,` $use_c^)? attr-dict `:` type($a) `*` type($b) `->` type($result)"
+    )
 
-    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, acc: SSAValue | Operation):
+    def __init__(
+        self,
+        a: SSAValue | Operation,
+        b: SSAValue | Operation,
+        acc: SSAValue | Operation,
+        use_c: SSAValue | Operation | None = None,
+    ):
         acc = SSAValue.get(acc)
-        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+        super().__init__(
+            operands=[a, b, acc, [] if use_c is None else [use_c]], result_types=[acc.type]
+        )
 
     def verify_tl(self) -> None:
         for what, typ in (("a", self.a.type), ("b", self.b.type)):
@@ -3887,6 +3966,182 @@ class ApproxDivFOp(TLOperation):
         _check_float_operands(self, [self.x, self.y, self.result])
 
 
+@irdl_op_definition
+class WarpSpecializeOp(TLOperation):
+    """Warp specialization (Triton's ``ttg.warp_specialize``): the ``default`` region runs on
+    the function's warps and yields the results; each ``partitionN`` region runs at the same
+    time on its own ``num_warps(n)`` extra warps, takes the explicit captures (the operands) as
+    block arguments and sees nothing else from outside (isolated from above). Tensors inside a
+    partition are laid out for that partition's warp count (:func:`hardware_config`)::
+
+        %r = tl.warp_specialize(%a) attributes {warpGroupStartIds = array<i32: 4>}
+        default {
+          tl.warp_yield %b : i64
+        }
+        partition0(%x: i32) num_warps(4) {
+          tl.warp_return
+        } : (i32) -> i64
+
+    The layout passes leave partitions alone (their values keep the layouts they have) and
+    treat the op as a barrier; llc's interpreter and SIMT lowering do not run it.
+    """
+
+    name = "tl.warp_specialize"
+    captures = var_operand_def()
+    outputs = var_result_def()
+    default = region_def("single_block")
+    partition_regions = var_region_def("single_block")
+    partition_num_warps = prop_def(DenseArrayBase)
+    # It does what its regions do (a region free of effects leaves nothing to keep).
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        captures: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        default: Region,
+        partitions: Sequence[Region],
+        num_warps: Sequence[int],
+    ):
+        super().__init__(
+            operands=[list(captures)],
+            result_types=[list(result_types)],
+            regions=[default, list(partitions)],
+            properties={"partition_num_warps": DenseArrayBase.from_list(i32, list(num_warps))},
+        )
+
+    @property
+    def num_warps(self) -> list[int]:
+        """The warp count of each partition."""
+        return [int(v) for v in self.partition_num_warps.get_values()]
+
+    def partition_warps(self, region: Region) -> int | None:
+        """The warp count of ``region`` when it is one of the partitions, else ``None``."""
+        for r, n in zip(self.partition_regions, self.num_warps, strict=True):
+            if r is region:
+                return n
+        return None
+
+    def verify_tl(self) -> None:
+        warps = self.num_warps
+        if len(warps) != len(self.partition_regions):
+            raise self.fail(
+                f"{len(self.partition_regions)} partitions but {len(warps)} warp counts"
+            )
+        for i, n in enumerate(warps):
+            if n <= 0 or n & (n - 1):
+                raise self.fail(f"partition{i}: num_warps({n}) must be a power of two")
+        yield_op = self.default.block.last_op
+        if not isinstance(yield_op, WarpYieldOp):
+            raise self.fail("the default region must end with tl.warp_yield")
+        got = [v.type for v in yield_op.values]
+        want = [r.type for r in self.results]
+        if got != want:
+            raise self.fail(f"the default region yields {got}, the op returns {want}")
+        captures = [v.type for v in self.captures]
+        for i, region in enumerate(self.partition_regions):
+            block = region.block
+            if [a.type for a in block.args] != captures:
+                raise self.fail(
+                    f"partition{i} takes {[a.type for a in block.args]}, the captures are "
+                    f"{captures}"
+                )
+            if not isinstance(block.last_op, WarpReturnOp):
+                raise self.fail(f"partition{i} must end with tl.warp_return")
+            for op in region.walk():
+                for operand in op.operands:
+                    owner = operand.owner
+                    where = owner.parent_region() if isinstance(owner, Operation) else None
+                    if isinstance(owner, Block):
+                        where = owner.parent
+                    while where is not None and where is not region:
+                        parent = where.parent_op()
+                        where = parent.parent_region() if parent is not None else None
+                    if where is None:
+                        raise self.fail(
+                            f"partition{i} uses a value defined outside it ({op.name}); "
+                            "partitions see only their arguments"
+                        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WarpSpecializeOp:
+        captures = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_keyword("default")
+        default = parser.parse_region()
+        partitions: list[Region] = []
+        warps: list[int] = []
+        while (word := parser.parse_optional_identifier()) is not None:
+            if word != f"partition{len(partitions)}":
+                parser.raise_error(f"expected partition{len(partitions)} or ':', got '{word}'")
+            args = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
+            )
+            parser.parse_keyword("num_warps")
+            parser.parse_punctuation("(")
+            warps.append(parser.parse_integer(allow_boolean=False, allow_negative=False))
+            parser.parse_punctuation(")")
+            partitions.append(parser.parse_region(args))
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        signature = parser.parse_function_type()
+        if len(signature.inputs.data) != len(captures):
+            parser.raise_error(
+                f"tl.warp_specialize: {len(captures)} captures but "
+                f"{len(signature.inputs.data)} types",
+                pos,
+                parser.pos,
+            )
+        values = [
+            parser.resolve_operand(v, t)
+            for v, t in zip(captures, signature.inputs.data, strict=True)
+        ]
+        op = cls(values, signature.outputs.data, default, partitions, warps)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.captures, printer.print_operand)
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer._print_new_line()
+        printer.print_string("default ")
+        printer.print_region(self.default)
+        for i, (region, n) in enumerate(zip(self.partition_regions, self.num_warps, strict=True)):
+            printer._print_new_line()
+            printer.print_string(f"partition{i}(")
+            printer.print_list(region.block.args, printer.print_block_argument)
+            printer.print_string(f") num_warps({n}) ")
+            printer.print_region(region, print_entry_block_args=False)
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+
+
+@irdl_op_definition
+class WarpYieldOp(TLOperation):
+    """Ends the default region of :class:`WarpSpecializeOp`: its operands are the op's results
+    (Triton's ``ttg.warp_yield %x : i64``)."""
+
+    name = "tl.warp_yield"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), HasParent(WarpSpecializeOp), Pure())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+
+@irdl_op_definition
+class WarpReturnOp(TLOperation):
+    """Ends a partition of :class:`WarpSpecializeOp` (Triton's ``ttg.warp_return``)."""
+
+    name = "tl.warp_return"
+    traits = traits_def(IsTerminator(), HasParent(WarpSpecializeOp), Pure())
+    assembly_format = "attr-dict"
+
+
 ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     IntToPtrOp,
     PtrToIntOp,
@@ -3896,6 +4151,9 @@ ISSUE18_OPS: tuple[type[IRDLOperation], ...] = (
     DescriptorScatterOp,
     OpaqueOp,
     ApproxDivFOp,
+    WarpSpecializeOp,
+    WarpYieldOp,
+    WarpReturnOp,
 )
 """Ops read from Triton's lit inputs (issue 18, item 4)."""
 

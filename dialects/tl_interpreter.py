@@ -266,7 +266,7 @@ def _is_float(typ: Attribute) -> bool:
     return isinstance(element_type_of(typ), AnyFloat)
 
 
-def _mx_operand(value: np.ndarray, scale: np.ndarray, fmt: str, k_axis: int) -> np.ndarray:
+def _mx_operand(value: np.ndarray, scale: np.ndarray | None, fmt: str, k_axis: int) -> np.ndarray:
     """An MX operand of ``tl.dot_scaled`` as float64: elements times ``2^(scale - 127)``."""
     from llc.mxfp import MX_BLOCK, decode, decode_e8m0, unpack_fp4
 
@@ -276,6 +276,8 @@ def _mx_operand(value: np.ndarray, scale: np.ndarray, fmt: str, k_axis: int) -> 
         elements = decode(value.astype(np.int64) & 255, "e4m3fn" if fmt == "e4m3" else "e5m2")
     else:
         elements = value.astype(np.float64)
+    if scale is None:  # an operand without scales
+        return elements
     scales = decode_e8m0(scale.astype(np.int64) & 255)
     return elements * np.repeat(scales, MX_BLOCK, axis=k_axis)
 
@@ -1157,6 +1159,8 @@ class TLFunctions(InterpreterFunctions):
             for x in args[:2]
         )
         acc = np.asarray(args[2])
+        if len(args) > 3 and not bool(args[3]):  # useC false: the accumulator is not added
+            acc = np.zeros_like(acc)
         wide = np.float64 if _is_float(op.result.type) else np.int64
         with np.errstate(all="ignore"):
             out = np.matmul(a.astype(wide), b.astype(wide)) + acc.astype(wide)
@@ -1499,9 +1503,14 @@ class TLExtraFunctions(InterpreterFunctions):
     def run_dot_scaled(
         self, interpreter: Interpreter, op: tl.DotScaledOp, args: PythonValues
     ) -> PythonValues:
-        a, a_scale, b, b_scale, acc = (np.asarray(x) for x in args)
+        values = iter(np.asarray(x) for x in args)
+        slots = [
+            None if v is None else next(values)
+            for v in (op.a, op.a_scale, op.b, op.b_scale, op.acc)
+        ]
+        a, a_scale, b, b_scale, acc = slots
         a_val = _mx_operand(a, a_scale, op.lhs.data, k_axis=1)
-        b_val = _mx_operand(b, b_scale.T, op.rhs.data, k_axis=0)
+        b_val = _mx_operand(b, None if b_scale is None else b_scale.T, op.rhs.data, k_axis=0)
         with np.errstate(all="ignore"):
             out = a_val @ b_val + acc.astype(np.float64)
         return (_result(op, out),)

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, math, scf
+from xdsl.dialects import arith, cf, func, gpu, math, scf, ub
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -146,6 +146,9 @@ _TTG_TO_TL = (
     "fp4_to_fp",
     "memdesc_reinterpret",
     "memdesc_reshape",
+    "warp_specialize",
+    "warp_yield",
+    "warp_return",
 )
 _TTNG_TO_TL = ("warp_group_dot", "warp_group_dot_wait", "fence_async_shared")
 # arith ops whose xDSL versions take no tensors (scalar i1 results, scalar conditions, scalar
@@ -196,8 +199,18 @@ HINT_NAMES: dict[str, str] = {"tt.divisibility": "tl.divisibility"}
 """Triton argument hint -> llc's spelling (``-t ttgir`` prints every ``tl.`` attribute as
 ``tt.`` again)."""
 
-_DIALECT_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "triton_gpu.")
-_OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.")
+_DIALECT_PREFIXES = (
+    "tt.",
+    "ttg.",
+    "ttng.",
+    "amdgpu.",
+    "amdg.",
+    "nvws.",
+    "nvg.",
+    "proton.",
+    "triton_gpu.",
+)
+_OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "amdg.", "nvws.", "nvg.", "proton.")
 """Dialects whose other (region-free) ops are read as :class:`~llc.dialects.tl.OpaqueOp`."""
 
 
@@ -370,8 +383,9 @@ class _TritonSelect:
 
 class _TritonDotScaled:
     """Parses Triton's ``tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e4m3
-    {fastMath = false} : ta, tas * tb, tbs -> tc`` into ``tl.dot_scaled`` (both scales
-    required; ``fastMath`` is kept as an attribute)."""
+    {fastMath = false} : ta, tas * tb, tbs -> tc`` into ``tl.dot_scaled``; either ``scale``
+    clause may be absent (``%b, %c lhs = e2m1 rhs = bf16 ... : ta, tas * tb -> tc``: that
+    operand is not scaled). ``fastMath`` is kept as an attribute."""
 
     @classmethod
     def dialect_name(cls) -> str:
@@ -379,10 +393,10 @@ class _TritonDotScaled:
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
-        def operand_and_scale() -> tuple[object, object]:
+        def operand_and_scale() -> tuple[UnresolvedOperand, UnresolvedOperand | None]:
             value = parser.parse_unresolved_operand()
             if parser.parse_optional_keyword("scale") is None:
-                parser.raise_error("llc's tl.dot_scaled needs a scale for each operand")
+                return value, None
             return value, parser.parse_unresolved_operand()
 
         a, a_scale = operand_and_scale()
@@ -397,17 +411,20 @@ class _TritonDotScaled:
             formats[side] = StringAttr(parser.parse_identifier())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        types = [parser.parse_type()]
-        parser.parse_punctuation(",")
-        types.append(parser.parse_type())
-        parser.parse_punctuation("*")
-        types.append(parser.parse_type())
-        parser.parse_punctuation(",")
-        types.append(parser.parse_type())
+        types: list[Attribute | None] = []
+        for i, scale in enumerate((a_scale, b_scale)):
+            if i:
+                parser.parse_punctuation("*")
+            types.append(parser.parse_type())
+            if scale is not None:
+                parser.parse_punctuation(",")
+                types.append(parser.parse_type())
+            else:
+                types.append(None)
         parser.parse_punctuation("->")
         result = parser.parse_type()
         operands = [
-            parser.resolve_operand(o, t)  # type: ignore[arg-type]
+            [] if o is None else [parser.resolve_operand(o, t)]  # type: ignore[arg-type]
             for o, t in zip((a, a_scale, b, b_scale, acc), (*types, result), strict=True)
         ]
         op = tl.DotScaledOp(operands=operands, result_types=[result], properties=formats)
@@ -445,7 +462,7 @@ class _TritonIf:
 
 class _TritonFor:
     """Parses ``scf.for``, also with one iteration type written without parentheses
-    (``iter_args(%k = %x) -> tensor<...> : i32 {``)."""
+    (``iter_args(%k = %x) -> tensor<...> : i32 {``) and with ``unsigned`` bounds."""
 
     @classmethod
     def dialect_name(cls) -> str:
@@ -453,6 +470,9 @@ class _TritonFor:
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        # `scf.for unsigned %i = ...` compares the bounds unsigned: MLIR's `unsignedCmp`
+        # (kept as that attribute, which MLIR's parser takes back).
+        unsigned = parser.parse_optional_keyword("unsigned") is not None
         indvar = parser.parse_argument(expect_type=False)
         parser.parse_punctuation("=")
         bounds = [parser.parse_unresolved_operand()]
@@ -484,6 +504,8 @@ class _TritonFor:
         attrs = parser.parse_optional_attr_dict()
         op = scf.ForOp(lb, ub, step, init_values, body)
         op.attributes |= attrs
+        if unsigned:
+            op.attributes["unsignedCmp"] = UnitAttr()
         if not args and (body.block.last_op is None or body.block.last_op.name != "scf.yield"):
             body.block.add_op(scf.YieldOp())
         return op
@@ -549,6 +571,48 @@ _REF_START_RE = re.compile(r"[#!][A-Za-z_]")
 _REGION_START_RE = re.compile(r"(default|partition\d*)\b|\^|\{")
 """How a line after an op starts when the op goes on with regions (``ttg.warp_specialize``'s
 ``default {``, a block label, a brace)."""
+
+
+_CONTINUED = (":", ",", "->", " to", "=")
+"""How a line ends when the op goes on on the next one (its types after a colon)."""
+
+
+def _op_text_end(content: str, start: int) -> int:
+    """Where the text of a region-free op that starts at ``start`` ends: the end of its line,
+    or of a later one when a line ends inside brackets or with ``:``/``,``/``->`` (MLIR lets
+    an op's types run over several lines).
+
+    >>> text = "ttng.op %a :\\n   !t<1>,\\n   i1\\ntt.return"
+    >>> text[: _op_text_end(text, 0)].split()
+    ['ttng.op', '%a', ':', '!t<1>,', 'i1']
+    """
+    end = start
+    while True:
+        line_end = content.find("\n", end)
+        line_end = len(content) if line_end < 0 else line_end
+        text = content[start:line_end]
+        code = text.split("//")[0].rstrip() if '"' not in text else text.rstrip()
+        depth = _depth(code)
+        if line_end == len(content) or (depth <= 0 and not code.endswith(_CONTINUED)):
+            return line_end
+        if code.endswith("{"):
+            return line_end  # a region follows: the caller says so
+        end = line_end + 1
+
+
+def _depth(text: str) -> int:
+    """Brackets left open at the end of ``text`` (outside strings; ``->`` is no bracket)."""
+    depth, quoted = 0, False
+    for i, ch in enumerate(text):
+        if quoted:
+            quoted = ch != '"' or text[i - 1] == "\\"
+        elif ch == '"':
+            quoted = True
+        elif ch in "([{<" and not (ch == "<" and text.startswith("<-", i)):
+            depth += 1
+        elif ch in ")]}>" and not (ch == ">" and text[i - 1 : i] == "-"):
+            depth -= 1
+    return depth
 
 
 def _top_level(text: str, sep: str) -> list[int]:
@@ -623,8 +687,7 @@ def _opaque(name: str) -> type:
             content = parser.lexer.input.content
             name_start = content.rfind(name, 0, parser.pos)
             body_start = name_start + len(name)
-            line_end = content.find("\n", body_start)
-            line_end = len(content) if line_end < 0 else line_end
+            line_end = _op_text_end(content, body_start)
             body = content[body_start:line_end]
             following = content[line_end:].lstrip("\n \t")
             if body.rstrip().endswith(("{", "(")) or _REGION_START_RE.match(following):
@@ -667,25 +730,31 @@ def _opaque(name: str) -> type:
                     pieces.append(f"{{a{len(refs)}}}")
                     refs.append(ref)
                     i = end - body_start
+                elif ch == "\n":  # an op written over several lines reads as one line
+                    pieces.append(" ")
+                    i += 1
+                    while i < len(body) and body[i] in " \t":
+                        i += 1
                 else:
                     pieces.append({"{": "{{", "}": "}}"}.get(ch, ch))
                     i += 1
             result_types: list[Attribute] = []
+            flat = body.replace("\n", " ")
             if n_results:
-                colons = _top_level(body, " : ")
+                colons = _top_level(flat, " : ")
                 if not colons:
                     fail(parser, "no ': types' to read its results from", name_start, line_end)
                 signature = colons[-1] + 3
-                tail = body[signature:]
+                tail = flat[signature:]
                 for sep in ("->", " to "):
                     if marks := _top_level(tail, sep):
                         signature += marks[-1] + len(sep)
                         break
-                tail = body[signature:]
+                tail = flat[signature:]
                 lead = len(tail) - len(tail.lstrip())
                 if tail.strip().startswith("("):
                     signature += lead + 1
-                    tail = body[signature : signature + _closing(body[signature:])]
+                    tail = flat[signature : signature + _closing(flat[signature:])]
                 starts = [0] + [c + 1 for c in _top_level(tail, ",")]
                 for start in starts[-n_results:]:
                     resume_from(parser, body_start + signature + start)
@@ -724,7 +793,26 @@ def _unsupported(name: str) -> type:
     return _Unsupported
 
 
+class _GpuBarrier:
+    """``gpu.barrier`` (xDSL's op has no custom syntax): MLIR writes it bare."""
+
+    @classmethod
+    def dialect_name(cls) -> str:
+        return "gpu"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        op = gpu.BarrierOp()
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    @classmethod
+    def create(cls, **kwargs: object) -> Operation:
+        return gpu.BarrierOp.create(**kwargs)  # type: ignore[arg-type]
+
+
 _SHIMS: dict[str, type] = {
+    "gpu.barrier": _GpuBarrier,
     "tt.dot": _TritonDot,
     "tt.dot_scaled": _TritonDotScaled,
     "arith.cmpi": _compare_shim(tl.CmpiOp),
@@ -789,12 +877,18 @@ def _generic_fallback(parse_cls: type, real: type[Operation]) -> type:
     return _Generic
 
 
+_MLIR_EXTRA = (cf.Cf, gpu.GPU, ub.UB)
+"""MLIR dialects Triton's IR also holds: ``ub.poison`` (the pipeliner's undefined values),
+``gpu.barrier``, ``cf.br``/``cf.cond_br`` (written back unchanged; the layout passes pin their
+values)."""
+
+
 class TritonContext(Context):
     """An xDSL context that resolves Triton's op, attribute and type names to llc's classes."""
 
     def __init__(self) -> None:
         super().__init__()
-        for dialect in (Builtin, func.Func, arith.Arith, math.Math, scf.Scf, tl.TL):
+        for dialect in (Builtin, func.Func, arith.Arith, math.Math, scf.Scf, tl.TL, *_MLIR_EXTRA):
             self.load_dialect(dialect)
         self._triton_extra: list[Dialect] = []
 
@@ -1011,7 +1105,7 @@ def mark_unhinted_pointers(module: ModuleOp) -> None:
     for op in module.walk():
         if not isinstance(op, func.FuncOp) or not op.body.blocks:
             continue
-        args = op.body.block.args
+        args = op.body.blocks.first.args  # type: ignore[union-attr]
         attrs = [dict(a.data) for a in op.arg_attrs.data] if op.arg_attrs else [{} for _ in args]
         changed = False
         for arg, arg_attrs in zip(args, attrs, strict=True):
@@ -1044,7 +1138,7 @@ def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> No
     nested in it (a file holding several modules parses as one module around them, each with
     its own hardware); the outer module's missing ones take ``defaults``."""
     for nested in module.walk():
-        if isinstance(nested, ModuleOp):
+        if isinstance(nested, ModuleOp | func.FuncOp):  # a function may set its own warps
             attrs = nested.attributes
             for triton_name, llc_name in MODULE_ATTR_NAMES.items():
                 if triton_name in attrs:
@@ -1056,4 +1150,4 @@ def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> No
     if tl.TARGET_ATTR not in attrs and target == DEFAULT_TARGET and _uses_tensor_memory(module):
         target = "cuda:100"  # tensor memory is Blackwell's: Triton rejects its ops below sm_100
     attrs.setdefault(tl.TARGET_ATTR, StringAttr(target))
-    _ = (TensorType, UnitAttr)
+    _ = TensorType

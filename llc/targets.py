@@ -13,7 +13,8 @@ Traceback (most recent call last):
 ...
 llc.errors.LayoutError: unknown target 'cuda:xx': expected cuda:CC with CC one of 70, 72, 75, \
 80, 86, 87, 89, 90, 100, 101, 103, 120, 121 (an 'a' suffix allowed, e.g. cuda:90a) or hip:ARCH \
-with ARCH one of gfx908, gfx90a, gfx942, gfx950, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201
+with ARCH one of gfx908, gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1100, gfx1101, gfx1102, \
+gfx1200, gfx1201, gfx1250
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ CUDA_CAPABILITIES: tuple[int, ...] = (70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 
 HIP_ARCHS: tuple[str, ...] = (
     "gfx908",
     "gfx90a",
+    "gfx940",
+    "gfx941",
     "gfx942",
     "gfx950",
     "gfx1100",
@@ -46,8 +49,10 @@ HIP_ARCHS: tuple[str, ...] = (
     "gfx1102",
     "gfx1200",
     "gfx1201",
+    "gfx1250",
 )
-"""AMD architectures Triton 3.9's AMD backend compiles for (CDNA 1-4, RDNA 3-4)."""
+"""AMD architectures Triton 3.9's AMD backend compiles for (CDNA 1-4, RDNA 3-4, gfx1250 with
+WMMA v3)."""
 
 PTX_ARCHS: tuple[str, ...] = ("sm_80", "sm_89", "sm_90", "sm_90a")
 """The ``.target`` values llc's PTX emitter writes (:mod:`llc.passes.targets.ptx`: sm_80 code

@@ -150,7 +150,10 @@ def _operand(b: _Builder, op: tl.DotScaledOp, side: str, compute: Attribute) -> 
     else:
         elem = tl.element_type_of(value.type)
         elements = value if elem == f32 else b.cast(arith.ExtFOp, value, f32)
-    scaled = b.add(arith.MulfOp(elements, _scales(b, scale, side, k)))
+    if scale is None:  # an operand without scales
+        scaled = elements
+    else:
+        scaled = b.add(arith.MulfOp(elements, _scales(b, scale, side, k)))
     return b.cast(arith.TruncFOp, scaled, compute)
 
 

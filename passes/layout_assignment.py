@@ -907,7 +907,7 @@ def _f32_dot_fits_mma(op: Operation) -> bool:
     return input_precision(op) in ("tf32", "tf32x3")
 
 
-_MFMA_VERSIONS = {"gfx908": 1, "gfx90a": 2, "gfx942": 3, "gfx950": 4}
+_MFMA_VERSIONS = {"gfx908": 1, "gfx90a": 2, "gfx940": 3, "gfx941": 3, "gfx942": 3, "gfx950": 4}
 
 
 def _warps_per_tile(m: int, n: int, num_warps: int, tile_m: int, tile_n: int) -> list[int]:

@@ -58,6 +58,7 @@ from llc.passes.remove_conversions import (
     remove_conversions,
     stage_dot_operands,
 )
+from llc.passes.warp_partitions import by_warp_scope_pass
 from llc.targets import check_pass_options
 
 __all__ = [
@@ -173,6 +174,7 @@ class AssignAnchorsPass(_LayoutPass):
 
     name = "llc-assign-anchors"
 
+    @by_warp_scope_pass
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with gc_paused():
             analysis = self.analyse(op, ["anchors"])
@@ -272,6 +274,7 @@ class PropagateLayoutsPass(_LayoutPass):
     solver_budget: float = 2.0
     solver_tie_above: int | None = None
 
+    @by_warp_scope_pass
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.solver not in SOLVERS:
             raise error_at(
@@ -362,6 +365,7 @@ class RemoveConversionsPass(_LayoutPass):
     solver: str = "ilp"
     solver_budget: float = 2.0
 
+    @by_warp_scope_pass
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.solver not in SOLVERS:
             raise error_at(
@@ -438,6 +442,7 @@ class OptimizeLayoutsPass(_LayoutPass):
     solver: str = "ilp"
     solver_budget: float = 2.0
 
+    @by_warp_scope_pass
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with gc_paused():
             from xdsl.transforms.canonicalize import CanonicalizePass

@@ -577,6 +577,11 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
     from llc.passes.simt_lowering import tensor_layout as _layout
 
     a, b, acc = op.operands[:3]
+    if len(op.operands) > 3:  # a run-time useC: llc's wgmma chains always add the accumulator
+        raise LayoutError(
+            "tl.warp_group_dot with a useC operand is not lowered (llc's wgmma chains always "
+            "accumulate)"
+        )
     rt = op.results[0].type
     assert isinstance(rt, TensorType)
     for use in op.results[0].uses:

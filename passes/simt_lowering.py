@@ -452,6 +452,12 @@ class FunctionLowering:
         inverse after the distributed one, linear over F2; checked)."""
         mt = mem.type
         assert isinstance(mt, tl.MemDescType)
+        if hasattr(getattr(mt.encoding, "data", None), "padded_offset"):
+            # Padding breaks the XOR decomposition below; read as written, never mislowered.
+            raise LayoutError(
+                "llc's SIMT lowering does not lower a #padded_shared buffer (its offsets are "
+                "not linear over F2); use a swizzled or shared_linear layout"
+            )
         shape = [1 << (int(x) - 1).bit_length() for x in mt.get_shape()]
         sll = mt.encoding.to_linear_layout(shape)  # type: ignore[union-attr]
         outs = sll.apply_all()

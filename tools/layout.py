@@ -622,6 +622,20 @@ def _describe(built: BuiltLayout) -> str:
             f"shape: {_fmt_shape(built.padded)}; {ll.get_in_dim_size('offset')} offsets per CTA, "
             f"{_count(blocks, 'CTA')}"
         )
+        layout = loaded.layout
+        if hasattr(layout, "padded_offset"):  # #ttg.padded_shared: not linear
+            pairs = ", ".join(
+                f"{p} after every {i}"
+                for i, p in zip(layout.intervals, layout.paddings, strict=True)
+            )
+            offsets = ll.get_in_dim_size("offset")
+            allocated = layout.padded_offset(offsets - 1) + 1
+            lines.append(
+                f"padding: {pairs} elements; {allocated} elements allocated per CTA; the "
+                "offsets below are before padding (offset o is stored at o + padding(o), the "
+                "last one at "
+                f"{allocated - 1})"
+            )
     else:
         outs = ", ".join(f"{n} (size {s})" for n, s in ll.out_dims)
         lines.append(f"shape: {_fmt_shape(built.padded)} -> {outs}")

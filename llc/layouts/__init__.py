@@ -44,13 +44,20 @@ from llc.layouts.common import (
 from llc.layouts.cute import CuteLayout, CuteSwizzle
 from llc.layouts.linear import DistributedLinearLayout
 from llc.layouts.nvidia import DotOperandLayout, NvidiaMmaLayout
-from llc.layouts.shared import NvmmaSharedLayout, SharedLinearLayout, SwizzledSharedLayout
+from llc.layouts.shared import (
+    AmdRotatingSharedLayout,
+    NvmmaSharedLayout,
+    PaddedSharedLayout,
+    SharedLinearLayout,
+    SwizzledSharedLayout,
+)
 from llc.layouts.slice import SliceLayout
 from llc.layouts.xla import XlaTiledLayout
 
 __all__ = [
     "LAYOUT_KINDS",
     "AmdMfmaLayout",
+    "AmdRotatingSharedLayout",
     "AmdWmmaLayout",
     "BlockedLayout",
     "CTALayout",
@@ -62,6 +69,7 @@ __all__ = [
     "Layout",
     "NvidiaMmaLayout",
     "NvmmaSharedLayout",
+    "PaddedSharedLayout",
     "SharedLayout",
     "SharedLinearLayout",
     "SliceLayout",
@@ -101,9 +109,16 @@ class _Params:
             raise LayoutError(f"{self.kind}: missing parameter {names[0]}")
         return default
 
-    def cta(self) -> CTALayout | None:
+    def cta(self, rank: int | None = None) -> CTALayout | None:
         names = ("CTAsPerCGA", "CTASplitNum", "CTAOrder")
         present = [n for n in names if n in self.left]
+        if "CGALayout" in self.left:  # Triton 3.9's spelling: the block bases
+            if present:
+                raise LayoutError(f"{self.kind}: give either CGALayout or {', '.join(present)}")
+            bases = self.left.pop("CGALayout")
+            if not bases and rank is None:
+                return None
+            return CTALayout.from_bases(bases, rank)
         if not present:
             return None
         if len(present) != len(names):
@@ -164,9 +179,21 @@ def _amd_mfma(p: _Params) -> Layout:
 def _amd_wmma(p: _Params) -> Layout:
     version = p.take("version")
     transposed = p.take("isTranspose", "isTransposed", default=False)
-    wpc = p.take("warpsPerCTA")
+    cta_bases = None
+    if "ctaLayout" in p.left:  # Triton 3.9: the tiles' register and warp bases
+        if "warpsPerCTA" in p.left:
+            raise LayoutError("amd_wmma: give either warpsPerCTA or ctaLayout")
+        tiles = p.take("ctaLayout")
+        if not isinstance(tiles, dict) or set(tiles) - {"register", "warp"}:
+            raise LayoutError(
+                f"amd_wmma: ctaLayout must be {{register = [...], warp = [...]}}, got {tiles!r}"
+            )
+        cta_bases = (tiles.get("register", []), tiles.get("warp", []))
+        wpc = None
+    else:
+        wpc = p.take("warpsPerCTA")
     instr = p.take("instrShape", default=None)
-    return AmdWmmaLayout(version, transposed, wpc, instr, p.cta())
+    return AmdWmmaLayout(version, transposed, wpc, instr, p.cta(), cta_bases)
 
 
 def _linear(p: _Params) -> Layout:
@@ -179,6 +206,14 @@ def _swizzled_shared(p: _Params) -> Layout:
     max_phase = p.take("maxPhase")
     order = p.take("order")
     return SwizzledSharedLayout(vec, per_phase, max_phase, order, p.cta())
+
+
+def _amd_rotating_shared(p: _Params) -> Layout:
+    vec = p.take("vec")
+    per_phase = p.take("perPhase")
+    max_phase = p.take("maxPhase")
+    order = p.take("order")
+    return AmdRotatingSharedLayout(vec, per_phase, max_phase, order, p.cta())
 
 
 def _nvmma_shared(p: _Params) -> Layout:
@@ -201,6 +236,14 @@ def _shared_linear(p: _Params) -> Layout:
     return SharedLinearLayout(offset, block, alignment)
 
 
+def _padded_shared(p: _Params) -> Layout:
+    intervals = p.take("intervals")
+    paddings = p.take("paddings")
+    if "order" in p.left or "shape" in p.left:
+        return PaddedSharedLayout(intervals, paddings, order=p.take("order"), shape=p.take("shape"))
+    return PaddedSharedLayout(intervals, paddings, p.take("offset"), p.take("block", default=()))
+
+
 _BUILDERS: dict[str, Callable[[_Params], Layout]] = {
     "blocked": _blocked,
     "slice": _slice,
@@ -212,6 +255,8 @@ _BUILDERS: dict[str, Callable[[_Params], Layout]] = {
     "swizzled_shared": _swizzled_shared,
     "nvmma_shared": _nvmma_shared,
     "shared_linear": _shared_linear,
+    "padded_shared": _padded_shared,
+    "amd_rotating_shared": _amd_rotating_shared,
 }
 
 #: Triton mnemonic -> layout class.
@@ -226,6 +271,8 @@ LAYOUT_KINDS: dict[str, type[Layout]] = {
     "swizzled_shared": SwizzledSharedLayout,
     "nvmma_shared": NvmmaSharedLayout,
     "shared_linear": SharedLinearLayout,
+    "padded_shared": PaddedSharedLayout,
+    "amd_rotating_shared": AmdRotatingSharedLayout,
 }
 
 

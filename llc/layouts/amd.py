@@ -305,14 +305,45 @@ class AmdWmmaLayout(DistributedLayout):
 
     version: int
     is_transposed: bool
-    warps_per_cta: tuple[int, ...]
+    warps_per_cta: tuple[int, ...] | None
     instr_shape: tuple[int, ...] | None = None
     cta_layout: CTALayout | None = None
+    cta_bases: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] | None = None
+    """Triton 3.9's ``ctaLayout = {register = R, warp = W}``: how instruction tiles repeat
+    over a thread's registers and over the warps, each basis in tiles (``[0, 1]``: the next
+    tile along dim 1). ``None`` for the older ``warpsPerCTA`` grid (give ``warps_per_cta`` as
+    ``None`` with it: the grid is derived)."""
 
     kind = "amd_wmma"
 
     def __post_init__(self) -> None:
         fam = self.kind
+        if self.cta_bases is not None:
+            regs, warps_b = (
+                tuple(normalize_int_tuple(fam, f"ctaLayout {n}", b) for b in group)
+                for n, group in zip(("register", "warp"), self.cta_bases, strict=True)
+            )
+            ranks = {len(b) for b in (*regs, *warps_b)}
+            rank = len(self.warps_per_cta) if self.warps_per_cta is not None else None
+            if rank is None:
+                rank = ranks.pop() if len(ranks) == 1 else (2 if not ranks else -1)
+            if rank not in (2, 3) or any(r != rank for r in ranks):
+                raise LayoutError(f"{fam}: ctaLayout bases must all have rank 2 or 3")
+            for b in (*regs, *warps_b):
+                if sum(1 for v in b if v) > 1 or any(v and not is_pow2(v) for v in b):
+                    raise LayoutError(
+                        f"{fam}: ctaLayout basis {format_list(b)} must move by a power of two "
+                        "in at most one dim"
+                    )
+            object.__setattr__(self, "cta_bases", (regs, warps_b))
+            grid = [1] * rank
+            for b in warps_b:
+                for d, v in enumerate(b):
+                    if v:
+                        grid[d] *= 2
+            if len(warps_b) != sum(grid[d].bit_length() - 1 for d in range(rank)):
+                grid[rank - 2] <<= len(warps_b) - sum(g.bit_length() - 1 for g in grid)
+            object.__setattr__(self, "warps_per_cta", tuple(grid))
         version = check_int(fam, "version", self.version)
         if version not in WMMA_VALID_INSTR_SHAPES:
             raise LayoutError(f"{fam}: version {version} must be in the [1, 3] range")
@@ -410,23 +441,55 @@ class AmdWmmaLayout(DistributedLayout):
             tile = tile * LinearLayout.identity_1d(1, "register", names[0])
             tile = tile * LinearLayout.identity_1d(1, "lane", names[0])
         row_major = get_matrix_order(rank, True)
-        warps = identity_standard_nd("warp", self.warps_per_cta, row_major)
         rep_names = [names[d] for d in row_major]
-        cta = tile.transpose_outs(rep_names) * warps.transpose_outs(rep_names)
+        cta = tile.transpose_outs(rep_names) * self._tiles().transpose_outs(rep_names)
         return self._finish(combine_cta_cga_with_shape(cta, self.cga, shape))
 
+    def _tiles(self) -> LinearLayout:
+        """In-dims ``register, warp`` -> instruction tiles (the product with the tile scales
+        each basis by the tile's extent)."""
+        names = standard_out_dim_names(self.rank)
+        if self.cta_bases is None:
+            return identity_standard_nd(
+                "warp", self.warps_per_cta, get_matrix_order(self.rank, True)
+            )
+        regs, warps = self.cta_bases
+        sizes = [max([b[d] for b in (*regs, *warps)] + [0]) * 2 or 1 for d in range(self.rank)]
+        return LinearLayout.from_bases(
+            [("register", [list(b) for b in regs]), ("warp", [list(b) for b in warps])],
+            names,
+            sizes,
+            require_surjective=False,
+        )
+
+    def triton39_cta_layout(self) -> dict[str, object]:
+        """``ctaLayout`` as Triton 3.9 writes it (``register`` left out when empty).
+
+        >>> AmdWmmaLayout(2, False, [2, 2]).triton39_cta_layout()
+        {'warp': [[0, 1], [1, 0]]}
+        """
+        if self.cta_bases is not None:
+            regs, warps = ([list(b) for b in group] for group in self.cta_bases)
+        else:
+            grid = self._tiles().transpose_outs(standard_out_dim_names(self.rank))
+            regs, warps = [], [list(b) for b in dict(grid.bases)["warp"]]
+        return ({"register": regs} if regs else {}) | {"warp": warps}
+
     def triton_params(self) -> dict[str, object]:
-        """Triton's parameters; ``instrShape`` only when not ``[16, 16, 16]``.
+        """Triton's parameters; ``instrShape`` only when not ``[16, 16, 16]``; ``ctaLayout``
+        when the layout was given so, else ``warpsPerCTA``.
 
         >>> AmdWmmaLayout(3, True, [2, 2], [16, 16, 32]).triton_params()["instrShape"]
         [16, 16, 32]
+        >>> AmdWmmaLayout(2, False, None, cta_bases=((), ((1, 0),))).triton_params()
+        {'version': 2, 'isTranspose': False, 'ctaLayout': {'warp': [[1, 0]]}}
         """
-        params: dict[str, object] = {
-            "version": self.version,
-            "isTranspose": self.is_transposed,
-            "warpsPerCTA": list(self.warps_per_cta),
-            **cta_params(self.cta_layout),
-        }
+        params: dict[str, object] = {"version": self.version, "isTranspose": self.is_transposed}
+        if self.cta_bases is None:
+            params["warpsPerCTA"] = list(self.warps_per_cta)  # type: ignore[arg-type]
+        else:
+            params["ctaLayout"] = self.triton39_cta_layout()
+        params.update(cta_params(self.cta_layout))
         if self.instr_shape is not None:
             params["instrShape"] = list(self.instr_shape)
         return params
@@ -462,6 +525,13 @@ def wmma_dot_to_linear_layout(
         tile = tile * LinearLayout.identity_1d(1, "register", names[order[2]])
         tile = tile * LinearLayout.identity_1d(1, "lane", names[order[2]])
     k_idx = rank - 1 if op_idx == 0 else rank - 2
+    if wmma.cta_bases is not None:
+        grid = AmdWmmaLayout(wmma.version, wmma.is_transposed, wmma.warps_per_cta, wmma.instr)
+        if wmma.triton39_cta_layout() != grid.triton39_cta_layout():
+            raise LayoutError(
+                "amd_wmma: llc lays out a dot operand of a WMMA layout only when its ctaLayout "
+                f"is a plain warp grid (warpsPerCTA), not {wmma.triton39_cta_layout()}"
+            )
     warps = broadcasted_dot_operand_layout(
         wmma.warps_per_cta, get_matrix_order(rank, True), k_idx, "warp"
     )

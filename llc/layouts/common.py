@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 from typing import Any, ClassVar
 
@@ -309,6 +309,68 @@ class CTALayout:
     ctas_per_cga: tuple[int, ...]
     cta_split_num: tuple[int, ...]
     cta_order: tuple[int, ...]
+    block_bases: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
+    """The CGA as Triton 3.9 writes it (``CGALayout = [[0, 1], [0, 0]]``: block bit ``i`` ->
+    tensor block): set by :meth:`from_bases`, which derives the triple from it; ``None`` for a
+    CGA given by the triple."""
+
+    @classmethod
+    def from_bases(cls, bases: Any, rank: int | None = None) -> CTALayout:
+        """The CGA of Triton 3.9's ``CGALayout`` entry: one basis per block bit, each moving in
+        at most one dim by a power of two (a zero basis: that block bit holds a copy). The
+        triple is derived as Triton's ``CGAEncodingAttr`` derives it (a zero basis counts for
+        the dim of the basis before it, or dim 0); :func:`make_cga_layout` uses the bases.
+
+        >>> c = CTALayout.from_bases([[0, 1], [0, 0]])
+        >>> c.ctas_per_cga, c.cta_split_num, c.num_ctas, c.triton_params()
+        ((1, 4), (1, 2), 4, {'CGALayout': [[0, 1], [0, 0]]})
+        >>> CTALayout.from_bases([[1, 1]])
+        Traceback (most recent call last):
+        ...
+        llc.errors.LayoutError: CGALayout: basis [1, 1] moves in more than one dim
+        """
+        fam = "CGALayout"
+        if not isinstance(bases, Sequence) or isinstance(bases, str):
+            raise LayoutError(f"{fam}: expected a list of bases, got {bases!r}")
+        rows = [normalize_int_tuple(fam, "basis", b) for b in bases]
+        if rank is None:
+            if not rows:
+                raise LayoutError(f"{fam}: an empty list has no rank; leave CGALayout out")
+            rank = len(rows[0])
+        split = [1] * rank
+        per_cga = [1] * rank
+        seen: list[set[int]] = [set() for _ in range(rank)]
+        first: list[int] = []
+        last = 0
+        for row in rows:
+            if len(row) != rank:
+                raise LayoutError(
+                    f"{fam}: basis {format_list(row)} does not have the layout's rank {rank}"
+                )
+            moves = [d for d, v in enumerate(row) if v]
+            if len(moves) > 1:
+                raise LayoutError(f"{fam}: basis {format_list(row)} moves in more than one dim")
+            if moves:
+                d = moves[0]
+                if not is_pow2(row[d]) or row[d] in seen[d]:
+                    raise LayoutError(
+                        f"{fam}: basis {format_list(row)}: the bases along dim {d} must be "
+                        "distinct powers of two"
+                    )
+                seen[d].add(row[d])
+                split[d] *= 2
+                last = d
+                if d not in first:
+                    first.append(d)
+            per_cga[last] *= 2
+        for d in range(rank):
+            if seen[d] and max(seen[d]) != split[d] // 2:
+                raise LayoutError(
+                    f"{fam}: the bases along dim {d} ({format_list(sorted(seen[d]))}) must be "
+                    "1, 2, 4, ... (every block of the tensor held by some CTA)"
+                )
+        order = first + [d for d in range(rank - 1, -1, -1) if d not in first]
+        return cls(tuple(per_cga), tuple(split), tuple(order), tuple(rows))
 
     def __post_init__(self) -> None:
         fam = "CTALayout"
@@ -367,7 +429,17 @@ class CTALayout:
         >>> CTALayout.default(2).is_default(), CTALayout([1, 1], [1, 1], [0, 1]).is_default()
         (True, False)
         """
+        if self.block_bases is not None:
+            return not self.block_bases
         return self == CTALayout.default(self.rank)
+
+    def to_bases(self) -> list[list[int]]:
+        """The CGA as Triton 3.9's ``CGALayout`` bases, whichever way it was given.
+
+        >>> CTALayout([2, 2], [2, 1], [1, 0]).to_bases()
+        [[0, 0], [1, 0]]
+        """
+        return [list(b) for b in make_cga_layout(self).bases[0][1]]
 
     def triton_params(self) -> dict[str, object]:
         """``{"CTAsPerCGA": [...], "CTASplitNum": [...], "CTAOrder": [...]}``.
@@ -375,6 +447,8 @@ class CTALayout:
         >>> CTALayout([2], [1], [0]).triton_params()
         {'CTAsPerCGA': [2], 'CTASplitNum': [1], 'CTAOrder': [0]}
         """
+        if self.block_bases is not None:
+            return {"CGALayout": [list(b) for b in self.block_bases]}
         return {
             "CTAsPerCGA": list(self.ctas_per_cga),
             "CTASplitNum": list(self.cta_split_num),
@@ -386,7 +460,16 @@ class CTALayout:
 
         >>> CTALayout([2, 2], [2, 2], [1, 0]).with_split([2, 1]).cta_split_num
         (2, 1)
+        >>> CTALayout.from_bases([[1, 0], [0, 1]]).with_split([2, 1]).block_bases
+        ((1, 0), (0, 0))
         """
+        if self.block_bases is not None:
+            # A block bit that moved past the new split holds a copy instead.
+            rows = tuple(
+                tuple(0 if v and v >= split[d] else v for d, v in enumerate(row))
+                for row in self.block_bases
+            )
+            return CTALayout.from_bases(rows, self.rank)
         return CTALayout(self.ctas_per_cga, tuple(split), self.cta_order)
 
 
@@ -405,6 +488,8 @@ def make_cga_layout(cta: CTALayout) -> LinearLayout:
     if not cta.rank:
         return LinearLayout.empty()
     names = standard_out_dim_names(cta.rank)
+    if cta.block_bases is not None:
+        return LinearLayout._new(("block",), (cta.block_bases,), tuple(names), cta.cta_split_num)
     # Written down directly (as the product of 1-D identities and zeros per dim in CTAOrder
     # would give): CTALayout has checked that every entry is a power of two.
     bases: list[tuple[int, ...]] = []

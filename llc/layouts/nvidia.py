@@ -301,7 +301,11 @@ class DotOperandLayout(LayoutOnParent):
             if k_width == 0:
                 raise LayoutError(f"{fam}: kWidth is mandatory (non-zero) for an amd_mfma parent")
         else:
-            valid = {1: (8, 16), 2: (4, 8, 16), 3: (2, 8, 16)}[parent.version]
+            # Triton 3.9's verifier: v1 8/16, v2 4/8/16, v3 any non-zero kWidth (a power of two
+            # that divides the instruction's K, as the layout needs).
+            k_instr = parent.instr[2]
+            v3 = tuple(w for w in (1, 2, 4, 8, 16, 32, 64) if w <= k_instr)
+            valid = {1: (8, 16), 2: (4, 8, 16), 3: v3}[parent.version]
             if k_width not in valid:
                 raise LayoutError(
                     f"{fam}: kWidth {k_width} must be one of {list(valid)} for WMMA version "

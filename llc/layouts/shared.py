@@ -18,6 +18,7 @@ bytes wide (16 bytes when 0), swizzled in 16-byte units with ``(perPhase, maxPha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 from typing import Any
@@ -34,6 +35,7 @@ from llc.layouts.common import (
     cta_params,
     ensure_layout_not_smaller_than,
     format_list,
+    identity_standard_nd,
     is_pow2,
     normalize_cta,
     normalize_int_tuple,
@@ -44,7 +46,13 @@ from llc.layouts.common import (
 from llc.layouts.linear import Bases, bases_rank, normalize_bases
 from llc.linear_layout import LinearLayout
 
-__all__ = ["NvmmaSharedLayout", "SharedLinearLayout", "SwizzledSharedLayout"]
+__all__ = [
+    "AmdRotatingSharedLayout",
+    "NvmmaSharedLayout",
+    "PaddedSharedLayout",
+    "SharedLinearLayout",
+    "SwizzledSharedLayout",
+]
 
 
 def shape_per_cta(cga: CTALayout, shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -119,13 +127,16 @@ class SwizzledSharedLayout(SharedLayout):
             col *= 2
         row = 1
         while row < num_rows:
-            phase = (row // self.per_phase) % self.max_phase
-            bases.append([row, (self.vec * phase) % num_cols])
+            bases.append([row, (self.vec * self._phase(row)) % num_cols])
             row *= 2
         tile = LinearLayout.from_bases([("offset", bases)], [names[row_dim], names[col_dim]])
         for dim in self.order[2:]:
             tile = tile * LinearLayout.identity_1d(per_cta[dim], "offset", names[dim])
         return self._finish(combine_cta_cga_with_shape(tile, self.cga, shape))
+
+    def _phase(self, row: int) -> int:
+        """The phase of row ``row``: its ``vec``-groups are XOR-ed by it."""
+        return (row // self.per_phase) % self.max_phase
 
     def triton_params(self) -> dict[str, object]:
         """``vec, perPhase, maxPhase, order`` (+ CTA parameters when not the default).
@@ -140,6 +151,27 @@ class SwizzledSharedLayout(SharedLayout):
             "order": list(self.order),
             **cta_params(self.cta_layout),
         }
+
+
+@dataclass(frozen=True)
+class AmdRotatingSharedLayout(SwizzledSharedLayout):
+    """Triton's ``AMDRotatingSharedEncodingAttr`` (``#ttg.amd_rotating_shared``): a swizzled
+    layout whose phase also rotates from one block of ``maxPhase * perPhase`` rows to the
+    next (phase XOR ``(row / perPhase / maxPhase) % maxPhase``), so that rows a phase period
+    apart do not share banks.
+
+    >>> AmdRotatingSharedLayout(1, 1, 2, [1, 0]).to_linear_layout([4, 2]).bases[0]
+    ('offset', [[0, 1], [1, 1], [2, 1]])
+    >>> SwizzledSharedLayout(1, 1, 2, [1, 0]).to_linear_layout([4, 2]).bases[0]
+    ('offset', [[0, 1], [1, 1], [2, 0]])
+    """
+
+    kind = "amd_rotating_shared"
+
+    def _phase(self, row: int) -> int:
+        phase = (row // self.per_phase) % self.max_phase
+        block = row // self.max_phase // self.per_phase % self.max_phase
+        return phase ^ block
 
 
 NVMMA_SWIZZLES = (0, 32, 64, 128)
@@ -447,3 +479,130 @@ class SharedLinearLayout(SharedLayout):
         if self.alignment is not None:
             params["alignment"] = self.alignment
         return params
+
+
+@dataclass(frozen=True)
+class PaddedSharedLayout(SharedLayout):
+    """Triton's ``#ttg.padded_shared<[128:+8] {order = [1, 0], shape = [16, 128]}>`` (AMD's
+    bank-conflict padding): a linear component, offset -> tensor index (given by its bases,
+    ``{offset = [...], block = [...]}``, or as the identity over ``shape`` in ``order``), and
+    ``paddings[i]`` unused elements inserted after every ``intervals[i]`` elements. The
+    physical offset of linear offset ``o`` is ``o + sum_i (o >> log2 interval_i) << log2
+    padding_i``: not linear over F2, so :meth:`to_linear_layout` is the linear component (the
+    offsets before padding, Triton keeps it as the attribute's linear component) and
+    :meth:`padded_offset` adds the padding.
+
+    >>> P = PaddedSharedLayout([128], [8], order=[1, 0], shape=[16, 128])
+    >>> P.to_linear_layout([16, 128]).bases[0][1][7]
+    [1, 0]
+    >>> P.padded_offset(127), P.padded_offset(128), P.allocation_elements([16, 128])
+    (127, 136, 2168)
+    >>> P.triton_params()
+    {'intervals': [128], 'paddings': [8], 'order': [1, 0], 'shape': [16, 128]}
+    """
+
+    intervals: tuple[int, ...]
+    paddings: tuple[int, ...]
+    offset: Bases = ()
+    block: Bases = ()
+    order: tuple[int, ...] | None = None
+    shape: tuple[int, ...] | None = None
+
+    kind = "padded_shared"
+
+    def __post_init__(self) -> None:
+        fam = self.kind
+        intervals = normalize_int_tuple(fam, "interval", self.intervals)
+        paddings = normalize_int_tuple(fam, "padding", self.paddings)
+        if not intervals or len(intervals) != len(paddings):
+            raise LayoutError(f"{fam}: give one padding per interval ([interval:+padding, ...])")
+        for name, values in (("interval", intervals), ("padding", paddings)):
+            for v in values:
+                if not is_pow2(v):
+                    raise LayoutError(f"{fam}: {name} {v} must be a positive power of two")
+        if len(set(intervals)) != len(intervals):
+            raise LayoutError(f"{fam}: intervals {format_list(intervals)} must be distinct")
+        object.__setattr__(self, "intervals", intervals)
+        object.__setattr__(self, "paddings", paddings)
+        if self.order is not None or self.shape is not None:
+            if self.order is None or self.shape is None or self.offset or self.block:
+                raise LayoutError(
+                    f"{fam}: give the linear component either as order and shape or as offset "
+                    "(and block) bases"
+                )
+            order = normalize_int_tuple(fam, "order", self.order)
+            shape = normalize_int_tuple(fam, "shape", self.shape)
+            check_permutation(fam, "order", order, len(shape))
+            for s in shape:
+                if not is_pow2(s):
+                    raise LayoutError(f"{fam}: shape {format_list(shape)} must be powers of two")
+            object.__setattr__(self, "order", order)
+            object.__setattr__(self, "shape", shape)
+            ll = identity_standard_nd("offset", shape, order).transpose_outs(
+                standard_out_dim_names(len(shape))
+            )
+            object.__setattr__(self, "offset", tuple(tuple(b) for b in ll.bases[0][1]))
+            object.__setattr__(self, "block", ())
+        # The linear component obeys shared_linear's rules (bijective once zero bases go).
+        linear = SharedLinearLayout(self.offset, self.block)
+        object.__setattr__(self, "offset", linear.offset)
+        object.__setattr__(self, "block", linear.block)
+
+    @property
+    def rank(self) -> int:
+        """Width of the bases.
+
+        >>> PaddedSharedLayout([4], [4], [[1, 0], [0, 1]]).rank
+        2
+        """
+        return len((self.offset or self.block)[0])
+
+    def padded_offset(self, offset: int) -> int:
+        """The physical offset (in elements) of linear ``offset``.
+
+        >>> PaddedSharedLayout([4, 8], [1, 2], [[1], [2], [4], [8]]).padded_offset(9)
+        13
+        """
+        extra = 0
+        for interval, padding in zip(self.intervals, self.paddings, strict=True):
+            extra += (offset >> (interval.bit_length() - 1)) << (padding.bit_length() - 1)
+        return offset + extra
+
+    def allocation_elements(self, shape: Sequence[int]) -> int:
+        """Elements one CTA allocates for a buffer of ``shape``, padding included (none after
+        the last element).
+
+        >>> P = PaddedSharedLayout([4], [4], [[1, 0], [2, 0], [0, 1], [0, 2]])
+        >>> P.allocation_elements([4, 4])
+        28
+        """
+        return self.padded_offset(prod(shape) - 1) + 1
+
+    def _build(self, shape: tuple[int, ...]) -> LinearLayout:
+        linear = SharedLinearLayout(self.offset, self.block).linear_layout()
+        sizes = tuple(linear.get_out_dim_size(n) for n in linear.get_out_dim_names())
+        if sizes != shape:
+            raise LayoutError(
+                f"{self.kind}: the linear component describes shape {format_list(sizes)}, but "
+                f"the tensor has shape {format_list(shape)}"
+            )
+        return self._finish(linear)
+
+    def triton_params(self) -> dict[str, object]:
+        """``intervals``, ``paddings``, then ``order`` and ``shape`` or ``offset`` and
+        ``block``, as the layout was given (Triton's attribute prints the pairs before the
+        dictionary: :class:`~llc.dialects.layout_attrs.PaddedSharedEncodingAttr`).
+
+        >>> PaddedSharedLayout([4], [4], [[1]]).triton_params()
+        {'intervals': [4], 'paddings': [4], 'offset': [[1]], 'block': []}
+        """
+        params: dict[str, object] = {
+            "intervals": list(self.intervals),
+            "paddings": list(self.paddings),
+        }
+        if self.order is not None and self.shape is not None:
+            return params | {"order": list(self.order), "shape": list(self.shape)}
+        return params | {
+            "offset": [list(b) for b in self.offset],
+            "block": [list(b) for b in self.block],
+        }

@@ -56,7 +56,7 @@ from llc.dialects.layout_attrs import LayoutEncodingAttr, print_layout_value
 from llc.dialects.printer import LLCPrinter
 from llc.dialects.ttgir import MODULE_ATTR_NAMES, OP_NAMES
 
-__all__ = ["EXPORT_NAMES", "TTGIRPrinter", "TTGIRTarget", "module_to_ttgir"]
+__all__ = ["EXPORT_NAMES", "TTGIRPrinter", "TTGIRTarget", "module_to_ttgir", "triton39_params"]
 
 EXPORT_NAMES: dict[str, str] = {llc: triton for triton, llc in OP_NAMES.items()} | {
     "tl.dot": "tt.dot",
@@ -65,7 +65,7 @@ EXPORT_NAMES: dict[str, str] = {llc: triton for triton, llc in OP_NAMES.items()}
 }
 """llc op name -> Triton op name (ops of arith/math/scf keep their names)."""
 
-_KEEP_PREFIXES = ("arith.", "math.", "scf.", "builtin.")
+_KEEP_PREFIXES = ("arith.", "math.", "scf.", "builtin.", "ub.", "gpu.", "cf.")
 _TEMPLATE_RE = re.compile(r"(\{[oa]\d+\})")
 _SMEM_ALIAS = "#smem"
 _DOT_OPTIONS = ("inputPrecision", "maxNumImpreciseAcc")
@@ -236,21 +236,21 @@ class TTGIRPrinter(LLCPrinter):
     def _print_dot_scaled(self, op: tl.DotScaledOp) -> None:
         self._print_results(op)
         self.print_string("tt.dot_scaled ")
-        self.print_operand(op.a)
-        self.print_string(" scale ")
-        self.print_operand(op.a_scale)
-        self.print_string(", ")
-        self.print_operand(op.b)
-        self.print_string(" scale ")
-        self.print_operand(op.b_scale)
-        self.print_string(", ")
+        for value, scale in ((op.a, op.a_scale), (op.b, op.b_scale)):
+            self.print_operand(value)
+            if scale is not None:  # Triton writes no `scale` clause for an unscaled operand
+                self.print_string(" scale ")
+                self.print_operand(scale)
+            self.print_string(", ")
         self.print_operand(op.acc)
         self.print_string(f" lhs = {op.lhs.data} rhs = {op.rhs.data}")
         self.print_op_attributes(op.attributes)
         self.print_string(" : ")
-        self.print_list([op.a.type, op.a_scale.type], self.print_attribute)
-        self.print_string(" * ")
-        self.print_list([op.b.type, op.b_scale.type], self.print_attribute)
+        for i, (value, scale) in enumerate(((op.a, op.a_scale), (op.b, op.b_scale))):
+            if i:
+                self.print_string(" * ")
+            types = [value.type] + ([] if scale is None else [scale.type])
+            self.print_list(types, self.print_attribute)
         self.print_string(" -> ")
         self.print_attribute(op.result.type)
 
@@ -306,17 +306,41 @@ class TTGIRPrinter(LLCPrinter):
     def _print_layout(self, attribute: Attribute) -> None:
         assert isinstance(attribute, LayoutEncodingAttr)
         self.print_string(f"#ttg.{attribute.kind}")
-        params = attribute.data.triton_params()
-        if attribute.kind == "shared_linear" and "alignment" in params:
-            # Triton's spelling: the alignment follows the dictionary.
-            alignment = params.pop("alignment")
-            self.print_string("<{")
-            for i, (key, value) in enumerate(params.items()):
-                self.print_string(f"{', ' if i else ''}{key} = ")
-                print_layout_value(self, value)
-            self.print_string(f"}}, alignment = {alignment}>")
+        params = triton39_params(attribute.data)
+        if attribute.kind == "padded_shared":
+            attribute.print_parameter(self)
             return
-        attribute.print_parameter(self)
+        alignment = params.pop("alignment", None) if attribute.kind == "shared_linear" else None
+        self.print_string("<{")
+        for i, (key, value) in enumerate(params.items()):
+            self.print_string(f"{', ' if i else ''}{key} = ")
+            print_layout_value(self, value)
+        # Triton's spelling of a shared_linear: the alignment follows the dictionary.
+        self.print_string("}>" if alignment is None else f"}}, alignment = {alignment}>")
+
+
+def triton39_params(layout: object) -> dict[str, object]:
+    """``layout``'s parameters as Triton 3.9 reads them: a CGA given by the
+    ``CTAsPerCGA``/``CTASplitNum``/``CTAOrder`` triple becomes its ``CGALayout`` bases (left
+    out for one CTA), and an ``amd_wmma``'s ``warpsPerCTA`` becomes its ``ctaLayout`` (3.9
+    reads neither older spelling).
+
+    >>> from llc.layouts import BlockedLayout, CTALayout
+    >>> b = BlockedLayout([1], [32], [4], [0], CTALayout([2], [2], [0]))
+    >>> triton39_params(b)["CGALayout"]
+    [[1]]
+    """
+    params = dict(layout.triton_params())  # type: ignore[attr-defined]
+    if "CTAsPerCGA" in params:
+        from llc.layouts import CTALayout
+
+        cta = CTALayout(*(params.pop(k) for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder")))  # type: ignore[arg-type]
+        if not cta.is_default() and cta.num_ctas > 1:
+            params["CGALayout"] = cta.to_bases()
+    if "warpsPerCTA" in params and hasattr(layout, "triton39_cta_layout"):
+        del params["warpsPerCTA"]
+        params = {**params, "ctaLayout": layout.triton39_cta_layout()}
+    return params
 
 
 def triton_op_name(op: Operation) -> str:
@@ -385,7 +409,7 @@ def _hint_pointers(fn: func.FuncOp) -> None:
 
     if not fn.body.blocks:
         return
-    args = fn.body.block.args
+    args = fn.body.blocks.first.args if fn.body.blocks else ()  # type: ignore[union-attr]
     attrs = [dict(a.data) for a in fn.arg_attrs.data] if fn.arg_attrs else [{} for _ in args]
     changed = False
     for arg, arg_attrs in zip(args, attrs, strict=True):
@@ -404,6 +428,9 @@ def _triton_name(name: str) -> str:
     >>> _triton_name("tl.divisibility"), _triton_name("noinline")
     ('tt.divisibility', 'noinline')
     """
+    for triton_name, llc_name in MODULE_ATTR_NAMES.items():
+        if name == llc_name:  # a function's own "ttg.num-warps"
+            return triton_name
     return "tt." + name[len("tl.") :] if name.startswith("tl.") else name
 
 

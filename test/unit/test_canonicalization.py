@@ -41,6 +41,8 @@ NOT_PURE = {
     "tl.async_copy_global_to_local": "MemoryWriteEffect,MemoryReadEffect",
     "tl.async_commit_group": "MemoryWriteEffect",
     "tl.async_wait": "MemoryWriteEffect",
+    # Warp specialization: what its default region and partitions do
+    "tl.warp_specialize": "RecursiveMemoryEffect",
 }
 
 

@@ -105,8 +105,8 @@ def test_what_cannot_be_read_opaquely_is_a_located_error(body: str, why: str) ->
     [
         ("!ttg.memdesc<4xf32, #s, #ttng.tensor_memory>", "tensor-memory buffers with a"),
         (
-            "!ttg.memdesc<4xf32, #ttg.padded_shared<[4:+4] {order = [0], shape = [4]}>, #smem>",
-            "whose encoding is #ttg.padded_shared",
+            "!ttg.memdesc<4xf32, #ttg.future_shared<{vec = 1}>, #smem>",
+            "whose encoding is #ttg.future_shared",
         ),
     ],
 )
