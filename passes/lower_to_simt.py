@@ -532,19 +532,7 @@ def lower_store(lowering: FunctionLowering, op: tl.StoreOp) -> None:
     ll = laid.ll
     # Broadcast register bits: store the copy with those bits clear; broadcast thread
     # bits: only threads with them clear store.
-    dup_regs = 0
-    for pos in range(ll.get_in_dim_size_log2("register")):
-        if not any(int(x) for x in ll.basis("register", pos)):
-            dup_regs |= 1 << pos
-    dup_threads = 0
-    bit = 0
-    for in_dim in ("lane", "warp"):
-        if not ll.has_in_dim(in_dim):
-            continue
-        for pos in range(ll.get_in_dim_size_log2(in_dim)):
-            if not any(int(x) for x in ll.basis(in_dim, pos)):
-                dup_threads |= 1 << bit
-            bit += 1
+    dup_regs, dup_threads = lower_atomics.broadcast_bits(ll)
     thread_ok = None
     if dup_threads:
         assert lowering.tid is not None
