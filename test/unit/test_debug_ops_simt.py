@@ -126,5 +126,8 @@ def test_debug_ops_ptx_assembles() -> None:
     for arch in ("sm_80", "sm_90a"):
         ptx = emit_ptx(lowered, arch)
         assert "call.uni __assertfail" in ptx and "vprintf" in ptx
+        # the call is skipped where every register holds (the conjunction, not its negation)
+        guard = re.search(r"and\.pred (%p\d+), .*\n(?:.*\n)*?\t@(!?)(%p\d+) bra \$L_assert_ok", ptx)
+        assert guard is not None and guard.group(2) == "" and guard.group(3) == guard.group(1)
         if find_ptxas() is not None:
             assert assemble(ptx, arch) == ""
