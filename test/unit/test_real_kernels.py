@@ -206,6 +206,8 @@ LOWERED_RUNS = {
     "asm_math": ["x1000", "zeros:1000xf32", "1000"],
     # tl.fp_to_fp (session 4, engineer g): f8E5M2 operands widened to f16 for mma.sync
     "fp8_matmul_nt": ["e5m2_q", "e5m2_q", "zeros:16384xbf16", "64", "64", "64", "128"],
+    # tl.print, tl.assert, f32 -> f8E5M2 -> f32, atomics, cat, gather, histogram (engineer g)
+    "extra_ops": ["x1000", "i2048", "zeros:256xf32", "zeros:8xi32"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
@@ -223,6 +225,7 @@ PTX_FORMS = {
     "reduce_3d": "st.global",
     "asm_math": "max.f32",
     "fp8_matmul_nt": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    "extra_ops": "call.uni __assertfail",
 }
 """The kernels session 4 lowers, and an instruction their PTX must hold: ptxas takes it for sm_80
 and sm_90a without a word (not matmul_gelu: its erf's f64 sequences take ptxas 10 s; that PTX
