@@ -208,6 +208,8 @@ LOWERED_RUNS = {
     "fp8_matmul_nt": ["e5m2_q", "e5m2_q", "zeros:16384xbf16", "64", "64", "64", "128"],
     # tl.print, tl.assert, f32 -> f8E5M2 -> f32, atomics, cat, gather, histogram (engineer g)
     "extra_ops": ["x1000", "i2048", "zeros:256xf32", "zeros:8xi32"],
+    # bf16 A @ B^T, pipelined loads (engineer g: lowered since session 3, now run)
+    "matmul_nt": ["e5m2_q", "e5m2_q", "zeros:16384xbf16", "128", "128", "64", "64", "64", "128"],
 }
 """The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
 ``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
