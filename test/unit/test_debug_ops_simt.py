@@ -49,7 +49,8 @@ module attributes {{"tl.num-warps" = 2 : i32, "tl.threads-per-warp" = 32 : i32,
 
 
 def _kernel(t: str = "f32", spt: int = 2, order: str = "1, 0", hex_: str = "false") -> str:
-    cmp, pred = ("tl.cmpf", "olt") if t.startswith("f") else ("tl.cmpi", "slt")
+    is_float = t in ("f16", "bf16", "f32", "f64")
+    cmp, pred = ("tl.cmpf", "olt") if is_float else ("tl.cmpi", "slt")
     return KERNEL.format(t=t, spt=spt, order=order, hex=hex_, cmp=cmp, pred=pred)
 
 
@@ -123,6 +124,10 @@ def test_debug_ops_ptx_assembles() -> None:
     from llc.testing.ptxas import assemble, find_ptxas
 
     lowered = apply_pipeline(parse(_kernel()), "llc-compile")
+    if find_ptxas() is not None:  # each printed type's conversion for vprintf
+        for t, hex_ in (("bf16", "false"), ("f16", "false"), ("i8", "true"), ("i64", "false")):
+            other = apply_pipeline(parse(_kernel(t, 2, "1, 0", hex_)), "llc-compile")
+            assert assemble(emit_ptx(other, "sm_80"), "sm_80") == ""
     for arch in ("sm_80", "sm_90a"):
         ptx = emit_ptx(lowered, arch)
         assert "call.uni __assertfail" in ptx and "vprintf" in ptx
