@@ -10,8 +10,9 @@ narrowing one rounds by the op's mode, with llc's tensor-level semantics
   sequences of :mod:`llc.passes.targets.ptx_f8` for every conversion to f8 (PTX's own ``cvt`` to
   f8 exists only from sm_89 and saturates) and ``cvt.rn.f16x2.e{4m3,5m2}x2`` from f8 on sm_90.
 * ``rtz``: the nearest value ``r`` stepped one unit toward zero where it rounded away from zero
-  (``|extf(r)| > |x|``, false for NaN and infinities): ``r``'s bits minus one, which for a
-  sign-magnitude float is the next value toward zero, the largest finite one from infinity.
+  (``|extf(r)| > |x|``, false for NaN and infinities; for 8-bit floats also where a finite
+  ``x`` overflowed to e4m3fn's NaN): ``r``'s bits minus one, which for a sign-magnitude float is
+  the next value toward zero, the largest finite one from infinity (or from e4m3fn's NaN).
 
 Triton itself (sm_80) narrows f32 to f8 through f16, rounding twice, and on sm_90 with
 ``cvt.rn.satfinite``, clamping overflow; llc rounds once and overflows like MLIR's ``truncf``,
@@ -65,13 +66,19 @@ def _toward_zero(lowering: FunctionLowering, x: SSAValue, nearest: SSAValue) -> 
     nt = nearest.type
     assert isinstance(nt, VectorType) and isinstance(x.type, VectorType)
     width = simt.bit_width(nt.element_type)
-    if width not in (16, 32):  # 8-bit floats live as codes; their bits are not an arith value
-        raise LayoutError(f"fp_to_fp rounding rtz to {nt.element_type} (f16, bf16 or f32 only)")
+    if width not in (8, 16, 32):
+        raise LayoutError(f"fp_to_fp rounding rtz to {nt.element_type}")
     n = nt.get_shape()[0]
     back = lowering.emit(simt.CastOp("extf", nearest, x.type)).results[0]
     mag_back = lowering.emit(math.AbsFOp(back)).results[0]
     mag_x = lowering.emit(math.AbsFOp(x)).results[0]
     away = lowering.emit(simt.CompareOp("ogt", mag_back, mag_x)).results[0]
+    if width == 8:  # e4m3fn overflows to NaN: a finite x steps from it to the largest value
+        nan = lowering.emit(simt.CompareOp("uno", back, back)).results[0]
+        inf = lowering.const_vec(x.type, [float("inf")] * n)  # type: ignore[arg-type]
+        finite = lowering.emit(simt.CompareOp("olt", mag_x, inf)).results[0]
+        overflow = lowering.emit(arith.AndIOp(nan, finite)).results[0]
+        away = lowering.emit(arith.OrIOp(away, overflow)).results[0]
     bits_t = VectorType(IntegerType(width), [n])
     bits = lowering.emit(simt.CastOp("bitcast", nearest, bits_t)).results[0]
     one = lowering.const_vec(bits_t, [1] * n)
