@@ -211,10 +211,9 @@ LOWERED_RUNS = {
     # bf16 A @ B^T, pipelined loads (engineer g: lowered since session 3, now run)
     "matmul_nt": ["e5m2_q", "e5m2_q", "zeros:16384xbf16", "128", "128", "64", "64", "64", "128"],
 }
-"""The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
-``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
-libdevice calls, a rank-3 or i8 ``mma.sync``, TMA descriptors, ``tl.atomic_cas``, fp8 casts
-on sm_80; bench/RESULTS.md)."""
+"""The kernels llc-compile lowers that run here, and their arguments (an array's name, or
+llc-run's ``zeros:``/number syntax): every sm_80 fixture lowers; ``descriptor_matmul``,
+``grouped_matmul`` and ``persistent_matmul`` are not run (CPU time; bench/RESULTS.md)."""
 
 
 PTX_FORMS = {
