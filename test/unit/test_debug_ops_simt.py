@@ -85,6 +85,7 @@ def test_print_shows_what_the_tensor_level_shows(t: str, spt: int, order: str, h
     got = _run(text, x, 1000, True)
     assert got == want
     assert want.count(" x: ") == 1 and " limit: 1000" in want
+    assert ("'0xffffffce'" in want) == (hex_ == "true")  # -50's bits
 
 
 @pytest.mark.parametrize("spt, order", [(2, "1, 0"), (4, "0, 1")])
