@@ -1079,3 +1079,110 @@ SIMT = Dialect(
     [*SIMT.operations, *WGMMA_OPS, *CP_ASYNC_OPS, AtomicOp, MmaK32Op, InlineAsmOp],
     [*SIMT.attributes],
 )
+
+
+# ============================================================================================
+# Device assert and print (session 4, engineer g): ``tl.assert`` / ``tl.print`` per register.
+# ============================================================================================
+
+from typing import Any  # noqa: E402
+
+from xdsl.dialects.builtin import DenseArrayBase, i64  # noqa: E402
+from xdsl.ir import Operation  # noqa: E402
+
+
+def element_keys(op: Operation, threads: int) -> Any:
+    """``keys[t, r]``: the row-major index, in the op's ``shape``, of the element register ``r``
+    of thread ``t`` holds: ``register_keys[r]`` xor the ``thread_keys`` of ``t``'s set bits
+    (the layout is linear over F2 and the shape's sizes are powers of two).
+
+    >>> from xdsl.dialects.builtin import VectorType, i1
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> op = AssertOp(create_ssa_value(VectorType(i1, [2])), "m", [8], [0, 1], [2, 4])
+    >>> element_keys(op, 4).tolist()
+    [[0, 1], [2, 3], [4, 5], [6, 7]]
+    """
+    import numpy as np
+
+    regs = np.asarray(op.register_keys.get_values(), dtype=np.int64)  # type: ignore[attr-defined]
+    bases = np.asarray(op.thread_keys.get_values(), dtype=np.int64)  # type: ignore[attr-defined]
+    tid = np.arange(threads)
+    part = np.zeros(threads, dtype=np.int64)
+    for b, key in enumerate(bases):
+        part ^= np.where((tid >> b) & 1, key, 0)
+    return part[:, None] ^ regs[None, :]
+
+
+def _keys_properties(shape: Sequence[int], regs: Sequence[int], bits: Sequence[int]) -> dict:
+    return {
+        "shape": DenseArrayBase.from_list(i64, list(shape)),
+        "register_keys": DenseArrayBase.from_list(i64, list(regs)),
+        "thread_keys": DenseArrayBase.from_list(i64, list(bits)),
+    }
+
+
+@irdl_op_definition
+class AssertOp(IRDLOperation):
+    """``"simt.assert"(%c) <{message = "m", shape = array<i64: 128>, register_keys =
+    array<i64: 0, 1>, thread_keys = array<i64: 2, 4, ...>}> : (vector<2xi1>) -> ()`` (generic
+    form): the kernel stops where a register of
+    ``%c`` is false (PTX: a call of ``__assertfail``). The keys name each register's element of
+    the asserted tensor of ``shape`` (:func:`element_keys`), for the error; a scalar ``i1`` has
+    ``shape = []`` and one key 0."""
+
+    name = "simt.assert"
+    condition = operand_def()
+    message = prop_def(StringAttr)
+    shape = prop_def(DenseArrayBase)
+    register_keys = prop_def(DenseArrayBase)
+    thread_keys = prop_def(DenseArrayBase)
+
+    def __init__(
+        self,
+        condition: SSAValue,
+        message: str,
+        shape: Sequence[int],
+        register_keys: Sequence[int],
+        thread_keys: Sequence[int],
+    ):
+        props = _keys_properties(shape, register_keys, thread_keys)
+        super().__init__(operands=[condition], properties={"message": StringAttr(message), **props})
+
+    def verify_(self) -> None:
+        t = self.condition.type
+        count = t.get_shape()[0] if isinstance(t, VectorType) else 1
+        if len(self.register_keys.get_values()) != count:
+            raise VerifyException(f"simt.assert: {count} registers need as many register_keys")
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """``"simt.print"(%x) <{prefix = " x: ", shape = ..., register_keys = ..., thread_keys =
+    ...}> : (vector<4xf32>) -> ()``: ``tl.print`` of one tensor (or scalar): the prefix and
+    every element, each once, in row-major order (PTX: one ``vprintf`` per register, as Triton
+    prints); the keys as in :class:`AssertOp`. ``hex`` and ``isSigned`` (attributes) are
+    ``tl.print``'s."""
+
+    name = "simt.print"
+    value = opt_operand_def()
+    prefix = prop_def(StringAttr)
+    shape = prop_def(DenseArrayBase)
+    register_keys = prop_def(DenseArrayBase)
+    thread_keys = prop_def(DenseArrayBase)
+
+    def __init__(
+        self,
+        prefix: str,
+        value: SSAValue | None,
+        shape: Sequence[int],
+        register_keys: Sequence[int],
+        thread_keys: Sequence[int],
+    ):
+        props = _keys_properties(shape, register_keys, thread_keys)
+        super().__init__(
+            operands=[[] if value is None else [value]],
+            properties={"prefix": StringAttr(prefix), **props},
+        )
+
+
+SIMT = Dialect("simt", [*SIMT.operations, AssertOp, PrintOp], [*SIMT.attributes])

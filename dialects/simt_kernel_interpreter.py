@@ -362,6 +362,20 @@ class KernelFunctions(SimtFunctions):
                 out = x
         return (_as_result(out, dst_t),)
 
+    @impl(simt.AssertOp)
+    def run_simt_assert(self, interp: Interpreter, op: simt.AssertOp, args: PythonValues):
+        from llc.dialects.simt_debug import run_assert
+
+        run_assert(self.threads, op, args[0])
+        return ()
+
+    @impl(simt.PrintOp)
+    def run_simt_print(self, interp: Interpreter, op: simt.PrintOp, args: PythonValues):
+        from llc.dialects.simt_debug import run_print
+
+        run_print(interp, self.threads, op, args[0] if args else None)
+        return ()
+
     @impl(simt.SelectOp)
     def run_simt_select(self, interp: Interpreter, op: simt.SelectOp, args: PythonValues):
         c, a, b = args

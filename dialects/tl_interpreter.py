@@ -1226,6 +1226,25 @@ def _round_toward_zero(exact: np.ndarray, rounded: np.ndarray) -> np.ndarray:
     return np.where(away, stepped, rounded)
 
 
+def _f8_toward_zero(exact: np.ndarray, dst: Attribute) -> np.ndarray:
+    """``exact`` rounded toward zero to an 8-bit float: the nearest code, one code toward zero
+    where it rounded away (overflow included: infinity, or e4m3fn's NaN, becomes the largest
+    finite value); NaN and infinities stay what rounding to nearest gives.
+
+    >>> from xdsl.dialects.builtin import Float8E4M3FNType
+    >>> _f8_toward_zero(np.array([1.1, -1.1, 500.0, np.inf]), Float8E4M3FNType()).tolist()
+    [1.0, -1.0, 448.0, nan]
+    """
+    from llc.mxfp import decode, encode
+
+    fmt = "e4m3fn" if isinstance(dst, Float8E4M3FNType) else "e5m2"
+    codes = encode(exact, fmt)
+    nearest = decode(codes, fmt)
+    with np.errstate(invalid="ignore"):
+        away = np.isfinite(exact) & ((np.abs(nearest) > np.abs(exact)) | np.isnan(nearest))
+    return decode(np.where(away, codes - 1, codes), fmt)
+
+
 _RMW_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "add": lambda old, val: old + val,
     "fadd": lambda old, val: old + val,
@@ -1359,6 +1378,8 @@ class TLExtraFunctions(InterpreterFunctions):
         if isinstance(dst, BFloat16Type):  # truncate the low 16 bits of the float32
             truncated = exact.astype(np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
             return (_result(op, np.where(np.isnan(exact), exact, truncated.view(np.float32))),)
+        if isinstance(dst, Float8E4M3FNType | Float8E5M2Type):
+            return (_result(op, _f8_toward_zero(exact, dst)),)
         return (_result(op, _round_toward_zero(exact, np.asarray(nearest))),)
 
     @impl(tl.HistogramOp)

@@ -23,9 +23,10 @@ masks ``i1``). Everything is derived from the linear layouts:
   rows of A and columns of B its accumulator needs; ``#tl.nvidia_mma`` v2 through ``mma.sync``
   (:mod:`llc.passes.lower_mma`: 16-bit floats to f32 or f16, i8 to i32, batched); other layouts
   are a located error;
-* **atomics**, **histogram**, **cat**, **inline asm**, **libdevice calls**: modules of their own
+* **atomics**, **histogram**, **cat**, **inline asm**, **libdevice calls**, **float
+  conversions** (``tl.fp_to_fp``), **device assert and print**: modules of their own
   (:mod:`llc.passes.lower_atomics`, ``lower_histogram``, ``lower_cat``, ``lower_inline_asm``,
-  ``lower_extern``);
+  ``lower_extern``, ``lower_fp_to_fp``, ``lower_debug_ops``);
 * ``scf.for`` / ``scf.if`` / ``scf.while`` carry the per-thread vectors.
 
 Module attributes ``tl.num-warps`` / ``tl.threads-per-warp`` give the CTA.
@@ -68,8 +69,10 @@ from llc.passes import (
     lower_async_copy,
     lower_atomics,
     lower_cat,
+    lower_debug_ops,
     lower_elementwise,
     lower_extern,
+    lower_fp_to_fp,
     lower_histogram,
     lower_inline_asm,
     lower_join_split,
@@ -847,6 +850,9 @@ PATTERNS: tuple[LowerOp, ...] = (
     pattern_for("tl.join", lower_join_split.lower_join),
     pattern_for("tl.split", lower_join_split.lower_split),
     pattern_for("tl.fp4_to_fp", lower_fp4_to_fp),
+    pattern_for("tl.fp_to_fp", lower_fp_to_fp.lower_fp_to_fp),
+    pattern_for("tl.assert", lower_debug_ops.lower_assert),
+    pattern_for("tl.print", lower_debug_ops.lower_print),
     pattern_for("tl.local_alloc", lower_local_alloc),
     pattern_for("tl.local_store", lower_local_store),
     pattern_for("tl.local_load", lower_local_load),

@@ -1707,6 +1707,8 @@ def emit_ptx(module: ModuleOp, arch: str = "") -> str:
             body.append("")
         else:
             _emit_op(_Function(arch=arch), op)
+    body, hoisted = _hoist_module_lines(body)
+    parts += hoisted
     if arch == "sm_90" and any("\twgmma." in text for text in body):
         # wgmma is an sm_90a feature: the arch-specific target is required to assemble it
         parts[1] = ".target sm_90a"
@@ -1716,6 +1718,27 @@ def emit_ptx(module: ModuleOp, arch: str = "") -> str:
         parts.append(f".extern .shared .align {align} .b8 {DYNAMIC_SHARED}[];")
         parts.append("")
     return "\n".join(parts + body).rstrip() + "\n"
+
+
+def _hoist_module_lines(body: list[str]) -> tuple[list[str], list[str]]:
+    r"""The entries without the lines marked ``// llc.module`` (strings and callees of
+    :mod:`llc.passes.targets.ptx_debug`), and those lines, once each, for the module.
+
+    >>> _hoist_module_lines(["{\n\t// llc.module .global x;\n\tret;\n}"])
+    (['{\n\tret;\n}'], ['.global x;', ''])
+    """
+    marker = "\t// llc.module "
+    hoisted: dict[str, None] = {}
+    kept = []
+    for text in body:
+        lines = []
+        for line in text.split("\n"):
+            if line.startswith(marker):
+                hoisted[line[len(marker) :]] = None
+            else:
+                lines.append(line)
+        kept.append("\n".join(lines))
+    return kept, [*hoisted, ""] if hoisted else []
 
 
 def shared_bytes(ptx: str, entry: str) -> int:
@@ -1760,4 +1783,4 @@ class PtxTarget(Target):
 
 # the handlers of simt.atomic, simt.inline_asm and simt.mma_m16n8k32 register themselves with
 # _handles (modules of their own: merges stay local)
-from llc.passes.targets import ptx_atomics, ptx_inline_asm, ptx_mma  # noqa: E402, F401
+from llc.passes.targets import ptx_atomics, ptx_debug, ptx_inline_asm, ptx_mma  # noqa: E402, F401

@@ -164,6 +164,7 @@ def _arrays() -> dict[str, np.ndarray]:
         "bf_a": rng.integers(-2, 3, 64 * 32).astype(np.float32),  # exact in bf16
         "bf_b": (rng.integers(-4, 5, 32 * 128) / 8).astype(np.float32),
         "eighths": (rng.integers(-64, 64, 1024) / 8).astype(np.float32),  # sums in any order
+        "e5m2_q": (rng.integers(-8, 9, 128 * 64) / 4).astype(np.float32),  # exact in f8E5M2
     }
 
 
@@ -203,11 +204,16 @@ LOWERED_RUNS = {
     "matmul_gelu": ["bf_a", "bf_b", "scale128", "zeros:8192xbf16", "32", "32", "128", "128"],
     # inline PTX (max.f32) and __nv_tanhf / __nv_rsqrtf / __nv_exp2f (session 4)
     "asm_math": ["x1000", "zeros:1000xf32", "1000"],
+    # tl.fp_to_fp (session 4, engineer g): f8E5M2 operands widened to f16 for mma.sync
+    "fp8_matmul_nt": ["e5m2_q", "e5m2_q", "zeros:16384xbf16", "64", "64", "64", "128"],
+    # tl.print, tl.assert, f32 -> f8E5M2 -> f32, atomics, cat, gather, histogram (engineer g)
+    "extra_ops": ["x1000", "i2048", "zeros:256xf32", "zeros:8xi32"],
+    # bf16 A @ B^T, pipelined loads (engineer g: lowered since session 3, now run)
+    "matmul_nt": ["e5m2_q", "e5m2_q", "zeros:16384xbf16", "128", "128", "64", "64", "64", "128"],
 }
-"""The new kernels llc-compile lowers, and their arguments (an array's name, or llc-run's
-``zeros:``/number syntax): the others stop at a located error (``tl.atomic_rmw``, inline asm,
-libdevice calls, a rank-3 or i8 ``mma.sync``, TMA descriptors, ``tl.atomic_cas``, fp8 casts
-on sm_80; bench/RESULTS.md)."""
+"""The kernels llc-compile lowers that run here, and their arguments (an array's name, or
+llc-run's ``zeros:``/number syntax): every sm_80 fixture lowers; ``descriptor_matmul``,
+``grouped_matmul`` and ``persistent_matmul`` are not run (CPU time; bench/RESULTS.md)."""
 
 
 PTX_FORMS = {
@@ -219,6 +225,8 @@ PTX_FORMS = {
     "bmm": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
     "reduce_3d": "st.global",
     "asm_math": "max.f32",
+    "fp8_matmul_nt": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    "extra_ops": "call.uni __assertfail",
 }
 """The kernels session 4 lowers, and an instruction their PTX must hold: ptxas takes it for sm_80
 and sm_90a without a word (not matmul_gelu: its erf's f64 sequences take ptxas 10 s; that PTX
