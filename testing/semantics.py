@@ -64,6 +64,7 @@ __all__ = [
     "SemanticsMismatch",
     "SemanticsReport",
     "apply_pipeline",
+    "call_kernel",
     "check_pipeline",
     "check_same_semantics",
     "parse",
@@ -221,6 +222,53 @@ def run_module(
                     outputs[f"result #{i} of program {[x, y, z]}"] = np.asarray(value)
     outputs.update({name: buffer.array() for name, buffer in buffers.items()})
     return outputs
+
+
+def call_kernel(
+    module: ModuleOp,
+    entry: str,
+    args: Sequence[Any],
+    program: Sequence[int] = (0, 0, 0),
+    grid: Sequence[int] = (1, 1, 1),
+) -> tuple[Any, ...]:
+    """Call ``@entry`` of ``module`` once, as program ``program`` of ``grid``, on ``args``.
+
+    A function that ``llc-lower-to-simt`` lowered (it carries ``llc.num_warps``) runs in the SIMT
+    kernel interpreter with its own warp and lane counts; anything else at the tensor level. So a
+    test compares the two levels on the same buffers with one call each.
+
+    >>> from llc.dialects.tl_interpreter import Buffer, Pointer
+    >>> text = '''
+    ... func.func @k(%p: !tl.ptr<i32>) {
+    ...   %r = tl.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    ...   %s = tl.splat %p : !tl.ptr<i32> -> tensor<64x!tl.ptr<i32>>
+    ...   %q = tl.addptr %s, %r : tensor<64x!tl.ptr<i32>>, tensor<64xi32>
+    ...   tl.store %q, %r : tensor<64x!tl.ptr<i32>>
+    ...   func.return
+    ... }'''
+    >>> out = [Buffer("o", np.zeros(64, np.int32)) for _ in range(2)]
+    >>> _ = call_kernel(parse(text), "k", [Pointer(out[0], 0)])
+    >>> _ = call_kernel(apply_pipeline(parse(text), "llc-compile"), "k", [Pointer(out[1], 0)])
+    >>> out[0].data[:4].tolist(), bool((out[1].data == out[0].data).all())
+    ([0, 1, 2, 3], True)
+    """
+    func = _entry(module, entry)
+    dims = (*grid, 1, 1, 1)[:3]
+    if "llc.num_warps" in func.attributes:
+        from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+
+        interpreter, kernel = make_kernel_interpreter(
+            module,
+            func.attributes["llc.num_warps"].value.data,  # type: ignore[attr-defined]
+            func.attributes["llc.threads_per_warp"].value.data,  # type: ignore[attr-defined]
+            GlobalMemory(),
+        )
+        kernel.num_programs = dims
+        kernel.program_id = tuple(program)
+    else:
+        interpreter = make_interpreter(module)
+        set_grid(interpreter, tuple(program), dims)
+    return interpreter.call_op(entry, tuple(args))
 
 
 # --------------------------------------------------------------------------------------

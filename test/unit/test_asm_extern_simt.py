@@ -10,9 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
 from llc.dialects.tl_interpreter import Buffer, Pointer
-from llc.testing.semantics import apply_pipeline, make_interpreter, parse, set_grid
+from llc.testing.semantics import apply_pipeline, call_kernel, parse
 
 KERNEL = """
 module attributes {{"tl.num-warps" = 1 : i32, "tl.threads-per-warp" = 32 : i32,
@@ -42,13 +41,7 @@ module attributes {{"tl.num-warps" = 1 : i32, "tl.threads-per-warp" = 32 : i32,
 def _run(text: str, arrays: list[np.ndarray], lowered: bool) -> list[np.ndarray]:
     module = apply_pipeline(parse(text), "llc-compile") if lowered else parse(text)
     bufs = [Buffer(f"b{i}", a.copy()) for i, a in enumerate(arrays)]
-    args = tuple(Pointer(b, 0) for b in bufs)
-    if lowered:
-        make_kernel_interpreter(module, 1, 32, GlobalMemory())[0].call_op("k", args)
-    else:
-        interp = make_interpreter(module)
-        set_grid(interp, (0, 0, 0), (1, 1, 1))
-        interp.call_op("k", args)
+    call_kernel(module, "k", [Pointer(b, 0) for b in bufs])
     return [b.data for b in bufs[2:]]
 
 

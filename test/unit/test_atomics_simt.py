@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
 from llc.dialects.tl_interpreter import Buffer, Pointer
-from llc.testing.semantics import apply_pipeline, make_interpreter, parse, set_grid
+from llc.testing.semantics import apply_pipeline, call_kernel, parse
 
 TENSOR_KERNEL = """
 module attributes {{"tl.num-warps" = {warps} : i32, "tl.threads-per-warp" = 32 : i32,
@@ -50,14 +49,7 @@ def _kernel(kind: str, t: str, size: int, wrap: int, warps: int = 2) -> str:
 
 def _run(module, arrays: list[np.ndarray], n: int, lowered: bool) -> list[np.ndarray]:
     bufs = [Buffer(f"b{i}", a.copy()) for i, a in enumerate(arrays)]
-    args = (*(Pointer(b, 0) for b in bufs), np.int32(n))
-    if lowered:
-        warps = module.attributes["tl.num-warps"].value.data
-        make_kernel_interpreter(module, warps, 32, GlobalMemory())[0].call_op("k", args)
-    else:
-        interp = make_interpreter(module)
-        set_grid(interp, (0, 0, 0), (1, 1, 1))
-        interp.call_op("k", args)
+    call_kernel(module, "k", (*(Pointer(b, 0) for b in bufs), np.int32(n)))
     return [b.data for b in bufs]
 
 
@@ -221,21 +213,12 @@ def test_a_scalar_atomic_gives_every_thread_thread_zeros_old_value() -> None:
     assert "simt.shared_load" in str(lowered)
     x = np.arange(128, dtype=np.float32) + 0.5
     results = []
-    for module, is_lowered in ((parse(TICKET_KERNEL), False), (lowered, True)):
+    for module in (parse(TICKET_KERNEL), lowered):
         bufs = [Buffer("c", np.array([5], np.int32)), Buffer("x", x.copy())]
         bufs.append(Buffer("o", np.zeros(8 * 128, np.float32)))
         args = (*(Pointer(b, 0) for b in bufs), np.int32(0))
-        if is_lowered:
-            interp, kernel = make_kernel_interpreter(module, 4, 32, GlobalMemory())
-            kernel.num_programs = (3, 1, 1)
-        else:
-            interp = make_interpreter(module)
         for p in range(3):
-            if is_lowered:
-                kernel.program_id = (p, 0, 0)
-            else:
-                set_grid(interp, (p, 0, 0), (3, 1, 1))
-            interp.call_op("k", args)
+            call_kernel(module, "k", args, (p, 0, 0), (3, 1, 1))
         results.append([b.data for b in bufs])
     for e, g in zip(*results, strict=True):
         assert np.array_equal(e, g)
@@ -302,15 +285,9 @@ def test_a_histogram_counts_each_element_once(n: int, bins: int) -> None:
     lowered = apply_pipeline(parse(text), "llc-compile")
     x = np.random.default_rng(n).integers(-3, bins + 3, n).astype(np.int32)
     outs = []
-    for module, is_lowered in ((parse(text), False), (lowered, True)):
+    for module in (parse(text), lowered):
         bufs = [Buffer("x", x.copy()), Buffer("h", np.zeros(bins, np.int32))]
-        args = tuple(Pointer(b, 0) for b in bufs)
-        if is_lowered:
-            make_kernel_interpreter(module, 4, 32, GlobalMemory())[0].call_op("k", args)
-        else:
-            interp = make_interpreter(module)
-            set_grid(interp, (0, 0, 0), (1, 1, 1))
-            interp.call_op("k", args)
+        call_kernel(module, "k", [Pointer(b, 0) for b in bufs])
         outs.append(bufs[1].data)
     assert np.array_equal(outs[0], np.bincount(x[(x >= 0) & (x < bins)], minlength=bins))
     assert np.array_equal(outs[1], outs[0])

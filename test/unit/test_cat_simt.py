@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
 from llc.dialects.tl_interpreter import Buffer, Pointer
-from llc.testing.semantics import apply_pipeline, make_interpreter, parse, set_grid
+from llc.testing.semantics import apply_pipeline, call_kernel, parse
 
 CAT_KERNEL = """
 #a = #tl.blocked<{{sizePerThread = [{spt_a}], threadsPerWarp = [32], warpsPerCTA = [{w}],
@@ -57,19 +56,13 @@ def test_cat_is_the_concatenation(w: int, spt_a: int, spt_c: int, n: int, moves:
     x = np.arange(n, dtype=np.float32) + 0.25
     y = -np.arange(n, dtype=np.float32) - 0.5
     outs = []
-    for module, is_lowered in ((parse(text), False), (lowered, True)):
+    for module in (parse(text), lowered):
         bufs = [
             Buffer("x", x.copy()),
             Buffer("y", y.copy()),
             Buffer("o", np.zeros(2 * n, np.float32)),
         ]
-        args = tuple(Pointer(b, 0) for b in bufs)
-        if is_lowered:
-            make_kernel_interpreter(module, w, 32, GlobalMemory())[0].call_op("k", args)
-        else:
-            interp = make_interpreter(module)
-            set_grid(interp, (0, 0, 0), (1, 1, 1))
-            interp.call_op("k", args)
+        call_kernel(module, "k", [Pointer(b, 0) for b in bufs])
         outs.append(bufs[2].data)
     assert np.array_equal(outs[0], np.concatenate([x, y]))
     assert np.array_equal(outs[1], outs[0])

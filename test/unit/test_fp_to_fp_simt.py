@@ -8,9 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
 from llc.dialects.tl_interpreter import Buffer, Pointer
-from llc.testing.semantics import apply_pipeline, make_interpreter, parse, set_grid
+from llc.testing.semantics import apply_pipeline, call_kernel, parse
 
 N = 256
 
@@ -55,13 +54,7 @@ def _inputs() -> np.ndarray:
 def _run(text: str, x: np.ndarray, lowered: bool) -> np.ndarray:
     module = apply_pipeline(parse(text), "llc-compile") if lowered else parse(text)
     bufs = [Buffer("x", x.copy()), Buffer("o", np.zeros(N, np.float32))]
-    args = tuple(Pointer(b, 0) for b in bufs)
-    if lowered:
-        make_kernel_interpreter(module, 2, 32, GlobalMemory())[0].call_op("k", args)
-    else:
-        interp = make_interpreter(module)
-        set_grid(interp, (0, 0, 0), (1, 1, 1))
-        interp.call_op("k", args)
+    call_kernel(module, "k", [Pointer(b, 0) for b in bufs])
     return bufs[1].data
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
 from llc.dialects.tl_interpreter import Buffer, Pointer
-from llc.testing.semantics import apply_pipeline, make_interpreter, parse, set_grid
+from llc.testing.semantics import apply_pipeline, call_kernel, parse
 
 DOT_KERNEL = """
 module attributes {{"tl.num-warps" = {warps} : i32, "tl.threads-per-warp" = 32 : i32,
@@ -47,16 +46,9 @@ def _kernel(ab: str, c: str, m: int, n: int, k: int, warps: int = 1) -> str:
 def _run_both(text: str, arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, str]:
     lowered = apply_pipeline(parse(text), "llc-compile")
     outs = []
-    for module, is_lowered in ((parse(text), False), (lowered, True)):
+    for module in (parse(text), lowered):
         bufs = [Buffer(f"b{i}", a.copy()) for i, a in enumerate(arrays)]
-        args = tuple(Pointer(b, 0) for b in bufs)
-        if is_lowered:
-            warps = module.attributes["tl.num-warps"].value.data
-            make_kernel_interpreter(module, warps, 32, GlobalMemory())[0].call_op("k", args)
-        else:
-            interp = make_interpreter(module)
-            set_grid(interp, (0, 0, 0), (1, 1, 1))
-            interp.call_op("k", args)
+        call_kernel(module, "k", [Pointer(b, 0) for b in bufs])
         outs.append(bufs[2].data)
     return outs[0], outs[1], str(lowered)
 
