@@ -28,7 +28,11 @@ the tied model, first come first kept): the
 staged layout, its anchors (coalesced access, the dot's mma layout, gather's warp-local layout),
 layouts the user wrote, the staged propagation's candidates, then what reaches it by forward and
 backward transfer through each op's rule (:func:`llc.dialects.layout_rules.rule_for`) from its
-neighbours' candidates (two rounds), then the default blocked layout. A
+neighbours' candidates (two rounds; a store takes its value's before its pointers'), then the
+default blocked layout, then, where room is left, the ``#linear`` layouts with idle lanes that
+a broadcast passes on to a value where every thread could hold its own elements
+(:func:`_duplicating`: they never push out an anchor's layout or one reached from it). Layouts
+mapping alike are one candidate (:func:`_redundant`). A
 candidate must build a linear layout for the node's shape; ``dot_op`` layouts come only from
 the staged result, the user, or backward through a cast (the narrow value converted before it
 is widened, as Triton does). Dot results, layouts of ops without a rule, function arguments
@@ -95,6 +99,7 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
+from llc.dialects.layout_attrs import SliceEncodingAttr
 from llc.dialects.layout_rules import (
     ANY,
     gather_backward,
@@ -547,11 +552,75 @@ def _linear(enc: Attribute, shape: tuple[int, ...], cache: dict) -> object | Non
 
 def _redundant(enc: Attribute, kept: list[Attribute], shape: tuple[int, ...], cache: dict) -> bool:
     """Whether ``enc`` is invalid for ``shape`` or maps the same elements as a kept candidate of
-    its own kind (the rules treat the two alike, and converting between them is free)."""
+    its own kind (the rules treat the two alike, and converting between them is free). One
+    exception: a reduction's operand and an ``expand_dims``' result take a slice's parent, and
+    a slice of a ``#linear`` parent with idle lanes (a row layout broadcast along the rows,
+    :func:`_duplicating`) maps like the slice of the row layout itself; the latter is kept
+    too, else the 2-D values around it lose their own layout."""
     ll = _linear(enc, shape, cache)
     if ll is None:
         return True
-    return any(type(k) is type(enc) and _linear(k, shape, cache) == ll for k in kept)
+    return any(
+        type(k) is type(enc)
+        and _linear(k, shape, cache) == ll
+        and not (_idle_parent(k) and not _idle_parent(enc))
+        for k in kept
+    )
+
+
+def _idle_parent(enc: Attribute) -> bool:
+    """Whether ``enc`` is a slice of a ``#linear`` layout with an idle lane or warp."""
+    if not isinstance(enc, SliceEncodingAttr):
+        return False
+    parent = enc.layout.parent  # type: ignore[attr-defined]
+    if getattr(parent, "kind", None) != "linear":
+        return False
+    return _idle_threads(parent.linear_layout())
+
+
+def _duplicating(enc: Attribute, shape: tuple[int, ...], cache: dict) -> bool:
+    """Whether ``enc`` is a ``#linear`` layout that keeps a lane or warp idle (a zero basis:
+    several threads hold one element) on a ``shape`` with an element for every thread.
+
+    A broadcast passes such a layout on from its narrow operand (a ``#linear`` attribute
+    stands for its bases at every shape): on the wide value each thread computes copies of
+    what its neighbours hold. It stays a candidate, after every other one
+    (:func:`build_model`), so that it never takes the slot of an anchor's layout or of one
+    that reaches the node from an anchor. Other families are not counted: a slice (a
+    reduction's result) and a dot operand duplicate by construction, and the sorts' small
+    blocked tiles need theirs.
+
+    A 128x1 column held by 4 lanes of 8 and 4 warps, 8 registers each (one element per
+    thread is possible there, and on its 128x64 broadcast too; not on 64x1):
+
+    >>> from llc.dialects.layout_rules import _linear_attr
+    >>> from llc.linear_layout import LinearLayout
+    >>> column = _linear_attr(LinearLayout.from_bases(
+    ...     [("register", [[16, 0], [32, 0], [64, 0]]),
+    ...      ("lane", [[0, 0], [0, 0], [0, 0], [1, 0], [2, 0]]),
+    ...      ("warp", [[4, 0], [8, 0]]), ("block", [])],
+    ...     ["dim0", "dim1"], [128, 1], require_surjective=False))
+    >>> _duplicating(column, (128, 64), {}), _duplicating(column, (64, 1), {})
+    (True, False)
+    >>> _duplicating(default_blocked((128, 64), 4, 32), (128, 64), {})
+    False
+    """
+    if getattr(getattr(enc, "layout", None), "kind", None) != "linear":
+        return False
+    ll = _linear(enc, shape, cache)
+    if ll is None:
+        return False
+    threads = ll.get_in_dim_size("lane") * ll.get_in_dim_size("warp")  # type: ignore[attr-defined]
+    return math.prod(shape) >= threads and _idle_threads(ll)
+
+
+def _idle_threads(ll: object) -> bool:
+    """Whether the linear layout ``ll`` maps some lane or warp bit to nothing."""
+    return any(
+        not any(ll.basis(dim, i))  # type: ignore[attr-defined]
+        for dim in ("lane", "warp")
+        for i in range(ll.get_in_dim_size_log2(dim))  # type: ignore[attr-defined]
+    )
 
 
 def _widened(v: SSAValue) -> bool:
@@ -658,6 +727,7 @@ def build_model(
     # ---- seeds
     valid_cache: dict = {}
     cands: list[list[Attribute]] = []
+    spare: list[list[Attribute]] = [[] for _ in model.node_values]
     pinned: list[bool] = []
     shapes: list[tuple[int, ...]] = []
     hw = analysis.hw
@@ -699,14 +769,21 @@ def build_model(
             seeds += [enc for _, enc in analysis.anchor_options.get(root, [])]
             if existing is not None:
                 seeds.append(existing)
-            seeds += analysis.candidates.get(root, [])
             if isinstance(owner, Operation) and owner.name == "tl.load":
                 seeds.append(coalesced_layout(owner, axis, hw))
+        # The staged choice and the anchors' layouts come first; what the staged propagation
+        # merely tried comes after them, a duplicating layout after every other candidate.
+        anchored = len(seeds)
+        for v in values:
+            seeds += analysis.candidates.get(analysis.cls(v), [])
         keep: list[Attribute] = []
-        for enc in seeds:
+        for k, enc in enumerate(seeds):
             if enc in keep or len(keep) >= limit:
                 continue
             if keep and (_is_dot_operand(enc) or _redundant(enc, keep, shape, valid_cache)):
+                continue
+            if k >= anchored and _duplicating(enc, shape, valid_cache):
+                spare[len(cands)].append(enc)  # after the others (see _duplicating)
                 continue
             keep.append(enc)
         cands.append(keep[:1] if pin else keep)
@@ -750,6 +827,10 @@ def build_model(
             or _redundant(enc, cands[n], shapes[n], valid_cache)
         ):
             return
+        if _duplicating(enc, shapes[n], valid_cache):
+            if enc not in spare[n]:
+                spare[n].append(enc)
+            return
         cands[n].append(enc)
 
     for _ in range(2):
@@ -762,7 +843,9 @@ def build_model(
                     offer(a, enc)
             if op in model.store_node:
                 s = model.store_node[op]
-                for i in tensor_operands(op):
+                # The stored value's layouts first: its producer's anchors (a dot's layout)
+                # matter more than the pointers', which index arithmetic rebuilds anywhere.
+                for i in sorted(tensor_operands(op), key=lambda i: i != 1):
                     for enc in list(cands[model.node_of[op.operands[i]]]):
                         offer(s, enc)
                 continue
@@ -807,6 +890,10 @@ def build_model(
 
     for n in range(num_values):  # the default last, where the bound leaves room
         offer(n, default_blocked(shapes[n], hw.num_warps, hw.threads_per_warp))
+    for n in range(len(cands)):
+        for enc in spare[n]:  # then the duplicating layouts, which nothing else transferred
+            if len(cands[n]) < limit and not _redundant(enc, cands[n], shapes[n], valid_cache):
+                cands[n].append(enc)
 
     # ---- prune what the producer cannot produce (the staged choice stays)
     for op in ops:

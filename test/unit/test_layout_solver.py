@@ -309,3 +309,39 @@ def test_tied_model_keeps_the_staged_assignment() -> None:
             for values in tied.node_values:
                 assert len({str(layouts[v]) for v in values}) <= 1, seed
     assert tied_functions >= 10 and shrunk == tied_functions
+
+
+def test_a_broadcast_column_layout_ranks_after_the_row_layouts() -> None:
+    """Issue 18 (``attention_fw``): a ``#linear`` column with idle lanes, broadcast to 128x64,
+    would fill a candidate slot like any layout; it counts as duplicating there (ranked after
+    every other candidate), not on the column itself at 64 rows. Its slice along the rows maps
+    like the slice of the row layout it came from, yet both are kept: a reduction's operand
+    takes the parent, so only the latter keeps the 2-D values in the dot's layout."""
+    from llc.dialects.layout_attrs import BlockedEncodingAttr, SliceEncodingAttr
+    from llc.dialects.layout_rules import _linear_attr
+    from llc.layouts import BlockedLayout, SliceLayout
+    from llc.linear_layout import LinearLayout
+    from llc.passes.layout_solver import _duplicating, _redundant
+
+    acc = BlockedEncodingAttr(BlockedLayout([4, 4], [2, 16], [4, 1], [1, 0]))
+    column = _linear_attr(
+        LinearLayout.from_bases(
+            [
+                ("register", [[1, 0], [2, 0], [32, 0], [64, 0]]),
+                ("lane", [[0, 0], [0, 0], [0, 0], [0, 0], [4, 0]]),
+                ("warp", [[8, 0], [16, 0]]),
+                ("block", []),
+            ],
+            ["dim0", "dim1"],
+            [128, 1],
+            require_surjective=False,
+        )
+    )
+    assert _duplicating(column, (128, 64), {}) and not _duplicating(acc, (128, 64), {})
+    assert not _duplicating(column, (64, 1), {})  # 64 elements, 128 threads: no choice
+    of_column = SliceEncodingAttr(SliceLayout(1, column.layout))
+    of_acc = SliceEncodingAttr(SliceLayout(1, acc.layout))
+    cache: dict = {}
+    assert _redundant(of_column, [of_column], (128,), cache)
+    assert not _redundant(of_acc, [of_column], (128,), cache)
+    assert _redundant(of_column, [of_acc], (128,), cache)  # the other way round: one is enough

@@ -124,3 +124,29 @@ def test_a_relaid_out_reduction_is_priced() -> None:
     copied = rc._reduction_delta(reduce, {0: wide}, copied=True)
     assert 0 < moved < copied  # across 4 warps costs more than in one; a copy costs it all
     assert rc._reduction_delta(reduce, {}) == 0.0
+
+
+def test_attention_fw_against_triton() -> None:
+    """Triton's ``attention_fw`` regression case (its ``test/TritonGPU/combine.mlir``, which the
+    repository does not hold: point ``LLC_TRITON_COMBINE`` at a copy). A broadcast passes a
+    ``#linear`` column with idle lanes on to 128x64 values; ranked like any other candidate,
+    that layout filled the solver's slots and pushed out the dot operand layout of Q's scaling
+    chain and the dot's layout of the output pointers (6 conversions, figure 65,689). Ranked
+    last (``layout_solver._duplicating``), llc leaves 1 conversion, figure 63,213; Triton 6,
+    73,248."""
+    import os
+
+    path = Path(os.environ.get("LLC_TRITON_COMBINE", "/nonexistent"))
+    if not path.is_file():
+        pytest.skip("set LLC_TRITON_COMBINE to Triton's test/TritonGPU/combine.mlir")
+    regressions = _bench("triton_regressions")
+    [chunk] = [c for c in regressions.split_cases(path.read_text()) if "@attention_fw(" in c]
+    llc = regressions.run_llc(chunk, "attention_fw")
+    cost = _bench("vs_triton_cases").module_cost
+    assert count_conversions_text(llc) <= 3
+    assert cost(llc)[2] <= 63213
+    pytest.importorskip("triton", reason="Triton 3.9 is the peer (pip install triton==3.9.0)")
+    triton = regressions.run_triton(chunk)
+    assert triton is not None
+    assert cost(llc)[2] < cost(triton)[2]
+    assert count_conversions_text(llc) <= count_conversions_text(triton)
