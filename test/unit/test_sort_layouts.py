@@ -166,14 +166,15 @@ def test_the_branch_and_bound_stops_at_the_budget() -> None:
     """The budget is CPU time and HiGHS's own limit is wall-clock (with slack, so that a loaded
     machine gives the same layouts): the solver interrupts the branch and bound from its
     callback. The tied model of the 4x128 sort reaches its MIP after about 0.9 s of lazy
-    rounds; with a 1 s budget it stops within 1.3 s (1.5 s without the interrupt), keeping
-    the best assignment found."""
+    rounds and needs 6-8 s more to prove its optimum: with a 2 s budget it stops at about
+    2.05 s, keeping the best assignment found; without the interrupt it ran to 3.1 s (HiGHS's
+    own wall-clock limit). The margin is wide because the machine may be loaded."""
     from llc.passes.layout_solver import TIE_ABOVE_VALUES, solve_model
 
     model = _model("sort_rows.sm80", TIE_ABOVE_VALUES)
-    result = solve_model(model, 1.0)
+    result = solve_model(model, 2.0)
     assert not result.proven and result.choice is not None, result.status
-    assert result.seconds <= 1.0 + 0.3, result.seconds
+    assert result.seconds <= 2.0 + 0.6, result.seconds
     assert result.objective < model.evaluate(model.staged_choice())
 
 
