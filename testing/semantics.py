@@ -42,11 +42,11 @@ from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
-from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.universe import Universe
 
 from llc.dialects import tl
+from llc.dialects.diagnostics import TypeCachingParser
 from llc.dialects.tl_interpreter import (
     Buffer,
     Pointer,
@@ -115,7 +115,9 @@ def _context() -> Context:
 
 def parse(text: str | ModuleOp) -> ModuleOp:
     """Parse and verify a module (``module.verify()`` and ``tl.verify_module``)."""
-    module = text if isinstance(text, ModuleOp) else Parser(_context(), text).parse_module()
+    module = (
+        text if isinstance(text, ModuleOp) else TypeCachingParser(_context(), text).parse_module()
+    )
     module.verify()
     tl.verify_module(module)
     return module
