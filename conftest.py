@@ -76,3 +76,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     # the process: out of every later collection's walk.
     gc.collect()
     gc.freeze()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # Back to the collector for the interpreter's exit: frozen objects are never freed, and
+    # nanobind (Triton's bindings) reports those of its types as leaked.
+    gc.unfreeze()
