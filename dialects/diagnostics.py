@@ -42,7 +42,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Location, Span
 
 from llc.dialects.layout_attrs import LAYOUT_ATTRIBUTES, last_token_end, tensor_layout_error
-from llc.dialects.xdsl_private import at_end_of_input
+from llc.dialects.xdsl_private import at_end_of_input, dialect_stack, resume_from
 from llc.errors import LayoutError
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "OpDiagnostic",
     "OpPassFailedException",
     "OpVerifyException",
+    "TypeCachingParser",
     "error_at",
     "find_failing_op",
     "format_diagnostic",
@@ -58,6 +59,7 @@ __all__ = [
     "op_location",
     "parse_module",
     "register_source",
+    "type_text_end",
 ]
 
 _SOURCES: dict[str, str] = {}
@@ -315,7 +317,81 @@ def locate_exception(err: BaseException, module: Operation | None = None) -> Loc
 # Parsing with locations
 
 
-class LLCParser(Parser):
+_TYPE_WITH_BODY = re.compile(r"!?[A-Za-z_][\w.$]*<")
+_ANGLES = re.compile(r'[<>"]')
+
+
+def type_text_end(content: str, start: int) -> int | None:
+    """The end of the type spelled ``name<...>`` (``tensor<...>``, ``vector<...>``,
+    ``!tl.ptr<...>``) at ``start``, after its matching ``>``; ``None`` for any other text, or
+    one with a string or an arrow inside (those are parsed as they come, never cached).
+
+    >>> text = "%x : tensor<4x!tl.ptr<f32>, #L0>, i32"
+    >>> end = type_text_end(text, 5); text[5:end]
+    'tensor<4x!tl.ptr<f32>, #L0>'
+    >>> type_text_end(text, 34) is None, type_text_end('!t.s<"a>">', 0) is None
+    (True, True)
+    """
+    match = _TYPE_WITH_BODY.match(content, start)
+    if match is None:
+        return None
+    depth = 0
+    for angle in _ANGLES.finditer(content, match.end() - 1):
+        char = angle.group()
+        if char == "<":
+            depth += 1
+        elif char == '"' or content[angle.start() - 1] == "-":
+            return None
+        else:
+            depth -= 1
+            if depth == 0:
+                return angle.end()
+    return None
+
+
+class TypeCachingParser(Parser):
+    """xDSL's ``Parser``, parsing each spelling of a type with a body (``tensor<...>``,
+    ``vector<...>``, ``!tl.ptr<...>``) once per input: a module spells the same few types on
+    most of its ops, and xDSL's type parser (the shape, the element type, the encoding) was a
+    quarter of the time to parse one. A type that repeats a spelling is the type parsed the
+    first time (types are immutable); ``#alias`` names inside keep their one meaning per input.
+    :meth:`parse_new_type` parses a spelling not seen before (a subclass checks it there once).
+
+    >>> from xdsl.dialects.builtin import Builtin
+    >>> ctx = Context(); ctx.load_dialect(Builtin)
+    >>> parser = TypeCachingParser(ctx, "tensor<4x8xf32> tensor<4x8xf32> tensor<8xf32>")
+    >>> a, b, c = (parser.parse_type() for _ in range(3))
+    >>> a is b, a == c, str(c), parser.pos
+    (True, False, 'tensor<8xf32>', 45)
+    """
+
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
+        super().__init__(ctx, input, name)
+        self._types: dict[tuple[tuple[str, ...], str], TypeAttribute] = {}
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        start = self.pos
+        content = self.lexer.input.content
+        end = type_text_end(content, start) if isinstance(content, str) else None
+        if end is None:
+            return self.parse_new_type()
+        # An unprefixed dialect type reads differently inside another dialect's op.
+        key = (dialect_stack(self), content[start:end])
+        if (known := self._types.get(key)) is not None:
+            resume_from(self, end)
+            return known
+        type_ = self.parse_new_type()
+        # Cached only when the parse consumed exactly the spelling (nothing but blanks follow).
+        if type_ is not None and self.pos >= end and not content[end : self.pos].strip():
+            self._types[key] = type_
+        return type_
+
+    def parse_new_type(self) -> TypeAttribute | None:
+        """xDSL's ``parse_optional_type``: a type whose spelling is not cached."""
+        return super().parse_optional_type()
+
+
+class LLCParser(TypeCachingParser):
     """xDSL's ``Parser`` with two MLIR behaviours xDSL lacks:
 
     * every operation parsed without an explicit ``loc(...)`` gets
@@ -360,9 +436,9 @@ class LLCParser(Parser):
             op.location = self._location_at(start)
         return op
 
-    def parse_optional_type(self) -> TypeAttribute | None:
+    def parse_new_type(self) -> TypeAttribute | None:
         start = self.pos
-        type_ = super().parse_optional_type()
+        type_ = super().parse_new_type()
         if isinstance(type_, TensorType) and (error := tensor_layout_error(type_)) is not None:
             self.raise_error(error, start, last_token_end(self, start))
         return type_

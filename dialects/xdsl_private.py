@@ -29,6 +29,7 @@ from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 __all__ = [
     "at_end_of_input",
     "diagnostics_pass_through",
+    "dialect_stack",
     "import_submodule",
     "parse_alias_definition",
     "peek_token",
@@ -71,6 +72,18 @@ def resume_from(parser: AttrParser, pos: int) -> None:
     7
     """
     parser._resume_from(pos)  # pyright: ignore[reportPrivateUsage]
+
+
+def dialect_stack(parser: AttrParser) -> tuple[str, ...]:
+    """The dialects whose unprefixed names ``parser`` reads at this point, innermost last
+    (``AttrParser._parser_state.dialect_stack``).
+
+    >>> from xdsl.context import Context
+    >>> from xdsl.parser import Parser
+    >>> dialect_stack(Parser(Context(), ""))
+    ('builtin',)
+    """
+    return tuple(parser._parser_state.dialect_stack)  # pyright: ignore[reportPrivateUsage]
 
 
 def parse_alias_definition(parser: Parser) -> None:

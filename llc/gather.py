@@ -294,14 +294,19 @@ def _plan_gather(src: LinearLayout, idx: LinearLayout, axis: int, bitwidth: int)
 def _source_coordinates(s: _Hardware, d: _Hardware, axis: int) -> np.ndarray:
     """``[W, L, R_dst, A]``: the flat source coordinate for every result register and every
     possible index value ``a`` along the axis."""
+    values = np.arange(s.shape[axis], dtype=np.int64) << s.axis_shift(axis)
+    return _source_base(s, d, axis)[..., None] | values
+
+
+def _source_base(s: _Hardware, d: _Hardware, axis: int) -> np.ndarray:
+    """``[W, L, R_dst]``: the flat source coordinate of every result register with index 0
+    along the axis (the other index values set the axis bits, which this leaves clear)."""
     shift_d, shift_s = d.axis_shift(axis), s.axis_shift(axis)
     off_axis = d.element & ~d.axis_mask(axis)
     # Off-axis dims: re-pack from the index tensor's bit positions into the source's.
     low_d = off_axis & ((1 << shift_d) - 1)
     high_d = off_axis >> (shift_d + d.bits[axis])
-    base = low_d | (high_d << (shift_s + s.bits[axis]))
-    values = np.arange(s.shape[axis], dtype=np.int64) << shift_s
-    return base[..., None] | values
+    return low_d | (high_d << (shift_s + s.bits[axis]))
 
 
 @dataclass(frozen=True)
@@ -347,7 +352,7 @@ def execute_gather(
     src_regs = src_flat[s.element]  # [W, L, R_src]: what each thread holds
     my_idx = idx_values.reshape(-1)[d.element].astype(np.int64)  # [W, L, R_dst]
     shift_s = s.axis_shift(axis)
-    coords = _source_coordinates(s, d, axis)[..., 0] | (my_idx << shift_s)
+    coords = _source_base(s, d, axis) | (my_idx << shift_s)
     warps = 1 << s.warp_bits
     if plan.strategy == "shuffle":
         local = coords ^ _span_table(s.warp)[:, None, None]

@@ -42,11 +42,11 @@ from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
-from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.universe import Universe
 
 from llc.dialects import tl
+from llc.dialects.diagnostics import TypeCachingParser
 from llc.dialects.tl_interpreter import (
     Buffer,
     Pointer,
@@ -66,6 +66,7 @@ __all__ = [
     "apply_pipeline",
     "call_kernel",
     "check_pipeline",
+    "check_pipeline_module",
     "check_same_semantics",
     "parse",
     "run_module",
@@ -115,7 +116,9 @@ def _context() -> Context:
 
 def parse(text: str | ModuleOp) -> ModuleOp:
     """Parse and verify a module (``module.verify()`` and ``tl.verify_module``)."""
-    module = text if isinstance(text, ModuleOp) else Parser(_context(), text).parse_module()
+    module = (
+        text if isinstance(text, ModuleOp) else TypeCachingParser(_context(), text).parse_module()
+    )
     module.verify()
     tl.verify_module(module)
     return module
@@ -440,8 +443,32 @@ def check_pipeline(
     >>> kernel.laid_out.count("tl.convert_layout"), out.count("tl.convert_layout")
     (6, 1)
     """
+    return str(_checked_pipeline(module_text, pipeline, **kwargs)[0])
+
+
+def check_pipeline_module(
+    module_text: str,
+    pipeline: str = "llc-optimize-layouts",
+    **kwargs: Any,
+) -> ModuleOp:
+    """:func:`check_pipeline`, returning the result re-parsed and verified (what
+    ``parse(check_pipeline(...))`` gives, without parsing the text a fourth time).
+
+    >>> from llc.testing.kernel_gen import generate_kernel
+    >>> kernel = generate_kernel(4)
+    >>> module = check_pipeline_module(kernel.laid_out, "canonicalize", entry=kernel.entry)
+    >>> sum(op.name == "tl.convert_layout" for op in module.walk())
+    1
+    """
+    return _checked_pipeline(module_text, pipeline, **kwargs)[1]
+
+
+def _checked_pipeline(module_text: str, pipeline: str, **kwargs: Any) -> tuple[ModuleOp, ModuleOp]:
+    """The module after ``pipeline`` and its printed form re-parsed, semantics checked."""
     module = parse(module_text)
+    # The input as it was, for the semantics check: a clone costs a twentieth of a second parse.
+    before = module.clone()
     apply_pipeline(module, pipeline)
     after = parse(str(module))  # what a user would get from llc-opt: print, re-parse, verify
-    check_same_semantics(module_text, after, **kwargs)
-    return str(module)
+    check_same_semantics(before, after, **kwargs)
+    return module, after

@@ -215,6 +215,21 @@ def test_check_pipeline_runs_any_registered_pipeline() -> None:
         check_pipeline(kernel.layout_free, "no-such-pass", entry=kernel.entry)
 
 
+def test_check_pipeline_runs_the_input_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_pipeline compares against the input before the pass (it keeps a copy, the pass
+    rewrites the module in place): a pass that drops a store is caught."""
+    import llc.testing.semantics as semantics
+
+    def drop_a_store(module, pipeline):
+        next(op for op in module.walk() if op.name == "tl.store").detach()
+        return module
+
+    monkeypatch.setattr(semantics, "apply_pipeline", drop_a_store)
+    kernel = generate_kernel(9)
+    with pytest.raises(SemanticsMismatch, match=r"^%out\d \(seed 0\)"):
+        check_pipeline(kernel.layout_free, "canonicalize", entry=kernel.entry)
+
+
 @pytest.mark.parametrize("size", [1000])
 def test_large_modules(size: int) -> None:
     text = generate_large_module(size, seed=1)

@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import TensorType
 from llc.dialects.tl import encoding_of
 from llc.passes.layout_assignment import walk_ops
 from llc.testing.kernel_gen import generate_kernel
-from llc.testing.semantics import check_pipeline, parse
+from llc.testing.semantics import check_pipeline, check_pipeline_module
 
 SEEDS = range(200)
 
@@ -23,8 +23,8 @@ SEEDS = range(200)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_generated_kernel_keeps_semantics(seed: int) -> None:
     kernel = generate_kernel(seed)
-    out = check_pipeline(kernel.layout_free, "llc-optimize-layouts", entry=kernel.entry)
-    for op in walk_ops(parse(out)):
+    out = check_pipeline_module(kernel.layout_free, "llc-optimize-layouts", entry=kernel.entry)
+    for op in walk_ops(out):
         for value in op.results:
             if isinstance(value.type, TensorType):
                 assert encoding_of(value.type) is not None, f"{op.name} result has no layout"

@@ -8,6 +8,7 @@ The fixtures under examples/triton/ are Triton 3.9 dumps (``python bench/dump_tr
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import subprocess
@@ -87,6 +88,14 @@ def _import(path: Path, **defaults: object) -> tl.Operation:
     return module
 
 
+@functools.cache
+def _imported(path: Path) -> tl.Operation:
+    """:func:`_import` of ``path`` with the defaults, once per process: the import, export and
+    dot tests read the same fixtures (about a third of this file's time was parsing them
+    again). Callers read it and never change it."""
+    return _import(path)
+
+
 def _warps(path: Path) -> int:
     """The warps a fixture was compiled with (bench/dump_triton.py's KERNELS): Triton's TTGIR
     dump next to it says."""
@@ -132,7 +141,7 @@ def _distinct(paths: list[Path]) -> list[Path]:
 
 @pytest.mark.parametrize("path", _fixtures(_distinct(TTGIR + TTIR)))
 def test_fixture_imports_into_llc_dialects(path: Path) -> None:
-    module = _import(path)
+    module = _imported(path)
     names = {op.name for op in module.walk()}
     assert not any(n.startswith(("tt.", "ttg.", "ttng.")) for n in names), names
     assert "func.func" in names
@@ -148,7 +157,7 @@ def test_fixture_imports_into_llc_dialects(path: Path) -> None:
 
 @pytest.mark.parametrize("path", _fixtures(_distinct(TTGIR + TTIR)))
 def test_export_reimports_to_the_same_module(path: Path) -> None:
-    module = _import(path)
+    module = _imported(path)
     text = module_to_ttgir(module)
     assert "tl." not in text.replace("ttl.", "")  # only Triton's names are left
     again = parse_triton_module(text, "exported.ttgir")
@@ -526,7 +535,7 @@ def test_dots_get_the_layouts_triton_gives_them(path: Path) -> None:
     module = _import(path, target=f"cuda:{_arch(path)}", num_warps=_warps(path))
     OptimizeLayoutsPass().apply(LLCOptMain(["-"]).ctx, module)
     module.verify()
-    expected = _dot_choices(_import(path.with_suffix(".ttgir")))
+    expected = _dot_choices(_imported(path.with_suffix(".ttgir")))
     assert expected and _dot_choices(module) == expected
 
 
