@@ -21,15 +21,61 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerType
 from xdsl.interpreter import PythonValues
+from xdsl.ir import Attribute
 
 from llc.dialects import simt
 from llc.dialects.simt_interpreter import SimtError
+from llc.errors import LayoutError
 
 if TYPE_CHECKING:
     from llc.dialects.simt_kernel_interpreter import KernelFunctions
 
-__all__ = ["apply_atomic", "run_atomic"]
+__all__ = ["apply_atomic", "ptx_atomic_suffix", "run_atomic"]
+
+_FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+def ptx_atomic_suffix(kind: str, typ: Attribute) -> str:
+    """``op.type`` of PTX ``atom`` for a ``simt.atomic`` of ``kind`` on elements of ``typ`` (a
+    :class:`~llc.errors.LayoutError` where PTX has no such atomic).
+
+    >>> ptx_atomic_suffix("cas", Float32Type()), ptx_atomic_suffix("min", IntegerType(64))
+    ('cas.b32', 'min.s64')
+    >>> ptx_atomic_suffix("max", Float32Type())
+    Traceback (most recent call last):
+    ...
+    llc.errors.LayoutError: atomic max on f32: PTX atom has no such form
+    """
+    bits = simt.bit_width(typ)
+    is_float = isinstance(typ, _FLOATS)
+    fail = LayoutError(f"atomic {kind} on {typ}: PTX atom has no such form")
+    if isinstance(typ, IntegerType) and typ.width.data == 1:
+        raise fail
+    if kind == "cas":
+        if bits not in (16, 32, 64):
+            raise fail
+        return f"cas.b{bits}"
+    if bits not in (32, 64) and not (kind == "fadd" and bits == 16):
+        raise fail
+    if kind == "fadd":
+        if not is_float:
+            raise fail
+        return (
+            f"add.noftz.{'bf16' if isinstance(typ, BFloat16Type) else 'f16'}"
+            if bits == 16
+            else (f"add.f{bits}")
+        )
+    if is_float and kind != "exch":
+        raise fail
+    if kind == "add":
+        return f"add.u{bits}"
+    if kind in ("max", "min"):
+        return f"{kind}.s{bits}"
+    if kind in ("umax", "umin"):
+        return f"{kind[1:]}.u{bits}"
+    return f"{kind}.b{bits}"  # and, or, xor, exch
 
 
 def _ftz32(x: Any) -> Any:
@@ -73,16 +119,16 @@ def apply_atomic(kind: str, old: Any, value: Any, cmp: Any) -> Any:
 def run_atomic(k: KernelFunctions, op: simt.AtomicOp, args: PythonValues) -> PythonValues:
     """Run ``op`` for every active thread of the CTA, serialized by thread index (see the module
     docstring); the old values, 0 where the mask is false."""
-    from llc.dialects.simt_kernel_interpreter import _dtype, _lanes, _typed
+    from llc.dialects.simt_kernel_interpreter import lane_array, numpy_dtype_of, typed_value
 
     addr, value, mask, *rest = args
     t = op.value.type
-    dt = _dtype(t)
+    dt = numpy_dtype_of(t)
     itemsize = simt.bit_width(t) // 8
     kind = op.kind.data
     groups, _ = k._access(op, addr, mask, itemsize, itemsize)
-    values = _lanes(_typed(value, t), k.threads).astype(dt)
-    cmps = _lanes(_typed(rest[0], t), k.threads).astype(dt) if rest else None
+    values = lane_array(typed_value(value, t), k.threads).astype(dt)
+    cmps = lane_array(typed_value(rest[0], t), k.threads).astype(dt) if rest else None
     old = np.zeros(k.threads, dt)
     order = []
     for index, (buf, threads, elem) in zip(k._last_buffers, groups, strict=True):

@@ -51,14 +51,14 @@ def run_assert(threads: int, op: simt.AssertOp, cond: Any) -> None:
 
 def run_print(interp: Interpreter, threads: int, op: simt.PrintOp, value: Any) -> None:
     """Print the prefix and the tensor (or scalar) ``value`` (see the module docstring)."""
-    from llc.dialects.simt_kernel_interpreter import _typed
-    from llc.dialects.tl_interpreter import _to_bits
+    from llc.dialects.simt_kernel_interpreter import typed_value
+    from llc.dialects.tl_interpreter import to_bits
 
     if op.value is None:
         print(op.prefix.data, file=interp.file)
         return
     typ = op.value.type
-    regs = registers_of(_typed(value, typ), threads)
+    regs = registers_of(typed_value(value, typ), threads)
     shape = list(op.shape.get_values())
     if shape:
         out = np.empty(int(np.prod(shape)), dtype=regs.dtype)
@@ -68,7 +68,7 @@ def run_print(interp: Interpreter, threads: int, op: simt.PrintOp, value: Any) -
         shown = regs[0, 0]
     if op.attributes.get("hex") == IntegerAttr(1, IntegerType(1)):
         element = typ.element_type if isinstance(typ, VectorType) else typ
-        shown = np.vectorize(hex)(_to_bits(op, shown, element))
+        shown = np.vectorize(hex)(to_bits(op, shown, element))
     print(
         f"{op.prefix.data}{np.array2string(np.asarray(shown), threshold=1 << 20)}", file=interp.file
     )

@@ -152,7 +152,14 @@ def _decode(raw: np.ndarray, fmt: str) -> np.ndarray:
     return bf16_values(raw) if fmt == "bf16" else decode(raw, fmt)
 
 
-def _dtype(typ: Attribute) -> np.dtype:
+def numpy_dtype_of(typ: Attribute) -> np.dtype:
+    """The numpy dtype of a register of ``typ`` (a scalar or the element of a vector); 8-bit
+    floats sit in registers as their codes.
+
+    >>> from xdsl.dialects.builtin import Float8E4M3FNType, VectorType, f16
+    >>> numpy_dtype_of(VectorType(f16, [2])), numpy_dtype_of(Float8E4M3FNType())
+    (dtype('float16'), dtype('uint8'))
+    """
     if f8_format(typ) is not None:
         return np.dtype(np.uint8)
     return numpy_dtype(_scalar_type(typ))
@@ -173,12 +180,17 @@ def _f8_codes(value: Any, fmt: str) -> np.ndarray:
 def _raw(value: Any, typ: Attribute) -> Any:
     """``value`` as it sits in registers: 8-bit float codes as bytes, other types as numbers."""
     fmt = f8_format(typ)
-    return _typed(value, typ) if fmt is None else _f8_codes(value, fmt)
+    return typed_value(value, typ) if fmt is None else _f8_codes(value, fmt)
 
 
-def _typed(value: Any, typ: Attribute) -> Any:
+def typed_value(value: Any, typ: Attribute) -> Any:
     """``value`` as numbers of ``typ`` (raw bits from data movement are viewed back; 8-bit float
-    codes are decoded to float32)."""
+    codes are decoded to float32).
+
+    >>> from xdsl.dialects.builtin import f32
+    >>> typed_value(np.array([0x3F800000], np.uint32), f32)
+    array([1.], dtype=float32)
+    """
     if isinstance(value, Pointer | Buffer):
         return value
     arr = np.asarray(value)
@@ -189,7 +201,7 @@ def _typed(value: Any, typ: Attribute) -> Any:
         if arr.dtype == np.uint8:
             return decode(arr, fmt).astype(np.float32)
         return arr
-    dt = _dtype(typ)
+    dt = numpy_dtype_of(typ)
     if arr.dtype == dt:
         return value
     if arr.dtype.kind == "u" and arr.dtype.itemsize == dt.itemsize and dt != np.bool_:
@@ -204,7 +216,7 @@ def _as_result(value: Any, typ: Attribute) -> Any:
     if fmt is not None:
         codes = _f8_codes(value, fmt)
         return codes if codes.ndim else codes[()]
-    dt = _dtype(typ)
+    dt = numpy_dtype_of(typ)
     arr = np.asarray(value)
     with np.errstate(all="ignore"):
         if arr.dtype != dt:
@@ -266,7 +278,12 @@ class GlobalMemory:
             original.data[elements] = _decode(raw, fmt).astype(original.data.dtype)
 
 
-def _lanes(x: Any, threads: int) -> np.ndarray:
+def lane_array(x: Any, threads: int) -> np.ndarray:
+    """``x`` as one value per thread: a uniform scalar is broadcast (read-only view).
+
+    >>> lane_array(7, 3).tolist(), lane_array([1, 2, 3], 3).tolist()
+    ([7, 7, 7], [1, 2, 3])
+    """
     return np.broadcast_to(np.asarray(x), (threads,))
 
 
@@ -336,7 +353,7 @@ class KernelFunctions(SimtFunctions):
     @impl(simt.CastOp)
     def run_cast(self, interp: Interpreter, op: simt.CastOp, args: PythonValues):
         src_t, dst_t = op.value.type, op.result.type
-        x = _typed(args[0], src_t)
+        x = typed_value(args[0], src_t)
         kind = op.kind.data
         self.stats.count(f"cast.{kind}", src_t.get_shape()[0])  # type: ignore[union-attr]
         with np.errstate(all="ignore"):
@@ -346,14 +363,14 @@ class KernelFunctions(SimtFunctions):
                 out = raw.view(np.float32)
             elif kind == "bitcast" and isinstance(_scalar_type(src_t), BFloat16Type):
                 raw = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32) >> 16
-                out = raw.astype(np.uint16).view(_dtype(dst_t))
+                out = raw.astype(np.uint16).view(numpy_dtype_of(dst_t))
             elif kind == "bitcast":
-                out = np.ascontiguousarray(_raw(args[0], src_t)).view(_dtype(dst_t))
+                out = np.ascontiguousarray(_raw(args[0], src_t)).view(numpy_dtype_of(dst_t))
             elif kind in ("extui", "uitofp"):
-                bits = _dtype(src_t).itemsize * 8
+                bits = numpy_dtype_of(src_t).itemsize * 8
                 u = x.astype(np.int64) & ((1 << bits) - 1) if x.dtype != np.bool_ else x
                 out = u.astype(np.float64) if kind == "uitofp" else u
-            elif kind == "trunci" and _dtype(dst_t) == np.bool_:
+            elif kind == "trunci" and numpy_dtype_of(dst_t) == np.bool_:
                 out = (x.astype(np.int64) & 1).astype(bool)  # the low bit, as PTX's and.b32 1
             elif kind in ("fptosi", "fptoui"):
                 out = np.trunc(x.astype(np.float64))
@@ -381,19 +398,19 @@ class KernelFunctions(SimtFunctions):
         c, a, b = args
         t = op.result.type
         self.stats.count("select", t.get_shape()[0])  # type: ignore[attr-defined]
-        return (np.where(np.asarray(c, dtype=bool), _typed(a, t), _typed(b, t)),)
+        return (np.where(np.asarray(c, dtype=bool), typed_value(a, t), typed_value(b, t)),)
 
     @impl(simt.CompareOp)
     def run_compare(self, interp: Interpreter, op: simt.CompareOp, args: PythonValues):
         from llc.dialects.tl_interpreter import compare_floats, compare_integers
 
         t = op.lhs.type
-        a, b = (_typed(x, t) for x in args)
+        a, b = (typed_value(x, t) for x in args)
         pred = op.predicate.data
         self.stats.count("compare", t.get_shape()[0])  # type: ignore[attr-defined]
         if isinstance(_scalar_type(t), AnyFloat):
             return (np.asarray(compare_floats(pred, a, b)),)
-        return (np.asarray(compare_integers(pred, a, b, _dtype(t))),)
+        return (np.asarray(compare_integers(pred, a, b, numpy_dtype_of(t))),)
 
     # ------------------------------------------------------------------ global memory
     @impl(simt.PtrToIntOp)
@@ -411,8 +428,8 @@ class KernelFunctions(SimtFunctions):
     ) -> tuple[list[tuple[Buffer, np.ndarray, np.ndarray]], np.ndarray]:
         """Per buffer: (buffer, active thread ids, element index of register 0)."""
         self._last_buffers: list[int] = []
-        addr = _lanes(addr, self.threads).astype(np.int64)
-        active = _lanes(mask, self.threads).astype(bool)
+        addr = lane_array(addr, self.threads).astype(np.int64)
+        active = lane_array(mask, self.threads).astype(bool)
         if (addr[active] % nbytes).any():
             t = int(np.flatnonzero(active & (addr % nbytes != 0))[0])
             raise SimtError(
@@ -470,7 +487,7 @@ class KernelFunctions(SimtFunctions):
         typ = op.result.type
         assert isinstance(typ, VectorType)
         n = typ.get_shape()[0]
-        dt = _dtype(typ)
+        dt = numpy_dtype_of(typ)
         itemsize = simt.bit_width(typ.element_type) // 8
         out = np.array(np.broadcast_to(_raw(other, typ), (self.threads, n)), dtype=dt)
         groups, _ = self._access(op, addr, mask, n * itemsize, itemsize)
@@ -524,7 +541,7 @@ class KernelFunctions(SimtFunctions):
 
         types = [v.type for v in (*op.args, *op.outs)]
         values = [
-            np.broadcast_to(np.asarray(_typed(a, t)), (self.threads, t.get_shape()[0]))  # type: ignore[attr-defined]
+            np.broadcast_to(np.asarray(typed_value(a, t)), (self.threads, t.get_shape()[0]))  # type: ignore[attr-defined]
             for a, t in zip(args, types, strict=False)
         ]
         try:
@@ -532,7 +549,7 @@ class KernelFunctions(SimtFunctions):
                 op.asm_string.data,
                 op.constraints.data,
                 values,
-                [_dtype(t) for t in types],
+                [numpy_dtype_of(t) for t in types],
                 op.pack.value.data,
             )
         except ValueError as err:
@@ -546,11 +563,11 @@ class KernelFunctions(SimtFunctions):
         mem, addr, src, size = args
         nbytes = op.bytes.value.data
         idx = self._bytes(op, mem, addr, nbytes, load=False)
-        size = _lanes(size, self.threads).astype(np.int64)
+        size = lane_array(size, self.threads).astype(np.int64)
         if ((size < 0) | (size > nbytes)).any():
             t = int(np.flatnonzero((size < 0) | (size > nbytes))[0])
             raise SimtError(op, f"thread {t}: src-size {int(size[t])} is not in [0, {nbytes}]")
-        src = _lanes(src, self.threads).astype(np.int64)
+        src = lane_array(src, self.threads).astype(np.int64)
         active = size > 0
         if (src[active] % nbytes).any():
             t = int(np.flatnonzero(active & (src % nbytes != 0))[0])
@@ -588,13 +605,13 @@ class KernelFunctions(SimtFunctions):
     @impl(simt.MmaOp)
     def run_mma(self, interp: Interpreter, op: simt.MmaOp, args: PythonValues):
         a, b, c = (
-            np.asarray(_typed(x, t))
+            np.asarray(typed_value(x, t))
             for x, t in zip(args, (o.type for o in op.operands), strict=True)
         )
         lanes = self.threads_per_warp
         if lanes != 32:
             raise SimtError(op, "mma.sync needs warps of 32 lanes")
-        acc_type = _dtype(op.c.type)  # f32, or f16 for .f16.f16.f16.f16 (rounded once)
+        acc_type = numpy_dtype_of(op.c.type)  # f32, or f16 for .f16.f16.f16.f16 (rounded once)
         out = np.empty((self.threads, 4), dtype=acc_type)
         ra, ca, rb, cb, rc, cc = mma_fragment_coords()
         for w in range(self.num_warps):
@@ -644,7 +661,7 @@ def _fmt(addr: int) -> str:
 
 def _elementwise(op_type: type[Operation], fn: Any) -> Any:
     def run(self: KernelFunctions, interp: Interpreter, op: Operation, args: PythonValues):
-        typed = [_typed(a, o.type) for a, o in zip(args, op.operands, strict=True)]
+        typed = [typed_value(a, o.type) for a, o in zip(args, op.operands, strict=True)]
         if isinstance(op, arith.SelectOp):
             c, x, y = typed
             c = np.asarray(c)

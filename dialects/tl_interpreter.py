@@ -1185,8 +1185,14 @@ class TLFunctions(InterpreterFunctions):
 # --------------------------------------------------------------------------------------
 
 
-def _to_bits(op: Operation, value: Any, typ: Attribute) -> np.ndarray:
-    """The bit patterns (unsigned ints) of the elements of ``value`` of element type ``typ``."""
+def to_bits(op: Operation, value: Any, typ: Attribute) -> np.ndarray:
+    """The bit patterns (unsigned ints) of the elements of ``value`` of element type ``typ``
+    (``op`` locates the error for a pointer).
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> to_bits(None, np.array([1.0, -2.0], np.float16), f16).tolist()  # type: ignore[arg-type]
+    [15360, 49152]
+    """
     element = element_type_of(typ)
     arr = np.asarray(value)
     if isinstance(element, BFloat16Type):
@@ -1363,7 +1369,7 @@ class TLExtraFunctions(InterpreterFunctions):
             if isinstance(value, PointerTensor):
                 return (PointerTensor(_retyped_buffer(value.buffer, dtype), value.offsets),)
             raise TLInterpretationError(op, f"expected a pointer, got {type(value).__name__}")
-        bits = _to_bits(op, value, op.src.type)
+        bits = to_bits(op, value, op.src.type)
         return (_result(op, _from_bits(bits, op.result.type)),)
 
     @impl(tl.FpToFpOp)
@@ -1543,7 +1549,7 @@ class TLExtraFunctions(InterpreterFunctions):
         for value in args:
             shown = np.asarray(value)
             if op.attributes.get("hex") == IntegerAttr(1, IntegerType(1)):
-                shown = np.vectorize(hex)(_to_bits(op, value, op.args[0].type))
+                shown = np.vectorize(hex)(to_bits(op, value, op.args[0].type))
             print(
                 f"{op.prefix.data}{np.array2string(shown, threshold=1 << 20)}",
                 file=interpreter.file,

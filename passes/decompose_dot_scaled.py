@@ -160,14 +160,15 @@ def _operand(b: _Builder, op: tl.DotScaledOp, side: str, compute: Attribute) -> 
 def decompose_dot_scaled(op: tl.DotScaledOp) -> None:
     """Replace ``op`` (layout-free) by its decomposition; see the module docstring.
 
-    >>> from xdsl.dialects.builtin import IntegerType, StringAttr
+    >>> from xdsl.dialects.builtin import DenseArrayBase, IntegerType, StringAttr, i32
     >>> from xdsl.ir import Block
     >>> i8 = IntegerType(8)
     >>> types = [TensorType(i8, [16, 16]), TensorType(i8, [16, 1]), TensorType(i8, [32, 16]),
     ...          TensorType(i8, [16, 1]), TensorType(f32, [16, 16])]
     >>> block = Block(arg_types=types)
     >>> dot = tl.DotScaledOp.create(operands=list(block.args), result_types=[types[4]],
-    ...     properties={"lhs": StringAttr("e2m1"), "rhs": StringAttr("e4m3")})
+    ...     properties={"lhs": StringAttr("e2m1"), "rhs": StringAttr("e4m3"),
+    ...                 "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 1, 1])})
     >>> block.add_op(dot)
     >>> decompose_dot_scaled(dot)
     >>> [o.name for o in block.ops if o.name.startswith("tl.")][-1]

@@ -22,6 +22,7 @@ PTX has ``atom`` on 32- and 64-bit integers and floats (``.add.f32``/``.f64``, a
 located error, as is ``max``/``min`` on floats (Triton's front end rewrites those into integer
 atomics).
 
+>>> from xdsl.dialects.builtin import Float16Type, IntegerType
 >>> ptx_atomic_suffix("umax", IntegerType(32)), ptx_atomic_suffix("fadd", Float16Type())
 ('max.u32', 'add.noftz.f16')
 """
@@ -36,61 +37,20 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
-    IntegerType,
     TensorType,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from llc.dialects import simt, tl
+from llc.dialects.simt_atomics import ptx_atomic_suffix
 from llc.errors import LayoutError
 from llc.lowering import SimtProgram
 from llc.passes.simt_lowering import FunctionLowering, register_vector_type
 
-__all__ = ["broadcast_bits", "lower_atomic", "ptx_atomic_suffix"]
+__all__ = ["broadcast_bits", "lower_atomic"]
 
 _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
-
-
-def ptx_atomic_suffix(kind: str, typ: Attribute) -> str:
-    """``op.type`` of PTX ``atom`` for a ``simt.atomic`` of ``kind`` on elements of ``typ`` (a
-    :class:`~llc.errors.LayoutError` where PTX has no such atomic).
-
-    >>> ptx_atomic_suffix("cas", Float32Type()), ptx_atomic_suffix("min", IntegerType(64))
-    ('cas.b32', 'min.s64')
-    >>> ptx_atomic_suffix("max", Float32Type())
-    Traceback (most recent call last):
-    ...
-    llc.errors.LayoutError: atomic max on f32: PTX atom has no such form
-    """
-    bits = simt.bit_width(typ)
-    is_float = isinstance(typ, _FLOATS)
-    fail = LayoutError(f"atomic {kind} on {typ}: PTX atom has no such form")
-    if isinstance(typ, IntegerType) and typ.width.data == 1:
-        raise fail
-    if kind == "cas":
-        if bits not in (16, 32, 64):
-            raise fail
-        return f"cas.b{bits}"
-    if bits not in (32, 64) and not (kind == "fadd" and bits == 16):
-        raise fail
-    if kind == "fadd":
-        if not is_float:
-            raise fail
-        return (
-            f"add.noftz.{'bf16' if isinstance(typ, BFloat16Type) else 'f16'}"
-            if bits == 16
-            else (f"add.f{bits}")
-        )
-    if is_float and kind != "exch":
-        raise fail
-    if kind == "add":
-        return f"add.u{bits}"
-    if kind in ("max", "min"):
-        return f"{kind}.s{bits}"
-    if kind in ("umax", "umin"):
-        return f"{kind[1:]}.u{bits}"
-    return f"{kind}.b{bits}"  # and, or, xor, exch
 
 
 def broadcast_bits(ll: Any) -> tuple[int, int]:

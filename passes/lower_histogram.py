@@ -41,7 +41,7 @@ def all_bins_layout(bins: int, lane_bits: int, warp_bits: int = 0) -> LinearLayo
 def lower_histogram(lowering: FunctionLowering, op: tl.HistogramOp) -> None:
     """``tl.histogram`` (see the module docstring)."""
     from llc.lowering import plan_conversion
-    from llc.passes.lower_to_simt import _warp_exchange, _xor_shuffle
+    from llc.passes.lower_to_simt import warp_exchange, xor_shuffle
 
     src = lowering.laid[op.src]
     rt = op.result.type
@@ -81,10 +81,10 @@ def lower_histogram(lowering: FunctionLowering, op: tl.HistogramOp) -> None:
     lane_bits = lowering.lanes.bit_length() - 1
     warp_bits = lowering.num_warps.bit_length() - 1
     for b in range(lane_bits):
-        other = _xor_shuffle(lowering, counts, 1 << b)
+        other = xor_shuffle(lowering, counts, 1 << b)
         counts = lowering.emit(arith.AddiOp(counts, other)).results[0]
     for b in range(warp_bits):
-        other = _warp_exchange(lowering, counts, 1 << (lane_bits + b))
+        other = warp_exchange(lowering, counts, 1 << (lane_bits + b))
         counts = lowering.emit(arith.AddiOp(counts, other)).results[0]
     src_ll = all_bins_layout(bins, lane_bits, warp_bits)
     dst_ll = tensor_layout(rt)

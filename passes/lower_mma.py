@@ -63,10 +63,10 @@ def _mma_operand(
 ) -> SSAValue:
     """An mma fragment: integers converted to the dot's float type (unless the mma takes
     integers), then 8-bit floats widened (exactly) to the mma's f16."""
-    from llc.passes.lower_to_simt import _as_float
+    from llc.passes.lower_to_simt import as_float
 
     if not isinstance(mma_elem, IntegerType):
-        value = _as_float(lowering, value, f_elem)
+        value = as_float(lowering, value, f_elem)
     vt = value.type
     assert isinstance(vt, VectorType)
     if vt.element_type == mma_elem:

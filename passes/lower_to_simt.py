@@ -683,9 +683,9 @@ def lower_reduce(lowering: FunctionLowering, op: tl.ReduceOp) -> None:
         else:
             tbit = pos if in_dim == "lane" else lane_bits + pos
             if in_dim == "lane":
-                other = [_xor_shuffle(lowering, v, 1 << pos) for v in values]
+                other = [xor_shuffle(lowering, v, 1 << pos) for v in values]
             else:
-                other = [_warp_exchange(lowering, v, 1 << tbit) for v in values]
+                other = [warp_exchange(lowering, v, 1 << tbit) for v in values]
             values = _ordered_combine(lowering, op, values, other, tbit)
     coords = np.delete(srcs[0].coords[:, regs, :], axis, axis=-1)
     for res, v in zip(op.results, values, strict=True):
@@ -702,7 +702,7 @@ def lower_reduce(lowering: FunctionLowering, op: tl.ReduceOp) -> None:
             lowering.vals[res] = lowering.extract(v, 0)
 
 
-def _xor_shuffle(lowering: FunctionLowering, v: SSAValue, lane_mask: int) -> SSAValue:
+def xor_shuffle(lowering: FunctionLowering, v: SSAValue, lane_mask: int) -> SSAValue:
     """The registers of lane ``lane ^ lane_mask``: ``shfl.sync.bfly`` by the one shuffle
     emitter (:meth:`llc.lowering.SimtProgram.shuffle`: narrow elements packed into 32-bit
     words, 64-bit ones as two halves)."""
@@ -716,7 +716,7 @@ def _xor_shuffle(lowering: FunctionLowering, v: SSAValue, lane_mask: int) -> SSA
     return lowering.run_program(build, v)
 
 
-def _warp_exchange(lowering: FunctionLowering, v: SSAValue, thread_mask: int) -> SSAValue:
+def warp_exchange(lowering: FunctionLowering, v: SSAValue, thread_mask: int) -> SSAValue:
     """The registers of thread ``tid ^ thread_mask`` (another warp) via shared memory
     (:func:`llc.lowering.exchange_program`)."""
     from llc.lowering import exchange_program
@@ -767,7 +767,7 @@ def lower_dot(lowering: FunctionLowering, op: tl.DotOp) -> None:
         a_elem = av.type.element_type  # type: ignore[attr-defined]
         b_elem = bv.type.element_type  # type: ignore[attr-defined]
         f_elem = b_elem if isinstance(a_elem, IntegerType) else a_elem
-        av, bv = _as_float(lowering, av, f_elem), _as_float(lowering, bv, f_elem)
+        av, bv = as_float(lowering, av, f_elem), as_float(lowering, bv, f_elem)
         if av.type.element_type != elem:  # type: ignore[attr-defined]
             av = lowering.emit(simt.CastOp("extf", av, vt)).results[0]
             bv = lowering.emit(simt.CastOp("extf", bv, vt)).results[0]
@@ -775,7 +775,7 @@ def lower_dot(lowering: FunctionLowering, op: tl.DotOp) -> None:
     lowering.set_tensor(op.result, acc_v, rt_ll)
 
 
-def _as_float(lowering: FunctionLowering, value: SSAValue, elem: Attribute) -> SSAValue:
+def as_float(lowering: FunctionLowering, value: SSAValue, elem: Attribute) -> SSAValue:
     """``value`` unchanged if it is a float vector, else ``sitofp`` to ``vector<n x elem>``."""
     vt = value.type
     assert isinstance(vt, VectorType)

@@ -95,7 +95,13 @@ def _checked_arch(arch: str) -> str:
 # -- types ------------------------------------------------------------------------------------
 
 
-def _scalar(typ: Attribute) -> Attribute:
+def scalar_of(typ: Attribute) -> Attribute:
+    """The element type of a register vector type, or the scalar type itself.
+
+    >>> from xdsl.dialects.builtin import f16
+    >>> str(scalar_of(VectorType(f16, [4]))), str(scalar_of(f16))
+    ('f16', 'f16')
+    """
     return typ.element_type if isinstance(typ, VectorType) else typ
 
 
@@ -108,7 +114,13 @@ def _count(typ: Attribute) -> int:
     return 1
 
 
-def _bits(t: Attribute) -> int:
+def bits_of(t: Attribute) -> int:
+    """Bits of one PTX register of scalar type ``t`` (``index`` is 64-bit).
+
+    >>> from xdsl.dialects.builtin import IndexType, f16
+    >>> bits_of(f16), bits_of(IndexType())
+    (16, 64)
+    """
     if isinstance(t, IndexType):
         return 64
     if isinstance(t, IntegerType):
@@ -147,18 +159,18 @@ def _reg_class(t: Attribute) -> tuple[str, str]:
         return ".f32", "%f"
     if isinstance(t, Float64Type):
         return ".f64", "%fd"
-    bits = _bits(t)
+    bits = bits_of(t)
     return {8: (".b16", "%h"), 16: (".b16", "%h"), 32: (".b32", "%r"), 64: (".b64", "%rd")}[bits]
 
 
 def _int_suffix(t: Attribute, signed: bool = True) -> str:
-    bits = max(16, _bits(t))
+    bits = max(16, bits_of(t))
     return f".{'s' if signed else 'u'}{bits}"
 
 
 def _float_suffix(t: Attribute) -> str:
     return (
-        {16: ".f16", 32: ".f32", 64: ".f64"}[_bits(t)]
+        {16: ".f16", 32: ".f32", 64: ".f64"}[bits_of(t)]
         if not isinstance(t, BFloat16Type)
         else ".bf16"
     )
@@ -250,7 +262,7 @@ _MATH_UNARY: dict[str, list[str]] = {
 
 
 @dataclass
-class _Function:
+class PtxFunction:
     """The state of one ``.entry`` being emitted."""
 
     arch: str
@@ -312,7 +324,7 @@ class _Function:
     def to_words(self, regs: Sequence[str], t: Attribute) -> list[str]:
         if _is_i1(t):
             return self.to_words(self.bytes_of(regs), IntegerType(8))
-        bits = _bits(t)
+        bits = bits_of(t)
         if bits == 32:
             if isinstance(t, Float32Type):
                 out = []
@@ -356,7 +368,7 @@ class _Function:
     def from_words(self, words: Sequence[str], t: Attribute, count: int) -> list[str]:
         if _is_i1(t):
             return self.preds_of(self.from_words(words, IntegerType(8), count))
-        bits = _bits(t)
+        bits = bits_of(t)
         if bits == 32:
             if isinstance(t, Float32Type):
                 out = []
@@ -397,7 +409,7 @@ class _Function:
 
     def u32(self, reg: str, t: Attribute) -> str:
         """A 32-bit copy of an integer register (shift amounts, lanes)."""
-        bits = _bits(t)
+        bits = bits_of(t)
         if bits == 32:
             return reg
         r = self.new_of(".b32", "%r")
@@ -406,9 +418,9 @@ class _Function:
 
     def address(self, base: str, offset: str, offset_type: Attribute) -> str:
         off = offset
-        if _bits(offset_type) != 64:
+        if bits_of(offset_type) != 64:
             off = self.new_of(".b64", "%rd")
-            self.emit(f"cvt.u64.u{max(16, _bits(offset_type))} {off}, {offset};")
+            self.emit(f"cvt.u64.u{max(16, bits_of(offset_type))} {off}, {offset};")
         a = self.new_of(".b64", "%rd")
         self.emit(f"add.s64 {a}, {base}, {off};")
         return a
@@ -416,11 +428,20 @@ class _Function:
 
 # -- handlers: one per op ---------------------------------------------------------------------
 
-Handler = Callable[[_Function, Operation], None]
+Handler = Callable[[PtxFunction, Operation], None]
 _HANDLERS: dict[str, Handler] = {}
 
 
-def _handles(*names: str) -> Callable[[Handler], Handler]:
+def handles(*names: str) -> Callable[[Handler], Handler]:
+    """Registers the decorated function as the PTX emitter of the ops ``names``; the sibling
+    modules (``ptx_atomics``, ``ptx_mma``, ...) add their ops this way.
+
+    >>> @handles("simt.example_op")
+    ... def _emit(f, op): ...
+    >>> _HANDLERS.pop("simt.example_op") is _emit
+    True
+    """
+
     def register(fn: Handler) -> Handler:
         for n in names:
             _HANDLERS[n] = fn
@@ -435,7 +456,9 @@ def _float_literal(value: float, t: Attribute) -> str:
     return "0f" + struct.pack(">f", value).hex().upper()
 
 
-def _constant_reg(f: _Function, value: int | float, t: Attribute) -> str:
+def constant_reg(f: PtxFunction, value: int | float, t: Attribute) -> str:
+    """A new register of type ``t`` of ``f`` holding ``value`` (its name); the ``mov`` is
+    emitted into ``f``."""
     d = f.new(t)
     if isinstance(t, IntegerType) and t.width.data == 1:
         f.emit(f"setp.ne.u32 {d}, {1 if value else 0}, 0;")
@@ -458,33 +481,33 @@ def _constant_reg(f: _Function, value: int | float, t: Attribute) -> str:
             bits = int(np.array(value, dtype=np.float16).view(np.uint16))
         f.emit(f"mov.b16 {d}, 0x{bits & 0xFFFF:04X};")
     else:
-        bits = _bits(t)
+        bits = bits_of(t)
         f.emit(f"mov.b{max(16, bits)} {d}, {int(value) & ((1 << max(16, bits)) - 1)};")
     return d
 
 
-@_handles("arith.constant")
-def _constant(f: _Function, op: Operation) -> None:
+@handles("arith.constant")
+def _constant(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, arith.ConstantOp)
     typ = op.result.type
-    t = _scalar(typ)
+    t = scalar_of(typ)
     attr = op.value
     if isinstance(attr, DenseIntOrFPElementsAttr):
         values = list(attr.get_values())
         if len(values) == 1 or len(set(values)) == 1:
-            r = _constant_reg(f, values[0], t)
+            r = constant_reg(f, values[0], t)
             f.regs[op.result] = [r] * _count(typ)
         else:
-            f.regs[op.result] = [_constant_reg(f, v, t) for v in values]
+            f.regs[op.result] = [constant_reg(f, v, t) for v in values]
     elif isinstance(attr, IntegerAttr | FloatAttr):
-        f.regs[op.result] = [_constant_reg(f, attr.value.data, t)]
+        f.regs[op.result] = [constant_reg(f, attr.value.data, t)]
     else:
         raise error_at(op, f"-t ptx: constant {attr} is not supported")
 
 
-def _map(f: _Function, op: Operation, emit_one: Callable[[str, list[str]], None]) -> None:
+def _map(f: PtxFunction, op: Operation, emit_one: Callable[[str, list[str]], None]) -> None:
     """Emit one instruction per element: ``emit_one(dest, [operand regs])``."""
-    t = _scalar(op.results[0].type)
+    t = scalar_of(op.results[0].type)
     n = _count(op.results[0].type)
     operands = [f.get(o) for o in op.operands]
     out = []
@@ -495,25 +518,25 @@ def _map(f: _Function, op: Operation, emit_one: Callable[[str, list[str]], None]
     f.regs[op.results[0]] = out
 
 
-@_handles(*_INT_BINARY)
-def _int_binary(f: _Function, op: Operation) -> None:
-    t = _scalar(op.results[0].type)
+@handles(*_INT_BINARY)
+def _int_binary(f: PtxFunction, op: Operation) -> None:
+    t = scalar_of(op.results[0].type)
     if isinstance(t, IntegerType) and t.width.data == 1:
         name = {"arith.andi": "and", "arith.ori": "or", "arith.xori": "xor"}.get(op.name)
         if name is None:
             raise error_at(op, f"-t ptx: {op.name} on i1 is not supported")
         _map(f, op, lambda d, a: f.emit(f"{name}.pred {d}, {a[0]}, {a[1]};"))
         return
-    bits = max(16, _bits(t))
+    bits = max(16, bits_of(t))
     form = _INT_BINARY[op.name].format(s=f".s{bits}", u=f".u{bits}", b=f".b{bits}")
 
     def one(d: str, a: list[str]) -> None:
         lhs, rhs = a
-        if _bits(t) == 8 and op.name in _NEEDS_BYTE_EXTENDED:
+        if bits_of(t) == 8 and op.name in _NEEDS_BYTE_EXTENDED:
             signed = _NEEDS_BYTE_EXTENDED[op.name]
             lhs = _extend_byte(f, lhs, signed)
             rhs = _extend_byte(f, rhs, signed and op.name not in _SHIFTS)
-        elif _bits(t) == 8 and op.name in _SHIFTS:
+        elif bits_of(t) == 8 and op.name in _SHIFTS:
             rhs = _extend_byte(f, rhs, False)
         rhs = f.u32(rhs, t) if op.name in _SHIFTS else rhs
         f.emit(f"{form} {d}, {lhs}, {rhs};")
@@ -530,7 +553,7 @@ _NEEDS_BYTE_EXTENDED = {
 }  # fmt: skip
 
 
-def _extend_byte(f: _Function, reg: str, signed: bool) -> str:
+def _extend_byte(f: PtxFunction, reg: str, signed: bool) -> str:
     """The i8 in ``reg``'s low byte, sign- or zero-extended to its 16-bit register."""
     s = "s" if signed else "u"
     wide = f.new_of(".b16", "%h")
@@ -538,16 +561,16 @@ def _extend_byte(f: _Function, reg: str, signed: bool) -> str:
     return wide
 
 
-def _via_f32(f: _Function, t: Attribute, regs: list[str]) -> list[str]:
+def _via_f32(f: PtxFunction, t: Attribute, regs: list[str]) -> list[str]:
     fmt = _f8_format(t)
     if fmt is not None:  # 8-bit floats compute in f32 too (exact widening)
         out = []
         for r in regs:
             x = f.new_of(".f32", "%f")
-            f.emit(f"cvt.f32.f16 {x}, {_f8_to_f16(f, r, fmt)};")
+            f.emit(f"cvt.f32.f16 {x}, {f8_to_f16(f, r, fmt)};")
             out.append(x)
         return out
-    if _bits(t) != 16:
+    if bits_of(t) != 16:
         return regs
     out = []
     for r in regs:
@@ -557,7 +580,7 @@ def _via_f32(f: _Function, t: Attribute, regs: list[str]) -> list[str]:
     return out
 
 
-def _from_f32(f: _Function, t: Attribute, reg: str, dest: str) -> None:
+def _from_f32(f: PtxFunction, t: Attribute, reg: str, dest: str) -> None:
     fmt = _f8_format(t)
     if fmt is not None:
         _f8_from_f32(f, reg, fmt, dest)
@@ -566,7 +589,7 @@ def _from_f32(f: _Function, t: Attribute, reg: str, dest: str) -> None:
 
 
 def _float_elementwise(
-    f: _Function,
+    f: PtxFunction,
     t: Attribute,
     d: str,
     a: list[str],
@@ -574,7 +597,7 @@ def _float_elementwise(
 ) -> None:
     """Emit ``instruction(dest, operands, suffix)`` for one element of float type ``t``: natively
     for f32/f64, in f32 between exact conversions for f16, bf16 and f8 (rounded once at the end)."""
-    if _bits(t) < 32:
+    if bits_of(t) < 32:
         x = _via_f32(f, t, a)
         r = f.new_of(".f32", "%f")
         f.emit(instruction(r, x, ".f32"))
@@ -583,9 +606,9 @@ def _float_elementwise(
         f.emit(instruction(d, a, _float_suffix(t)))
 
 
-@_handles(*_FLOAT_BINARY)
-def _float_binary(f: _Function, op: Operation) -> None:
-    t = _scalar(op.results[0].type)
+@handles(*_FLOAT_BINARY)
+def _float_binary(f: PtxFunction, op: Operation) -> None:
+    t = scalar_of(op.results[0].type)
     form = (_F64_BINARY if isinstance(t, Float64Type) else _FLOAT_BINARY)[op.name]
 
     def one(d: str, a: list[str]) -> None:
@@ -594,13 +617,13 @@ def _float_binary(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
-@_handles(*_MATH_UNARY, *F64_SEQUENCES)
-def _math_unary(f: _Function, op: Operation) -> None:
+@handles(*_MATH_UNARY, *F64_SEQUENCES)
+def _math_unary(f: PtxFunction, op: Operation) -> None:
     # (also math.atan2, the one binary op of ptx_math)
     # f32 (and f16/bf16 through f32): the hardware's approximate instructions of _MATH_UNARY;
     # f64, and f32 ops with no such instruction: the software sequences of ptx_math (an f32 one
     # through f64, rounded once at the end).
-    t = _scalar(op.results[0].type)
+    t = scalar_of(op.results[0].type)
     in_f64 = isinstance(t, Float64Type) or op.name not in _MATH_UNARY
 
     def one(d: str, a: list[str]) -> None:
@@ -617,7 +640,7 @@ def _math_unary(f: _Function, op: Operation) -> None:
                 _float_convert(f, r, Float64Type(), t, d)
             return
         x = _via_f32(f, t, a)[0]
-        r = d if _bits(t) == 32 else f.new_of(".f32", "%f")
+        r = d if bits_of(t) == 32 else f.new_of(".f32", "%f")
         scratch = f.new_of(".f32", "%f")  # one per element: the sequence's lines share it
         for line in _MATH_UNARY[op.name]:
             f.emit(line.format(d=r, a=x, t=scratch))
@@ -630,17 +653,17 @@ def _math_unary(f: _Function, op: Operation) -> None:
 _PREFIX = {".f64": "%fd", ".b32": "%r", ".pred": "%p", ".f32": "%f", ".b64": "%rd", ".b16": "%h"}
 
 
-@_handles("arith.floordivsi", "arith.ceildivsi", "arith.ceildivui")
-def _rounded_div(f: _Function, op: Operation) -> None:
+@handles("arith.floordivsi", "arith.ceildivsi", "arith.ceildivui")
+def _rounded_div(f: PtxFunction, op: Operation) -> None:
     # q = x / y truncated; floor: q - 1 when the remainder is non-zero and its sign differs from
     # y's; ceil: q + 1 when it is non-zero with y's sign (unsigned: non-zero)
-    t = _scalar(op.results[0].type)
-    bits = max(16, _bits(t))
+    t = scalar_of(op.results[0].type)
+    bits = max(16, bits_of(t))
     signed = op.name != "arith.ceildivui"
     s = "s" if signed else "u"
 
     def one(d: str, a: list[str]) -> None:
-        x, y = (_extend_byte(f, r, signed) for r in a) if _bits(t) == 8 else a
+        x, y = (_extend_byte(f, r, signed) for r in a) if bits_of(t) == 8 else a
         q, r = f.new(t), f.new(t)
         f.emit(f"div.{s}{bits} {q}, {x}, {y};")
         f.emit(f"rem.{s}{bits} {r}, {x}, {y};")
@@ -660,10 +683,10 @@ def _rounded_div(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
-@_handles("math.copysign")
-def _copysign(f: _Function, op: Operation) -> None:
+@handles("math.copysign")
+def _copysign(f: PtxFunction, op: Operation) -> None:
     # PTX's copysign takes the sign from its first operand: math.copysign(x, y) is (y, x)
-    t = _scalar(op.results[0].type)
+    t = scalar_of(op.results[0].type)
 
     def one(d: str, a: list[str]) -> None:
         _float_elementwise(f, t, d, a, lambda r, x, s: f"copysign{s} {r}, {x[1]}, {x[0]};")
@@ -671,21 +694,21 @@ def _copysign(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
-@_handles("math.absi")
-def _absi(f: _Function, op: Operation) -> None:
-    t = _scalar(op.results[0].type)
-    bits = max(16, _bits(t))
+@handles("math.absi")
+def _absi(f: PtxFunction, op: Operation) -> None:
+    t = scalar_of(op.results[0].type)
+    bits = max(16, bits_of(t))
 
     def one(d: str, a: list[str]) -> None:
-        x = _extend_byte(f, a[0], signed=True) if _bits(t) == 8 else a[0]
+        x = _extend_byte(f, a[0], signed=True) if bits_of(t) == 8 else a[0]
         f.emit(f"abs.s{bits} {d}, {x};")
 
     _map(f, op, one)
 
 
-@_handles("math.fma")
-def _fma(f: _Function, op: Operation) -> None:
-    t = _scalar(op.results[0].type)
+@handles("math.fma")
+def _fma(f: PtxFunction, op: Operation) -> None:
+    t = scalar_of(op.results[0].type)
 
     def one(d: str, a: list[str]) -> None:
         _float_elementwise(f, t, d, a, lambda r, x, s: f"fma.rn{s} {r}, {x[0]}, {x[1]}, {x[2]};")
@@ -693,12 +716,12 @@ def _fma(f: _Function, op: Operation) -> None:
     _map(f, op, one)
 
 
-def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribute) -> None:
+def _compare(f: PtxFunction, op: Operation, predicate: str, operand_type: Attribute) -> None:
     cmp, kind = _CMP[predicate]
-    t = _scalar(operand_type)
+    t = scalar_of(operand_type)
     f8 = _f8_format(t) is not None
     if kind == "f" or _is_float(t) or f8:
-        suffix = ".f32" if _bits(t) < 32 else _float_suffix(t)
+        suffix = ".f32" if bits_of(t) < 32 else _float_suffix(t)
     elif _is_i1(t):  # predicates compare as 16-bit 0/-1 (signed) or 0/1 (unsigned) values
         suffix = ".b16" if cmp in ("eq", "ne") else (".s16" if kind == "s" else ".u16")
     else:
@@ -713,17 +736,17 @@ def _compare(f: _Function, op: Operation, predicate: str, operand_type: Attribut
                 f.emit(f"selp.b16 {v}, {-1 if suffix == '.s16' else 1}, 0, {r};")
                 vals.append(v)
             a = vals
-        elif (_is_float(t) and _bits(t) == 16) or f8:
+        elif (_is_float(t) and bits_of(t) == 16) or f8:
             a = _via_f32(f, t, a)
-        elif _bits(t) == 8:
+        elif bits_of(t) == 8:
             a = [_extend_byte(f, r, kind == "s") for r in a]
         f.emit(f"setp.{cmp}{suffix} {d}, {a[0]}, {a[1]};")
 
     _map(f, op, one)
 
 
-@_handles("arith.cmpi", "arith.cmpf")
-def _arith_cmp(f: _Function, op: Operation) -> None:
+@handles("arith.cmpi", "arith.cmpf")
+def _arith_cmp(f: PtxFunction, op: Operation) -> None:
     number = op.predicate.value.data  # type: ignore[attr-defined]
     names = _CMPI_NUMBERS if op.name == "arith.cmpi" else _CMPF_NUMBERS
     name = names[number]
@@ -733,19 +756,19 @@ def _arith_cmp(f: _Function, op: Operation) -> None:
     _compare(f, op, name, op.operands[0].type)
 
 
-@_handles("simt.compare")
-def _simt_compare(f: _Function, op: Operation) -> None:
+@handles("simt.compare")
+def _simt_compare(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.CompareOp)
     name = op.predicate.data
-    t = _scalar(op.lhs.type)
+    t = scalar_of(op.lhs.type)
     if (_is_float(t) or _f8_format(t)) and name in ("ult", "ule", "ugt", "uge"):
         name += "_f"
     _compare(f, op, name, op.lhs.type)
 
 
-@_handles("arith.select", "simt.select")
-def _select(f: _Function, op: Operation) -> None:
-    t = _scalar(op.results[0].type)
+@handles("arith.select", "simt.select")
+def _select(f: PtxFunction, op: Operation) -> None:
+    t = scalar_of(op.results[0].type)
 
     def one(d: str, a: list[str]) -> None:
         c, x, y = a
@@ -758,7 +781,7 @@ def _select(f: _Function, op: Operation) -> None:
             f.emit(f"or.pred {d}, {u}, {v};")
         else:
             kind = _reg_class(t)[0]
-            sel = {".f32": "f32", ".f64": "f64"}.get(kind, f"b{max(16, _bits(t))}")
+            sel = {".f32": "f32", ".f64": "f64"}.get(kind, f"b{max(16, bits_of(t))}")
             f.emit(f"selp.{sel} {d}, {x}, {y}, {c};")
 
     _map(f, op, one)
@@ -771,11 +794,11 @@ _CAST_KINDS = {
 
 
 def _cast(
-    f: _Function, op: Operation | None, kind: str, src: Attribute, dst: Attribute
+    f: PtxFunction, op: Operation | None, kind: str, src: Attribute, dst: Attribute
 ) -> Callable[[str, list[str]], None]:
     """Emit the cast ``op`` per element; with no ``op``, only return the per-element emitter
     ``one(dest, [source])``."""
-    sb, db = _bits(src), _bits(dst)
+    sb, db = bits_of(src), bits_of(dst)
     src_is_i1 = isinstance(src, IntegerType) and src.width.data == 1
     dst_is_i1 = isinstance(dst, IntegerType) and dst.width.data == 1
 
@@ -825,21 +848,21 @@ def _cast(
     return one
 
 
-def _float_convert(f: _Function, x: str, src: Attribute, dst: Attribute, d: str) -> None:
+def _float_convert(f: PtxFunction, x: str, src: Attribute, dst: Attribute, d: str) -> None:
     """``d = x`` converted between float types, rounded once (bf16 only through f32)."""
-    _cast(f, None, "extf" if _bits(dst) > _bits(src) else "truncf", src, dst)(d, [x])
+    _cast(f, None, "extf" if bits_of(dst) > bits_of(src) else "truncf", src, dst)(d, [x])
 
 
-def _cast_from(f: _Function, kind: str, x: str, src: Attribute, dst: Attribute, d: str) -> None:
+def _cast_from(f: PtxFunction, kind: str, x: str, src: Attribute, dst: Attribute, d: str) -> None:
     """The int <-> float and float <-> float casts PTX has one ``cvt`` for."""
-    sb, db = _bits(src), _bits(dst)
+    sb, db = bits_of(src), bits_of(dst)
     if not _is_float(src):
         s = "u" if kind in ("uitofp", "extui") else "s"
         f.emit(f"cvt.rn{_float_suffix(dst)}.{s}{max(8, sb)} {d}, {x};")
     elif not _is_float(dst):
         s = "u" if kind == "fptoui" else "s"
         f.emit(f"cvt.rzi.{s}{max(8, db)}{_float_suffix(src)} {d}, {x};")
-    elif _bits(src) == _bits(dst) == 16:  # f16 <-> bf16
+    elif bits_of(src) == bits_of(dst) == 16:  # f16 <-> bf16
         t = f.new_of(".f32", "%f")
         f.emit(f"cvt.f32{_float_suffix(src)} {t}, {x};")
         f.emit(f"cvt.rn{_float_suffix(dst)}.f32 {d}, {t};")
@@ -850,11 +873,11 @@ def _cast_from(f: _Function, kind: str, x: str, src: Attribute, dst: Attribute, 
         f.emit(f"cvt{rnd}{_float_suffix(dst)}{_float_suffix(src)} {d}, {x};")
 
 
-def _f32_for_bf16(f: _Function, kind: str, x: str, src: Attribute) -> str:
+def _f32_for_bf16(f: PtxFunction, kind: str, x: str, src: Attribute) -> str:
     """``x`` (an integer or f16/f64) as an f32 whose rounding to bf16 is the correctly rounded
     conversion: exact for 8/16-bit sources, else rounded to odd (truncate, then set the lowest
     bit when inexact), which f32's 16 extra bits make equivalent to rounding once."""
-    sb = _bits(src)
+    sb = bits_of(src)
     t = f.new_of(".f32", "%f")
     if sb <= 16:
         _cast_from(f, kind, x, src, Float32Type(), t)
@@ -885,7 +908,7 @@ def _f8_format(t: Attribute) -> str | None:
     return "e5m2" if isinstance(t, Float8E5M2Type) else None
 
 
-def _f8_to_f16(f: _Function, x: str, fmt: str) -> str:
+def f8_to_f16(f: PtxFunction, x: str, fmt: str) -> str:
     """The f16 register of the 8-bit float code in ``x`` (exact): ``cvt.rn.f16x2.{e4m3,e5m2}x2``
     from sm_90, else :func:`llc.passes.targets.ptx_f8.decode_steps` (sm_89 has the instruction
     only from PTX ISA 8.1; llc prints ``.version 8.0``)."""
@@ -904,7 +927,7 @@ def _f8_to_f16(f: _Function, x: str, fmt: str) -> str:
     return half
 
 
-def _f8_from_f32(f: _Function, v: str, fmt: str, dest: str) -> None:
+def _f8_from_f32(f: PtxFunction, v: str, fmt: str, dest: str) -> None:
     """``dest`` (``.b16``) = the f32 register ``v`` rounded to the 8-bit float ``fmt``, by
     :func:`llc.passes.targets.ptx_f8.encode_steps` (PTX's own conversions to f8 saturate)."""
     from llc.passes.targets.ptx_f8 import emit_steps, encode_steps
@@ -916,69 +939,73 @@ def _f8_from_f32(f: _Function, v: str, fmt: str, dest: str) -> None:
 
 
 def _f8_cast(
-    f: _Function, op: Operation, kind: str, src: Attribute, dst: Attribute, d: str, x: str
+    f: PtxFunction, op: Operation, kind: str, src: Attribute, dst: Attribute, d: str, x: str
 ) -> None:
     """A cast from or to an 8-bit float (held as its code in a ``.b16`` register), exact: to f8
-    through f32 (:func:`_f8_from_f32`), from f8 through f16 (:func:`_f8_to_f16`)."""
+    through f32 (:func:`_f8_from_f32`), from f8 through f16 (:func:`f8_to_f16`)."""
     sfmt, dfmt = _f8_format(src), _f8_format(dst)
     if sfmt and dfmt:
         raise error_at(op, "-t ptx: casts between two 8-bit float types are not supported")
     if dfmt:  # to f8: the value as f32 first
         if kind in ("truncf", "extf"):
-            v = _via_f32(f, src, [x])[0] if _bits(src) == 16 else x
+            v = _via_f32(f, src, [x])[0] if bits_of(src) == 16 else x
             if isinstance(src, Float64Type):
                 v = f.new_of(".f32", "%f")
                 f.emit(f"cvt.rn.f32.f64 {v}, {x};")
         elif kind in ("sitofp", "uitofp"):
             v = f.new_of(".f32", "%f")
             s = "s" if kind == "sitofp" else "u"
-            f.emit(f"cvt.rn.f32.{s}{max(8, _bits(src))} {v}, {x};")
+            f.emit(f"cvt.rn.f32.{s}{max(8, bits_of(src))} {v}, {x};")
         else:
             raise error_at(op, f"-t ptx: cast {kind} to an 8-bit float is not supported")
         _f8_from_f32(f, v, dfmt, d)
         return
     assert sfmt is not None
-    half = _f8_to_f16(f, x, sfmt)
+    half = f8_to_f16(f, x, sfmt)
     if isinstance(dst, Float16Type) and kind == "extf":
         f.emit(f"mov.b16 {d}, {half};")
     elif kind == "extf" and isinstance(dst, Float32Type | Float64Type):
         f.emit(f"cvt{_float_suffix(dst)}.f16 {d}, {half};")
     elif kind in ("fptosi", "fptoui"):
         s = "s" if kind == "fptosi" else "u"
-        f.emit(f"cvt.rzi.{s}{max(16, _bits(dst))}.f16 {d}, {half};")
+        f.emit(f"cvt.rzi.{s}{max(16, bits_of(dst))}.f16 {d}, {half};")
     else:
         raise error_at(op, f"-t ptx: cast {kind} from an 8-bit float is not supported")
 
 
-@_handles("simt.cast")
-def _simt_cast(f: _Function, op: Operation) -> None:
+@handles("simt.cast")
+def _simt_cast(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.CastOp)
-    _cast(f, op, op.kind.data, _scalar(op.value.type), _scalar(op.result.type))
+    _cast(f, op, op.kind.data, scalar_of(op.value.type), scalar_of(op.result.type))
 
 
-@_handles(
+@handles(
     "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp", "arith.uitofp",
     "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast",
     "arith.index_cast", "arith.index_castui",
 )  # fmt: skip
-def _arith_cast(f: _Function, op: Operation) -> None:
+def _arith_cast(f: PtxFunction, op: Operation) -> None:
     _cast(
-        f, op, op.name.split(".", 1)[1], _scalar(op.operands[0].type), _scalar(op.results[0].type)
+        f,
+        op,
+        op.name.split(".", 1)[1],
+        scalar_of(op.operands[0].type),
+        scalar_of(op.results[0].type),
     )
 
 
 # -- registers and vectors (renamings) --------------------------------------------------------
 
 
-@_handles("vector.broadcast", "vector.splat")
-def _broadcast(f: _Function, op: Operation) -> None:
+@handles("vector.broadcast", "vector.splat")
+def _broadcast(f: PtxFunction, op: Operation) -> None:
     src = f.get(op.operands[0])
     n = _count(op.results[0].type)
     f.regs[op.results[0]] = src * n if len(src) == 1 else src
 
 
-@_handles("vector.extract")
-def _extract(f: _Function, op: Operation) -> None:
+@handles("vector.extract")
+def _extract(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, vector.ExtractOp)
     src = f.get(op.vector)
     positions = list(op.static_position.get_values())
@@ -988,8 +1015,8 @@ def _extract(f: _Function, op: Operation) -> None:
     f.regs[op.result] = src[positions[0] * n : positions[0] * n + n]
 
 
-@_handles("vector.insert")
-def _insert(f: _Function, op: Operation) -> None:
+@handles("vector.insert")
+def _insert(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, vector.InsertOp)
     dest = list(f.get(op.dest))
     positions = list(op.static_position.get_values())
@@ -1000,24 +1027,24 @@ def _insert(f: _Function, op: Operation) -> None:
     f.regs[op.result] = dest
 
 
-@_handles("vector.shuffle")
-def _shuffle(f: _Function, op: Operation) -> None:
+@handles("vector.shuffle")
+def _shuffle(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, vector.ShuffleOp)
     both = f.get(op.v1) + f.get(op.v2)
     f.regs[op.result] = [both[i] for i in op.mask.get_values()]
 
 
-@_handles("vector.bitcast")
-def _bitcast(f: _Function, op: Operation) -> None:
+@handles("vector.bitcast")
+def _bitcast(f: PtxFunction, op: Operation) -> None:
     src_t, dst_t = op.operands[0].type, op.results[0].type
-    words = f.to_words(f.get(op.operands[0]), _scalar(src_t))
-    f.regs[op.results[0]] = f.from_words(words, _scalar(dst_t), _count(dst_t))
+    words = f.to_words(f.get(op.operands[0]), scalar_of(src_t))
+    f.regs[op.results[0]] = f.from_words(words, scalar_of(dst_t), _count(dst_t))
 
 
 # -- thread identity, barriers ----------------------------------------------------------------
 
 
-def _special_u64(f: _Function, register: str) -> str:
+def _special_u64(f: PtxFunction, register: str) -> str:
     r = f.new_of(".b32", "%r")
     f.emit(f"mov.u32 {r}, {register};")
     d = f.new_of(".b64", "%rd")
@@ -1025,19 +1052,19 @@ def _special_u64(f: _Function, register: str) -> str:
     return d
 
 
-@_handles("gpu.thread_id")
-def _thread_id(f: _Function, op: Operation) -> None:
+@handles("gpu.thread_id")
+def _thread_id(f: PtxFunction, op: Operation) -> None:
     dim = str(op.dimension.data.value)  # type: ignore[attr-defined]
     f.regs[op.results[0]] = [_special_u64(f, f"%tid.{dim}")]
 
 
-@_handles("gpu.lane_id")
-def _lane_id(f: _Function, op: Operation) -> None:
+@handles("gpu.lane_id")
+def _lane_id(f: PtxFunction, op: Operation) -> None:
     f.regs[op.results[0]] = [_special_u64(f, "%laneid")]
 
 
-@_handles("gpu.subgroup_id")
-def _warp_id(f: _Function, op: Operation) -> None:
+@handles("gpu.subgroup_id")
+def _warp_id(f: PtxFunction, op: Operation) -> None:
     # %warpid may change during execution (PTX ISA): the warp index is tid.x / warp size.
     tid = _special_u64(f, "%tid.x")
     d = f.new_of(".b64", "%rd")
@@ -1045,8 +1072,8 @@ def _warp_id(f: _Function, op: Operation) -> None:
     f.regs[op.results[0]] = [d]
 
 
-@_handles("tl.get_program_id", "tl.get_num_programs")
-def _program_id(f: _Function, op: Operation) -> None:
+@handles("tl.get_program_id", "tl.get_num_programs")
+def _program_id(f: PtxFunction, op: Operation) -> None:
     axis = "xyz"[op.axis.value.data]  # type: ignore[attr-defined]
     special = "%ctaid" if op.name == "tl.get_program_id" else "%nctaid"
     r = f.new_of(".b32", "%r")
@@ -1054,23 +1081,23 @@ def _program_id(f: _Function, op: Operation) -> None:
     f.regs[op.results[0]] = [r]
 
 
-@_handles("gpu.barrier")
-def _barrier(f: _Function, op: Operation) -> None:
+@handles("gpu.barrier")
+def _barrier(f: PtxFunction, op: Operation) -> None:
     f.emit("bar.sync 0;")
 
 
 # -- simt: shuffles, shared memory, global memory, mma ----------------------------------------
 
 
-@_handles("simt.ptr_to_int")
-def _ptr_to_int(f: _Function, op: Operation) -> None:
+@handles("simt.ptr_to_int")
+def _ptr_to_int(f: PtxFunction, op: Operation) -> None:
     f.regs[op.results[0]] = f.get(op.operands[0])
 
 
-@_handles("simt.shuffle")
-def _shfl(f: _Function, op: Operation) -> None:
+@handles("simt.shuffle")
+def _shfl(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.ShuffleOp)
-    t = _scalar(op.value.type)
+    t = scalar_of(op.value.type)
     words = f.to_words(f.get(op.value), t)
     lane = f.u32(f.get(op.lane)[0], op.lane.type)
     mask = op.mask.value.data & 0xFFFFFFFF
@@ -1085,8 +1112,8 @@ def _shfl(f: _Function, op: Operation) -> None:
     f.regs[op.result] = f.from_words(out, t, _count(op.value.type))
 
 
-@_handles("simt.shared_alloc")
-def _shared_alloc(f: _Function, op: Operation) -> None:
+@handles("simt.shared_alloc")
+def _shared_alloc(f: PtxFunction, op: Operation) -> None:
     t = op.results[0].type
     assert isinstance(t, simt.SharedMemoryType)
     name = f"__llc_smem{len(f.shared)}"
@@ -1106,10 +1133,10 @@ def _vec(words: Sequence[str]) -> tuple[str, str]:
     return f".v{len(words)}", "{" + ", ".join(words) + "}"
 
 
-def _memory_words(f: _Function, regs: list[str], t: Attribute) -> tuple[str, list[str]]:
+def _memory_words(f: PtxFunction, regs: list[str], t: Attribute) -> tuple[str, list[str]]:
     """The access type and registers of a store of ``regs`` (``.b8``/``.b16`` for one narrow
     element, else 32-bit words)."""
-    total = len(regs) * _bits(t)
+    total = len(regs) * bits_of(t)
     if total < 32:
         if total == 8:
             return ".b8", [regs[0]]
@@ -1119,10 +1146,10 @@ def _memory_words(f: _Function, regs: list[str], t: Attribute) -> tuple[str, lis
     return ".b32", f.to_words(regs, t)
 
 
-@_handles("simt.shared_store", "simt.global_store")
-def _store(f: _Function, op: Operation) -> None:
+@handles("simt.shared_store", "simt.global_store")
+def _store(f: PtxFunction, op: Operation) -> None:
     value = op.operands[0]
-    t, regs = _scalar(value.type), f.get(value)
+    t, regs = scalar_of(value.type), f.get(value)
     if _is_i1(t):  # an i1 is one byte in memory, as in the SIMT interpreter
         t, regs = IntegerType(8), f.bytes_of(regs)
     if op.name == "simt.shared_store":
@@ -1131,7 +1158,7 @@ def _store(f: _Function, op: Operation) -> None:
     else:
         addr, space = f.get(op.operands[1])[0], "global"
         guard = f"@{f.get(op.operands[2])[0]} "
-    total = len(regs) * _bits(t)
+    total = len(regs) * bits_of(t)
     if total == 16 and len(regs) == 2:  # two bytes
         w = f.to_words(regs, t)[0]
         h = f.new_of(".b16", "%h")
@@ -1143,14 +1170,14 @@ def _store(f: _Function, op: Operation) -> None:
     f.emit(f"{guard}st.{space}{v}{kind} [{addr}], {text};")
 
 
-@_handles("simt.shared_load", "simt.global_load")
-def _load(f: _Function, op: Operation) -> None:
+@handles("simt.shared_load", "simt.global_load")
+def _load(f: PtxFunction, op: Operation) -> None:
     result = op.results[0]
-    t, n = _scalar(result.type), _count(result.type)
+    t, n = scalar_of(result.type), _count(result.type)
     predicates = _is_i1(t)
     if predicates:  # an i1 is one byte in memory, as in the SIMT interpreter
         t = IntegerType(8)
-    total = n * _bits(t)
+    total = n * bits_of(t)
 
     def done(regs: list[str]) -> None:
         f.regs[result] = f.preds_of(regs) if predicates else regs
@@ -1196,8 +1223,8 @@ def _matrix_suffix(op: Operation) -> str:
     return f".m8n8.x{op.count.value.data}{trans}"
 
 
-@_handles("simt.ldmatrix")
-def _ldmatrix(f: _Function, op: Operation) -> None:
+@handles("simt.ldmatrix")
+def _ldmatrix(f: PtxFunction, op: Operation) -> None:
     # One 32-bit register per 8x8 matrix, its two b16 elements packed low (the first) to high, as
     # the SIMT interpreter orders them: ``from_words`` unpacks them like a shared load's words.
     assert isinstance(op, simt.LdMatrixOp)
@@ -1206,29 +1233,29 @@ def _ldmatrix(f: _Function, op: Operation) -> None:
     f.emit(
         f"ldmatrix.sync.aligned{_matrix_suffix(op)}.shared.b16 {{{', '.join(words)}}}, [{addr}];"
     )
-    f.regs[op.result] = f.from_words(words, _scalar(op.result.type), _count(op.result.type))
+    f.regs[op.result] = f.from_words(words, scalar_of(op.result.type), _count(op.result.type))
 
 
-@_handles("simt.stmatrix")
-def _stmatrix(f: _Function, op: Operation) -> None:
+@handles("simt.stmatrix")
+def _stmatrix(f: PtxFunction, op: Operation) -> None:
     # stmatrix needs sm_90 (PTX ISA 7.8); the planner only picks it for such targets.
     assert isinstance(op, simt.StMatrixOp)
-    words = f.to_words(f.get(op.value), _scalar(op.value.type))
+    words = f.to_words(f.get(op.value), scalar_of(op.value.type))
     addr = f.address(f.get(op.smem)[0], f.get(op.addr)[0], op.addr.type)
     f.emit(
         f"stmatrix.sync.aligned{_matrix_suffix(op)}.shared.b16 [{addr}], {{{', '.join(words)}}};"
     )
 
 
-@_handles("simt.mma_m16n8k16")
-def _mma(f: _Function, op: Operation) -> None:
+@handles("simt.mma_m16n8k16")
+def _mma(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.MmaOp)
-    ab = _scalar(op.a.type)
+    ab = scalar_of(op.a.type)
     ab_name = "bf16" if isinstance(ab, BFloat16Type) else "f16"
     a = f.to_words(f.get(op.a), ab)
-    b = f.to_words(f.get(op.b), _scalar(op.b.type))
+    b = f.to_words(f.get(op.b), scalar_of(op.b.type))
     c = f.get(op.c)
-    acc = _scalar(op.c.type)
+    acc = scalar_of(op.c.type)
     if isinstance(acc, Float16Type):  # .f16 accumulator: two halves per 32-bit register
         c = f.to_words(c, acc)
         d = [f.new_of(".b32", "%r") for _ in range(2)]
@@ -1246,8 +1273,8 @@ def _mma(f: _Function, op: Operation) -> None:
 # -- cp.async (sm_80, every arch llc emits) ---------------------------------------------------
 
 
-@_handles("simt.cp_async")
-def _cp_async(f: _Function, op: Operation) -> None:
+@handles("simt.cp_async")
+def _cp_async(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.CpAsyncOp)
     n = op.bytes.value.data
     dst = f.address(f.get(op.smem)[0], f.get(op.addr)[0], op.addr.type)
@@ -1257,13 +1284,13 @@ def _cp_async(f: _Function, op: Operation) -> None:
     f.emit(f"cp.async.{cache}.shared.global [{dst}], [{src}], {n}, {size};")
 
 
-@_handles("simt.cp_async_commit_group")
-def _cp_async_commit(f: _Function, op: Operation) -> None:
+@handles("simt.cp_async_commit_group")
+def _cp_async_commit(f: PtxFunction, op: Operation) -> None:
     f.emit("cp.async.commit_group;")
 
 
-@_handles("simt.cp_async_wait_group")
-def _cp_async_wait(f: _Function, op: Operation) -> None:
+@handles("simt.cp_async_wait_group")
+def _cp_async_wait(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.CpAsyncWaitGroupOp)
     f.emit(f"cp.async.wait_group {op.pending.value.data};")
 
@@ -1271,15 +1298,15 @@ def _cp_async_wait(f: _Function, op: Operation) -> None:
 # -- wgmma (sm_90a) ---------------------------------------------------------------------------
 
 
-def _need_sm90(f: _Function, op: Operation) -> None:
+def _need_sm90(f: PtxFunction, op: Operation) -> None:
     if not f.arch.startswith("sm_90"):
         raise error_at(
             op, f"-t ptx: {op.name} needs Hopper (tl.target cuda:90, sm_90a), not {f.arch}"
         )
 
 
-@_handles("simt.wgmma_fence")
-def _wgmma_fence(f: _Function, op: Operation) -> None:
+@handles("simt.wgmma_fence")
+def _wgmma_fence(f: PtxFunction, op: Operation) -> None:
     _need_sm90(f, op)
     # Pack the A fragments and copy the first accumulators of the wgmma ops that follow before
     # the fence: a register write between two wgmma ops serializes the wgmma pipeline.
@@ -1291,7 +1318,7 @@ def _wgmma_fence(f: _Function, op: Operation) -> None:
     f.emit("wgmma.fence.sync.aligned;")
 
 
-def _wgmma_registers(f: _Function, op: simt.WgmmaOp) -> None:
+def _wgmma_registers(f: PtxFunction, op: simt.WgmmaOp) -> None:
     """A's packed words and the accumulator registers of ``op``, each emitted once: at the
     fence before the op when its operand is defined there, else at the op."""
     if op.a_in_registers and op not in f.wgmma_a and op.a in f.regs:
@@ -1318,27 +1345,27 @@ def _wgmma_registers(f: _Function, op: simt.WgmmaOp) -> None:
                 "-t ptx: this wgmma's accumulator is still in flight and read elsewhere: "
                 "copying it would read registers the wgmma pipeline is still writing",
             )
-    acc_t = _scalar(op.c.type)
+    acc_t = scalar_of(op.c.type)
     d_regs = [f.new(acc_t) for _ in c_regs]
     for dst, src in zip(d_regs, c_regs, strict=True):
         _mov(f, dst, src, acc_t)
     f.wgmma_d[op] = d_regs
 
 
-@_handles("simt.fence_async_shared")
-def _fence_async_shared(f: _Function, op: Operation) -> None:
+@handles("simt.fence_async_shared")
+def _fence_async_shared(f: PtxFunction, op: Operation) -> None:
     _need_sm90(f, op)
     f.emit("fence.proxy.async.shared::cta;")
 
 
-@_handles("simt.wgmma_commit_group")
-def _wgmma_commit(f: _Function, op: Operation) -> None:
+@handles("simt.wgmma_commit_group")
+def _wgmma_commit(f: PtxFunction, op: Operation) -> None:
     _need_sm90(f, op)
     f.emit("wgmma.commit_group.sync.aligned;")
 
 
-@_handles("simt.wgmma_wait_group")
-def _wgmma_wait(f: _Function, op: Operation) -> None:
+@handles("simt.wgmma_wait_group")
+def _wgmma_wait(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.WgmmaWaitGroupOp)
     _need_sm90(f, op)
     f.emit(f"wgmma.wait_group.sync.aligned {op.pending.value.data};")
@@ -1348,7 +1375,7 @@ def _wgmma_wait(f: _Function, op: Operation) -> None:
         f.regs[result] = f.get(value)
 
 
-def _descriptor(f: _Function, desc: SSAValue, smem: SSAValue) -> str:
+def _descriptor(f: PtxFunction, desc: SSAValue, smem: SSAValue) -> str:
     """The 64-bit descriptor: the IR's start address is relative to the buffer, so add the
     buffer's shared address (encoded as ``(addr & 0x3FFFF) >> 4``) to bits 0-13."""
     base = f.get(smem)[0]
@@ -1360,8 +1387,8 @@ def _descriptor(f: _Function, desc: SSAValue, smem: SSAValue) -> str:
     return d
 
 
-@_handles("simt.wgmma")
-def _wgmma(f: _Function, op: Operation) -> None:
+@handles("simt.wgmma")
+def _wgmma(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.WgmmaOp)
     _need_sm90(f, op)
     n, k = op.n.value.data, op.k
@@ -1394,17 +1421,17 @@ def _wgmma(f: _Function, op: Operation) -> None:
 # -- control flow -----------------------------------------------------------------------------
 
 
-def _fresh_like(f: _Function, value: SSAValue) -> list[str]:
-    t = _scalar(value.type)
+def _fresh_like(f: PtxFunction, value: SSAValue) -> list[str]:
+    t = scalar_of(value.type)
     return [f.new(t) for _ in range(_count(value.type))]
 
 
-def _mov(f: _Function, dest: str, src: str, t: Attribute) -> None:
+def _mov(f: PtxFunction, dest: str, src: str, t: Attribute) -> None:
     kind = _reg_class(t)[0]
     f.emit(f"mov{kind if kind != '.pred' else '.pred'} {dest}, {src};")
 
 
-def _parallel_move(f: _Function, dests: list[list[str]], srcs: list[list[str]], types) -> None:
+def _parallel_move(f: PtxFunction, dests: list[list[str]], srcs: list[list[str]], types) -> None:
     """Copy ``srcs`` to ``dests`` as if at once (a yield may swap loop-carried values)."""
     temps = []
     for regs, t in zip(srcs, types, strict=True):
@@ -1417,7 +1444,7 @@ def _parallel_move(f: _Function, dests: list[list[str]], srcs: list[list[str]], 
             _mov(f, d, s, t)
 
 
-def _yield_into(f: _Function, block: Block, dests: list[list[str]]) -> Operation | None:
+def _yield_into(f: PtxFunction, block: Block, dests: list[list[str]]) -> Operation | None:
     """Emit ``block``'s ops; its terminator (``scf.yield``, or ``scf.condition`` whose first
     operand is the condition) writes its values into ``dests``. Returns the terminator."""
     terminator = block.last_op
@@ -1431,20 +1458,20 @@ def _yield_into(f: _Function, block: Block, dests: list[list[str]]) -> Operation
     assert terminator is not None
     values = list(terminator.operands)[1 if terminator.name == "scf.condition" else 0 :]
     if dests:
-        _parallel_move(f, dests, [f.get(v) for v in values], [_scalar(v.type) for v in values])
+        _parallel_move(f, dests, [f.get(v) for v in values], [scalar_of(v.type) for v in values])
     return terminator
 
 
-@_handles("scf.for")
-def _for(f: _Function, op: Operation) -> None:
+@handles("scf.for")
+def _for(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, scf.ForOp)
     body = op.body.block
-    iv_t = _scalar(op.lb.type)
+    iv_t = scalar_of(op.lb.type)
     iv = f.new(iv_t)
     _mov(f, iv, f.get(op.lb)[0], iv_t)
     carried = [_fresh_like(f, a) for a in body.args[1:]]
     for regs, init in zip(carried, op.iter_args, strict=True):
-        t = _scalar(init.type)
+        t = scalar_of(init.type)
         for d, s in zip(regs, f.get(init), strict=True):
             _mov(f, d, s, t)
     f.regs[body.args[0]] = [iv]
@@ -1452,7 +1479,7 @@ def _for(f: _Function, op: Operation) -> None:
         f.regs[arg] = regs
     head, end = f.label("for"), f.label("endfor")
     done = f.new_of(".pred", "%p")
-    bits = max(16, _bits(iv_t))
+    bits = max(16, bits_of(iv_t))
     f.lines.append(f"{head}:")
     f.emit(f"setp.ge.s{bits} {done}, {iv}, {f.get(op.ub)[0]};")
     f.emit(f"@{done} bra {end};")
@@ -1482,7 +1509,9 @@ def _exclusive(a: Operation, b: Operation) -> bool:
     return False
 
 
-def _branch_into(f: _Function, block: Block, dests: list[list[str] | None], op: Operation) -> None:
+def _branch_into(
+    f: PtxFunction, block: Block, dests: list[list[str] | None], op: Operation
+) -> None:
     """Emit a branch of an ``scf.if``; its yield fills ``dests``. A product still in flight
     (:func:`llc.dialects.simt.wgmma_sources`) is never moved, since a move reads registers the
     wgmma pipeline is still writing: where ``dests`` has none yet the result takes the product's
@@ -1506,13 +1535,13 @@ def _branch_into(f: _Function, block: Block, dests: list[list[str] | None], op: 
                 f"-t ptx: result {i} of this scf.if is a wgmma product still in flight that "
                 "its branches yield in different registers (moving it would read them)",
             )
-        moves.append((dests[i], list(src), _scalar(v.type)))  # type: ignore[arg-type]
+        moves.append((dests[i], list(src), scalar_of(v.type)))  # type: ignore[arg-type]
     if moves:
         _parallel_move(f, [m[0] for m in moves], [m[1] for m in moves], [m[2] for m in moves])
 
 
-@_handles("scf.if")
-def _if(f: _Function, op: Operation) -> None:
+@handles("scf.if")
+def _if(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, scf.IfOp)
     # a product in flight takes its registers from the branch that computes it
     results: list[list[str] | None] = [
@@ -1531,8 +1560,8 @@ def _if(f: _Function, op: Operation) -> None:
         f.regs[res] = regs
 
 
-@_handles("scf.while")
-def _while(f: _Function, op: Operation) -> None:
+@handles("scf.while")
+def _while(f: PtxFunction, op: Operation) -> None:
     # head: before region (its args are the loop-carried registers); scf.condition copies its
     # values into the after region's args, which are also the results; false exits. The after
     # region's scf.yield writes the loop-carried registers and jumps back to the head.
@@ -1540,7 +1569,7 @@ def _while(f: _Function, op: Operation) -> None:
     before, after = op.before_region.block, op.after_region.block
     carried = [_fresh_like(f, a) for a in before.args]
     _parallel_move(
-        f, carried, [f.get(v) for v in op.arguments], [_scalar(v.type) for v in op.arguments]
+        f, carried, [f.get(v) for v in op.arguments], [scalar_of(v.type) for v in op.arguments]
     )
     for arg, regs in zip(before.args, carried, strict=True):
         f.regs[arg] = regs
@@ -1559,8 +1588,8 @@ def _while(f: _Function, op: Operation) -> None:
         f.regs[res] = regs
 
 
-@_handles("scf.index_switch")
-def _index_switch(f: _Function, op: Operation) -> None:
+@handles("scf.index_switch")
+def _index_switch(f: PtxFunction, op: Operation) -> None:
     # a compare and branch per case, the default region last
     assert isinstance(op, scf.IndexSwitchOp)
     results = [_fresh_like(f, r) for r in op.results]
@@ -1579,14 +1608,14 @@ def _index_switch(f: _Function, op: Operation) -> None:
         f.regs[res] = regs
 
 
-@_handles("func.return")
-def _return(f: _Function, op: Operation) -> None:
+@handles("func.return")
+def _return(f: PtxFunction, op: Operation) -> None:
     if op.operands:
         raise error_at(op, "-t ptx: a kernel returns nothing")
     f.emit("ret;")
 
 
-def _emit_op(f: _Function, op: Operation) -> None:
+def _emit_op(f: PtxFunction, op: Operation) -> None:
     handler = _HANDLERS.get(op.name)
     if (
         handler is None
@@ -1610,11 +1639,11 @@ def _param_type(t: Attribute) -> str:
     if t.name == "tl.ptr" or isinstance(t, IndexType):
         return ".u64"
     if _is_float(t):
-        return {16: ".b16", 32: ".f32", 64: ".f64"}[_bits(t)]
-    return f".u{max(16, _bits(t))}" if _bits(t) > 1 else ".u8"
+        return {16: ".b16", 32: ".f32", 64: ".f64"}[bits_of(t)]
+    return f".u{max(16, bits_of(t))}" if bits_of(t) > 1 else ".u8"
 
 
-def _arena_offsets(f: _Function) -> dict[str, int]:
+def _arena_offsets(f: PtxFunction) -> dict[str, int]:
     """Each shared symbol's offset in the one arena: where the shared allocation placed it,
     else one after the other (aligned) past the placed ones."""
     offsets = dict(f.shared_offsets)
@@ -1628,7 +1657,7 @@ def _arena_offsets(f: _Function) -> dict[str, int]:
 
 
 def _function(fn: func.FuncOp, arch: str, lanes: int) -> str:
-    f = _Function(arch=arch, threads_per_warp=lanes)
+    f = PtxFunction(arch=arch, threads_per_warp=lanes)
     name = fn.sym_name.data
     params = []
     for i, arg in enumerate(fn.body.block.args):
@@ -1706,7 +1735,7 @@ def emit_ptx(module: ModuleOp, arch: str = "") -> str:
             body.append(_function(op, arch, lanes))
             body.append("")
         else:
-            _emit_op(_Function(arch=arch), op)
+            _emit_op(PtxFunction(arch=arch), op)
     body, hoisted = _hoist_module_lines(body)
     parts += hoisted
     if arch == "sm_90" and any("\twgmma." in text for text in body):
@@ -1782,5 +1811,5 @@ class PtxTarget(Target):
 
 
 # the handlers of simt.atomic, simt.inline_asm and simt.mma_m16n8k32 register themselves with
-# _handles (modules of their own: merges stay local)
+# handles (modules of their own: merges stay local)
 from llc.passes.targets import ptx_atomics, ptx_debug, ptx_inline_asm, ptx_mma  # noqa: E402, F401

@@ -14,9 +14,9 @@ from xdsl.ir import Attribute, Operation
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
+from llc.dialects.simt_atomics import ptx_atomic_suffix
 from llc.errors import LayoutError
-from llc.passes.lower_atomics import ptx_atomic_suffix
-from llc.passes.targets.ptx import _constant_reg, _Function, _handles
+from llc.passes.targets.ptx import PtxFunction, constant_reg, handles
 
 __all__ = ["atom_text"]
 
@@ -36,13 +36,13 @@ def atom_text(
     return f"@{pred} atom.{sem}.{scope}.global.{suffix} {d}, [{addr}], {', '.join(srcs)};"
 
 
-@_handles("simt.atomic")
-def _atomic(f: _Function, op: Operation) -> None:
+@handles("simt.atomic")
+def _atomic(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.AtomicOp)
     t = op.value.type
     kind = op.kind.data
     try:
-        d = _constant_reg(f, 0, t)
+        d = constant_reg(f, 0, t)
         srcs = [f.get(op.value)[0]]
         if op.cmp is not None:
             srcs.insert(0, f.get(op.cmp)[0])

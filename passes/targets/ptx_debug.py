@@ -38,7 +38,7 @@ from xdsl.ir import Attribute, Operation
 
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at, op_location
-from llc.passes.targets.ptx import _bits, _f8_to_f16, _Function, _handles, _scalar
+from llc.passes.targets.ptx import PtxFunction, bits_of, f8_to_f16, handles, scalar_of
 
 __all__ = ["MODULE_LINE"]
 
@@ -56,7 +56,7 @@ def _string_bytes(text: str) -> str:
     return "{" + ", ".join(str(b) for b in (*text.encode(), 0)) + "}"
 
 
-def _string(f: _Function, text: str) -> str:
+def _string(f: PtxFunction, text: str) -> str:
     """A generic-address register of the NUL-terminated ``text`` (one ``.global`` per text)."""
     sym = "$str_" + hashlib.sha1(text.encode()).hexdigest()[:12]
     size = len(text.encode()) + 1
@@ -74,8 +74,8 @@ def _function_name(op: Operation) -> str:
     return parent.sym_name.data if parent is not None else "kernel"
 
 
-@_handles("simt.assert")
-def _assert(f: _Function, op: Operation) -> None:
+@handles("simt.assert")
+def _assert(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.AssertOp)
     preds = f.get(op.condition)
     ok = preds[0]
@@ -98,7 +98,7 @@ def _assert(f: _Function, op: Operation) -> None:
     f.emit(f"{done}:")
 
 
-def _call(f: _Function, callee: str, args: list[tuple[str, str]], returns: bool) -> None:
+def _call(f: PtxFunction, callee: str, args: list[tuple[str, str]], returns: bool) -> None:
     f.emit("{")
     names = []
     for i, (kind, value) in enumerate(args):
@@ -113,7 +113,7 @@ def _call(f: _Function, callee: str, args: list[tuple[str, str]], returns: bool)
     f.emit("}")
 
 
-def _thread_key(f: _Function, bits: list[int]) -> str:
+def _thread_key(f: PtxFunction, bits: list[int]) -> str:
     """``xor`` of ``bits[b]`` over the set bits ``b`` of ``%tid.x``, a ``.b32`` register."""
     tid, acc = f.new_of(".b32", "%r"), f.new_of(".b32", "%r")
     f.emit(f"mov.u32 {tid}, %tid.x;")
@@ -132,12 +132,12 @@ def _thread_key(f: _Function, bits: list[int]) -> str:
 
 
 def _value(
-    f: _Function, op: Operation, reg: str, t: Attribute, hex_: bool, signed: bool
+    f: PtxFunction, op: Operation, reg: str, t: Attribute, hex_: bool, signed: bool
 ) -> tuple[str, str, str]:
     """(format spec, argument kind, argument register) of one register of type ``t``."""
-    bits = _bits(t)
+    bits = bits_of(t)
     if isinstance(t, Float8E4M3FNType | Float8E5M2Type):
-        half = _f8_to_f16(f, reg, "e4m3fn" if isinstance(t, Float8E4M3FNType) else "e5m2")
+        half = f8_to_f16(f, reg, "e4m3fn" if isinstance(t, Float8E4M3FNType) else "e5m2")
         return _value(f, op, half, Float16Type(), hex_, signed)
     is_float = isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type)
     if is_float and not hex_:
@@ -168,8 +168,8 @@ def _value(
     return ("%x" if hex_ else "%d" if signed else "%u"), "b32", r
 
 
-@_handles("simt.print")
-def _print(f: _Function, op: Operation) -> None:
+@handles("simt.print")
+def _print(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.PrintOp)
     f.emit(f"{MODULE_LINE}{_VPRINTF}")
     ctas = []
@@ -183,7 +183,7 @@ def _print(f: _Function, op: Operation) -> None:
         f.emit(f"mov.b32 {zero}, 0;")
         _vprintf(f, head + "\n", [*ctas, zero], None)
         return
-    t = _scalar(op.value.type)
+    t = scalar_of(op.value.type)
     hex_ = str(op.attributes.get("hex")) == "true"
     signed_attr = op.attributes.get("isSigned")
     signed = signed_attr is None or 1 in tuple(signed_attr.get_values())  # type: ignore[attr-defined]
@@ -199,7 +199,7 @@ def _print(f: _Function, op: Operation) -> None:
         _vprintf(f, f"{head}{spec}\n", [*ctas, idx], (kind, value))
 
 
-def _vprintf(f: _Function, fmt: str, words: list[str], value: tuple[str, str] | None) -> None:
+def _vprintf(f: PtxFunction, fmt: str, words: list[str], value: tuple[str, str] | None) -> None:
     """``vprintf(fmt, buffer)``: four 32-bit words, then the value at offset 16."""
     buf = f.label("print_args").replace("$", "_")
     f.emit(f".local .align 8 .b8 {buf}[24];")

@@ -18,7 +18,7 @@ from xdsl.ir import Attribute, Operation
 from llc.dialects import simt
 from llc.dialects.diagnostics import error_at
 from llc.dialects.inline_ptx import InlinePtxError, parse_constraints
-from llc.passes.targets.ptx import _bits, _Function, _handles, _scalar
+from llc.passes.targets.ptx import PtxFunction, bits_of, handles, scalar_of
 
 __all__ = ["substitute"]
 
@@ -40,12 +40,12 @@ def _direct(letter: str, t: Attribute, pack: int) -> bool:
     if letter == "d":
         return isinstance(t, Float64Type)
     if letter == "l":
-        return _bits(t) == 64 and not isinstance(t, Float64Type)
-    return letter == "h" and _bits(t) == 16
+        return bits_of(t) == 64 and not isinstance(t, Float64Type)
+    return letter == "h" and bits_of(t) == 16
 
 
-@_handles("simt.inline_asm")
-def _inline_asm(f: _Function, op: Operation) -> None:
+@handles("simt.inline_asm")
+def _inline_asm(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.InlineAsmOp)
     pack = op.pack.value.data
     try:
@@ -53,8 +53,8 @@ def _inline_asm(f: _Function, op: Operation) -> None:
     except InlinePtxError as err:
         raise error_at(op, f"-t ptx: {err}") from None
     for letter, v in (*zip(ins, op.args, strict=True), *zip(outs, op.outs, strict=True)):
-        t = _scalar(v.type)
-        if not _direct(letter, t, pack) and (letter != "r" or pack * _bits(t) != 32):
+        t = scalar_of(v.type)
+        if not _direct(letter, t, pack) and (letter != "r" or pack * bits_of(t) != 32):
             raise error_at(op, f"-t ptx: {pack} x {t} in a '{letter}' register")
     regs = op.outs.types[0].get_shape()[0]  # type: ignore[union-attr]
     results: list[list[str]] = [[] for _ in op.outs]
@@ -62,12 +62,12 @@ def _inline_asm(f: _Function, op: Operation) -> None:
         names = []
         out_regs = []
         for letter, v in zip(outs, op.outs, strict=True):
-            t = _scalar(v.type)
+            t = scalar_of(v.type)
             reg = f.new(t) if _direct(letter, t, pack) else f.new_of(*_CLASS[letter])
             out_regs.append(reg)
             names.append(reg)
         for letter, v in zip(ins, op.args, strict=True):
-            t = _scalar(v.type)
+            t = scalar_of(v.type)
             group = f.get(v)[g : g + pack]
             names.append(group[0] if _direct(letter, t, pack) else f.to_words(group, t)[0])
         f.emit("{")
@@ -75,7 +75,7 @@ def _inline_asm(f: _Function, op: Operation) -> None:
             f.emit(line.strip())
         f.emit("}")
         for k, (letter, v) in enumerate(zip(outs, op.outs, strict=True)):
-            t = _scalar(v.type)
+            t = scalar_of(v.type)
             if _direct(letter, t, pack):
                 results[k].append(out_regs[k])
             else:

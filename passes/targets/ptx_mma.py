@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from xdsl.ir import Operation
 
 from llc.dialects import simt
-from llc.passes.targets.ptx import _Function, _handles, _scalar
+from llc.passes.targets.ptx import PtxFunction, handles, scalar_of
 
 __all__ = ["mma_k32_text"]
 
@@ -27,11 +27,11 @@ def mma_k32_text(a: Sequence[str], b: Sequence[str], c: Sequence[str], d: Sequen
     )
 
 
-@_handles("simt.mma_m16n8k32")
-def _mma_k32(f: _Function, op: Operation) -> None:
+@handles("simt.mma_m16n8k32")
+def _mma_k32(f: PtxFunction, op: Operation) -> None:
     assert isinstance(op, simt.MmaK32Op)
-    a = f.to_words(f.get(op.a), _scalar(op.a.type))
-    b = f.to_words(f.get(op.b), _scalar(op.b.type))
+    a = f.to_words(f.get(op.a), scalar_of(op.a.type))
+    b = f.to_words(f.get(op.b), scalar_of(op.b.type))
     d = [f.new_of(".b32", "%r") for _ in range(4)]
     f.emit(mma_k32_text(a, b, f.get(op.c), d))
     f.regs[op.result] = d
