@@ -134,7 +134,10 @@ def test_every_barrier_of_a_scan_in_a_loop_is_needed(
     _record(request, "scan_loop", deletions)
 
 
-@pytest.mark.parametrize("seed", range(NUM_KERNELS))
+@pytest.mark.parametrize(
+    "seed",
+    [pytest.param(s, marks=pytest.mark.xdist_group(f"kernel{s}")) for s in range(NUM_KERNELS)],
+)
 def test_every_barrier_of_a_generated_kernel_is_needed(
     seed: int, request: pytest.FixtureRequest
 ) -> None:

@@ -23,7 +23,12 @@ NUM_KERNELS = int(os.environ.get("LLC_LOWERED_KERNELS", "100"))
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("seed", range(NUM_KERNELS))
+# One xdist group per seed (pyproject's --dist loadgroup): test_barriers.py's deletion test of the
+# same kernel runs on the same worker and finds its compilation cached.
+@pytest.mark.parametrize(
+    "seed",
+    [pytest.param(s, marks=pytest.mark.xdist_group(f"kernel{s}")) for s in range(NUM_KERNELS)],
+)
 def test_random_kernel_lowered_runs_like_tensor_level(seed: int) -> None:
     """Layout-free kernel -> llc-compile -> SIMT interpreter == tensor-level interpreter (bit
     for bit, except the outputs a dot feeds, which may reassociate)."""

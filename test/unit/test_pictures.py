@@ -44,9 +44,11 @@ FAMILIES = {
     ),
     "dot_op": (f"#ttg.dot_op<{{opIdx = 0, parent = {MMA2}, kWidth = 2}}>", (32, 32), "transposed"),
     "mfma": (
-        "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], "
+        # 16x16 instructions put four warps on a 32x32 tensor: a quarter of the cells that
+        # 32x32 instructions need, for the same checks
+        "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16], "
         "isTransposed = true}>",
-        (64, 64),
+        (32, 32),
         "transposed",
     ),
     "slice": (f"#ttg.slice<{{dim = 1, parent = {BLOCKED}}}>", (64,), "1d"),
