@@ -31,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -199,28 +199,12 @@ def run_module(
         if buffer is not None:
             buffers[name] = buffer
     dims = (*grid, 1, 1, 1)[:3]
-    kernel = None
-    if "llc.num_warps" in func.attributes:  # lowered by llc-lower-to-simt: the SIMT interpreter
-        from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
-
-        interpreter, kernel = make_kernel_interpreter(
-            module,
-            func.attributes["llc.num_warps"].value.data,  # type: ignore[attr-defined]
-            func.attributes["llc.threads_per_warp"].value.data,  # type: ignore[attr-defined]
-            GlobalMemory(),
-        )
-        kernel.num_programs = dims
-    else:
-        interpreter = make_interpreter(module)
+    run_program = _program_runner(module, func, dims)
     outputs: dict[str, np.ndarray] = {}
     for z in range(dims[2]):
         for y in range(dims[1]):
             for x in range(dims[0]):
-                if kernel is not None:
-                    kernel.program_id = (x, y, z)
-                else:
-                    set_grid(interpreter, (x, y, z), dims)
-                results = interpreter.call_op(func.sym_name.data, tuple(args))
+                results = run_program((x, y, z), args)
                 for i, value in enumerate(results):
                     outputs[f"result #{i} of program {[x, y, z]}"] = np.asarray(value)
     outputs.update({name: buffer.array() for name, buffer in buffers.items()})
@@ -255,23 +239,39 @@ def call_kernel(
     >>> out[0].data[:4].tolist(), bool((out[1].data == out[0].data).all())
     ([0, 1, 2, 3], True)
     """
-    func = _entry(module, entry)
     dims = (*grid, 1, 1, 1)[:3]
-    if "llc.num_warps" in func.attributes:
-        from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+    return _program_runner(module, _entry(module, entry), dims)(tuple(program), args)
 
-        interpreter, kernel = make_kernel_interpreter(
-            module,
-            func.attributes["llc.num_warps"].value.data,  # type: ignore[attr-defined]
-            func.attributes["llc.threads_per_warp"].value.data,  # type: ignore[attr-defined]
-            GlobalMemory(),
-        )
-        kernel.num_programs = dims
-        kernel.program_id = tuple(program)
-    else:
+
+def _program_runner(
+    module: ModuleOp, func: FuncOp, dims: tuple[int, ...]
+) -> Callable[[tuple[int, ...], Sequence[Any]], tuple[Any, ...]]:
+    """One interpreter for ``module`` and a call of ``func`` as a given program of ``dims``: the
+    SIMT kernel interpreter where ``llc-lower-to-simt`` lowered ``func`` (it carries
+    ``llc.num_warps``), else the tensor-level one."""
+    if "llc.num_warps" not in func.attributes:
         interpreter = make_interpreter(module)
-        set_grid(interpreter, tuple(program), dims)
-    return interpreter.call_op(entry, tuple(args))
+
+        def run_tensor_level(program: tuple[int, ...], args: Sequence[Any]) -> tuple[Any, ...]:
+            set_grid(interpreter, program, dims)
+            return interpreter.call_op(func.sym_name.data, tuple(args))
+
+        return run_tensor_level
+    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
+
+    simt_interpreter, kernel = make_kernel_interpreter(
+        module,
+        func.attributes["llc.num_warps"].value.data,  # type: ignore[attr-defined]
+        func.attributes["llc.threads_per_warp"].value.data,  # type: ignore[attr-defined]
+        GlobalMemory(),
+    )
+    kernel.num_programs = dims
+
+    def run_lowered(program: tuple[int, ...], args: Sequence[Any]) -> tuple[Any, ...]:
+        kernel.program_id = program
+        return simt_interpreter.call_op(func.sym_name.data, tuple(args))
+
+    return run_lowered
 
 
 # --------------------------------------------------------------------------------------
