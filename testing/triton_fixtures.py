@@ -46,9 +46,8 @@ def run_matmul_epilogue(module: ModuleOp, m: int, n: int, k: int) -> np.ndarray:
     """
     from xdsl.dialects import func
 
-    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
     from llc.dialects.tl_interpreter import Buffer, Pointer
-    from llc.testing.semantics import make_interpreter, set_grid
+    from llc.testing.semantics import call_kernel
 
     rng = np.random.default_rng(7)
     inputs = {
@@ -61,12 +60,5 @@ def run_matmul_epilogue(module: ModuleOp, m: int, n: int, k: int) -> np.ndarray:
     args: list[object] = [Pointer(buffers[x], 0) for x in ("a", "b", "bias", "c")]
     args += [np.int32(v) for v in (m, n, k, k, n, n)]
     entry = next(o for o in module.walk() if isinstance(o, func.FuncOp))
-    if "llc.num_warps" in entry.attributes:
-        interp, kernel = make_kernel_interpreter(module, 4, 32, GlobalMemory())
-        kernel.num_programs = (2, 2, 1)
-        kernel.program_id = (1, 0, 0)
-    else:
-        interp = make_interpreter(module)
-        set_grid(interp, (1, 0, 0), (2, 2, 1))
-    interp.call_op(entry.sym_name.data, tuple(args))
+    call_kernel(module, entry.sym_name.data, args, (1, 0, 0), (2, 2, 1))
     return buffers["c"].array().astype(np.float32)

@@ -454,9 +454,8 @@ def _run_i8(module: ModuleOp, k: int) -> dict[str, np.ndarray]:
     """Program (0, 0) of the ``matmul_i8_f16`` fixture on a 64 x 64 x ``k`` problem (i8 A in
     [-8, 8), f16 B, seed 3): the tensor level when ``module`` is not lowered, else the SIMT
     interpreter."""
-    from llc.dialects.simt_kernel_interpreter import GlobalMemory, make_kernel_interpreter
     from llc.dialects.tl_interpreter import Buffer, Pointer
-    from llc.testing.semantics import make_interpreter, set_grid
+    from llc.testing.semantics import call_kernel
 
     rng = np.random.default_rng(3)
     data = {
@@ -468,14 +467,7 @@ def _run_i8(module: ModuleOp, k: int) -> dict[str, np.ndarray]:
     args: list[object] = [Pointer(buffers[x], 0) for x in ("a", "b", "c")]
     args += [np.int32(v) for v in (64, 64, k, k, 64, 64)]
     entry = next(o for o in module.walk() if isinstance(o, func.FuncOp))
-    if "llc.num_warps" in entry.attributes:
-        interp, kernel = make_kernel_interpreter(module, 4, 32, GlobalMemory())
-        kernel.num_programs = (1, 1, 1)
-        kernel.program_id = (0, 0, 0)
-    else:
-        interp = make_interpreter(module)
-        set_grid(interp, (0, 0, 0), (1, 1, 1))
-    interp.call_op(entry.sym_name.data, tuple(args))
+    call_kernel(module, entry.sym_name.data, args)
     return {"c": buffers["c"].array().astype(np.float32)}
 
 
