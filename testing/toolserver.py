@@ -34,6 +34,7 @@ import contextlib
 import gc
 import importlib
 import os
+import pkgutil
 import random
 import select
 import shutil
@@ -72,23 +73,13 @@ TOOLS: dict[str, str] = {
 """Command name -> ``module:function``, the console-script entry point it runs (as the
 installed script in the virtualenv's ``bin/`` does)."""
 
+WARM_PACKAGES: tuple[str, ...] = ("llc.dialects", "llc.passes", "llc.tools")
+"""Every module of these is imported by the server before it answers: the tools import passes,
+targets and lowerings when a command names them, and a child that imports one itself pays for it
+on every command (a module missing here is slower, never wrong)."""
+
 WARM_MODULES: tuple[str, ...] = (
     "numpy",
-    "llc.tools.opt",
-    "llc.tools.layout",
-    "llc.tools.run",
-    "llc.dialects.tl",
-    "llc.dialects.simt",
-    "llc.dialects.ttgir",
-    "llc.dialects.ttgir_printer",
-    "llc.dialects.tl_interpreter",
-    "llc.dialects.simt_interpreter",
-    "llc.passes.layout_passes",
-    "llc.passes.strip_layouts",
-    "llc.passes.lower_conversions",
-    "llc.passes.lower_to_simt",
-    "llc.passes.compile",
-    "llc.passes.ptx",
     "xdsl.dialects.arith",
     "xdsl.dialects.func",
     "xdsl.dialects.math",
@@ -96,8 +87,22 @@ WARM_MODULES: tuple[str, ...] = (
     "xdsl.tools.xdsl_opt",
     "filecheck.main",
 )
-"""Imported by the server before it answers (a module missing here is imported by each child
-that needs it: slower, never wrong)."""
+"""Imported by the server before it answers, besides :data:`WARM_PACKAGES`."""
+
+
+def warm_module_names() -> list[str]:
+    """:data:`WARM_MODULES` and every module of :data:`WARM_PACKAGES`.
+
+    >>> names = warm_module_names()
+    >>> {"llc.passes.targets.ptx", "llc.passes.lower_atomics", "filecheck.main"} <= set(names)
+    True
+    """
+    names = list(WARM_MODULES)
+    for package in WARM_PACKAGES:
+        path = importlib.import_module(package).__path__
+        names += [info.name for info in pkgutil.walk_packages(path, package + ".")]
+    return names
+
 
 _ACK = b"+"  # the child has taken the command: the stand-in must not run it again itself
 
@@ -117,15 +122,16 @@ def exit_status(code: object) -> int:
 
 
 # -------------------------------------------------------------------------------- the server
-def serve(socket_path: str, warm: tuple[str, ...] = WARM_MODULES) -> None:
+def serve(socket_path: str, warm: bool = True) -> None:
     """Listen on ``socket_path`` and run each command in a forked child, until the process
-    that started the server exits (or SIGTERM). Binds before importing ``warm``, so commands
-    sent during the import wait in the socket's backlog rather than fall back."""
+    that started the server exits (or SIGTERM). Binds before importing the warm modules
+    (:func:`warm_module_names`, none with ``warm`` false), so commands sent during the import
+    wait in the socket's backlog rather than fall back."""
     parent = os.getppid()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     listener.listen(256)
-    for name in warm:
+    for name in warm_module_names() if warm else ():
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     # What the children inherit stays shared with the server: no collection walks (and so
@@ -368,4 +374,4 @@ def running(real_bin: str | None = None, warm: bool = True) -> Iterator[Server]:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], () if "--cold" in sys.argv[2:] else WARM_MODULES)
+    serve(sys.argv[1], "--cold" not in sys.argv[2:])
