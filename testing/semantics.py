@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -114,13 +115,40 @@ def _context() -> Context:
     return ctx
 
 
-def parse(text: str | ModuleOp) -> ModuleOp:
-    """Parse and verify a module (``module.verify()`` and ``tl.verify_module``)."""
-    module = (
-        text if isinstance(text, ModuleOp) else TypeCachingParser(_context(), text).parse_module()
-    )
+_PARSED: OrderedDict[str, ModuleOp] = OrderedDict()
+"""Recently parsed texts and their verified modules (:func:`parse` hands out clones)."""
+PARSED_KEPT = 32
+"""How many parsed texts :func:`parse` keeps. The generated-kernel tests of one seed (lowering,
+barriers, generator forms, layout passes) run on one worker one after another (their
+``xdist_group``) and parse the same text: a clone costs a twentieth of a parse."""
+
+
+def parse(text: str | ModuleOp, *, keep: bool = True) -> ModuleOp:
+    """Parse and verify a module (``module.verify()`` and ``tl.verify_module``).
+
+    A text parsed lately gives a clone of its module (``keep=False``: a text that will not come
+    again, not kept). The caller owns the module it gets and may change it.
+
+    >>> from llc.testing.kernel_gen import generate_kernel
+    >>> text = generate_kernel(2).layout_free
+    >>> a, b = parse(text), parse(text)
+    >>> a is not b and str(a) == str(b)
+    True
+    """
+    if isinstance(text, ModuleOp):
+        module = text
+    else:
+        kept = _PARSED.get(text)
+        if kept is not None:
+            _PARSED.move_to_end(text)
+            return kept.clone()
+        module = TypeCachingParser(_context(), text).parse_module()
     module.verify()
     tl.verify_module(module)
+    if keep and not isinstance(text, ModuleOp):
+        _PARSED[text] = module.clone()
+        if len(_PARSED) > PARSED_KEPT:
+            _PARSED.popitem(last=False)
     return module
 
 
@@ -362,13 +390,36 @@ def check_same_semantics(
     grid: Sequence[int] = (1,),
     rtol: float = REASSOCIATION_RTOL,
     atol: float = REASSOCIATION_ATOL,
+    verify: bool = True,
 ) -> SemanticsReport:
     """Run ``@entry`` of both modules on the same random inputs (one run per seed); compare.
+
+    Text is parsed and verified; a module is verified again unless ``verify=False`` (a module
+    the caller has just parsed with :func:`parse`).
 
     Raises :class:`SemanticsMismatch` naming the first output that differs (and where), or
     ``ValueError`` when the two modules do not have the same outputs.
     """
-    before_module, after_module = parse(before), parse(after)
+    if not verify:
+        before = before if isinstance(before, ModuleOp) else parse(before)
+        after = after if isinstance(after, ModuleOp) else parse(after)
+        return _compare_runs(before, after, entry, seeds, buffer_elements, grid, rtol, atol)
+    return _compare_runs(
+        parse(before), parse(after), entry, seeds, buffer_elements, grid, rtol, atol
+    )
+
+
+def _compare_runs(
+    before_module: ModuleOp,
+    after_module: ModuleOp,
+    entry: str | None = None,
+    seeds: Sequence[int] = (0,),
+    buffer_elements: int = BUFFER_ELEMENTS,
+    grid: Sequence[int] = (1,),
+    rtol: float = REASSOCIATION_RTOL,
+    atol: float = REASSOCIATION_ATOL,
+) -> SemanticsReport:
+    """:func:`check_same_semantics` on two modules already verified."""
     tolerant = set()
     for module in (before_module, after_module):
         tolerant |= _reassociating_outputs(_entry(module, entry))
@@ -469,6 +520,8 @@ def _checked_pipeline(module_text: str, pipeline: str, **kwargs: Any) -> tuple[M
     # The input as it was, for the semantics check: a clone costs a twentieth of a second parse.
     before = module.clone()
     apply_pipeline(module, pipeline)
-    after = parse(str(module))  # what a user would get from llc-opt: print, re-parse, verify
-    check_same_semantics(before, after, **kwargs)
+    # what a user would get from llc-opt: print, re-parse, verify
+    after = parse(str(module), keep=False)
+    # ``before`` is a clone of a verified module and ``after`` was verified by ``parse``.
+    _compare_runs(before, after, **kwargs)
     return module, after

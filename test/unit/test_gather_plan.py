@@ -1,6 +1,6 @@
 """tl.gather plans (llc.gather) executed by the per-lane numpy model against numpy.
 
-240 random (source layout, index layout, axis) triples: random bases with broadcast, warp-local
+200 random (source layout, index layout, axis) triples: random bases with broadcast, warp-local
 pairs, 1 to 3 dims, 32 or 64 lanes, 1 to 8 warps (test/unit/conversion_pairs.py). Each plan runs
 thread by thread (``shfl.sync.idx`` modelled per lane, or shared memory) on random data and
 random indices and must equal ``numpy.take_along_axis``.
@@ -18,7 +18,7 @@ from llc.errors import LayoutError
 from llc.gather import execute_gather, plan_gather
 from llc.layouts import BlockedLayout
 
-RANDOM_GATHERS = 240
+RANDOM_GATHERS = 200
 
 
 def _axis_for(src, rng: np.random.Generator) -> int:
@@ -104,7 +104,7 @@ def test_bad_arguments_name_the_parameter() -> None:
 
 
 # ---------------------------------------------------------------- lowered, in the SIMT interpreter
-SIMT_GATHERS = 240
+SIMT_GATHERS = 200  # issue 14: at least 200 random gathers in the SIMT interpreter
 SIMT_CHUNK = 40
 
 

@@ -20,7 +20,11 @@ from llc.testing.semantics import check_pipeline, check_pipeline_module
 SEEDS = range(200)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+# one xdist group per seed, with the other tests of generated kernel ``seed``: they parse its text
+# once (llc.testing.semantics.parse keeps it)
+@pytest.mark.parametrize(
+    "seed", [pytest.param(s, marks=pytest.mark.xdist_group(f"kernel{s}")) for s in SEEDS]
+)
 def test_generated_kernel_keeps_semantics(seed: int) -> None:
     kernel = generate_kernel(seed)
     out = check_pipeline_module(kernel.layout_free, "llc-optimize-layouts", entry=kernel.entry)

@@ -24,7 +24,7 @@ from llc.swizzle import rank
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 _TYPES = {8: i8, 16: f16, 32: f32, 64: f64}
-PAIRS = 1200
+PAIRS = 1000  # issue 10: at least 1,000 random pairs in the default run
 CHUNK = 50
 
 
