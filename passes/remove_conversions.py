@@ -50,7 +50,7 @@ from llc.passes.layout_assignment import (
     typed_properties,
     walk_ops,
 )
-from llc.passes.layout_cost import capability_of, conversion_cost, remat_cost
+from llc.passes.layout_cost import capability_of, conversion_cost, folded_reduction, remat_cost
 
 __all__ = [
     "RematPlan",
@@ -496,6 +496,13 @@ def _reduction_delta(op: Operation, layouts: dict[int, Attribute], copied: bool 
             new += reduction_cost(want, shape_of(v.type), axis, element_bits(v.type))
         except (LayoutError, ValueError, AttributeError):
             return float("inf")
+    operands = [op.operands[i] for i in tensor_operands(op)]
+    if folded_reduction(op, [encoding_of(v.type) for v in operands]):
+        old = 0.0
+    if folded_reduction(
+        op, [layouts.get(i, encoding_of(op.operands[i].type)) for i in tensor_operands(op)]
+    ):
+        new = 0.0
     return new if copied else max(0.0, new - old)
 
 
