@@ -378,8 +378,31 @@ def folded_reduction(op: Operation, layouts: Sequence[Attribute | None]) -> bool
     lane or warp holds a different element (every base of lanes and warps is zero). Triton's
     output of such a reduction has no shuffle and no add; spread over lanes, the shuffles stay.
 
-    >>> from xdsl.dialects.builtin import ModuleOp
-    >>> folded_reduction(ModuleOp([]), [])
+    A row sum of ones, with each thread's 8 columns in its registers, then with the columns
+    spread over lanes:
+
+    >>> from llc.dialects.ttgir import parse_triton_module
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> from llc.layouts import BlockedLayout
+    >>> rows = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], "
+    >>> rows += "warpsPerCTA = [4, 1], order = [1, 0]}>"
+    >>> module = parse_triton_module(f'''#r = {rows}
+    ... module attributes {{"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80"}} {{
+    ...   tt.func @f() -> tensor<128xf32, #ttg.slice<{{dim = 1, parent = #r}}>> {{
+    ...     %c = arith.constant dense<1.000000e+00> : tensor<128x8xf32, #r>
+    ...     %s = "tt.reduce"(%c) <{{axis = 1 : i32}}> ({{
+    ...     ^bb0(%a: f32, %b: f32):
+    ...       %m = arith.addf %a, %b : f32
+    ...       tt.reduce.return %m : f32
+    ...     }}) : (tensor<128x8xf32, #r>) -> tensor<128xf32, #ttg.slice<{{dim = 1, parent = #r}}>>
+    ...     tt.return %s : tensor<128xf32, #ttg.slice<{{dim = 1, parent = #r}}>>
+    ...   }}
+    ... }}''', "sum.ttgir")
+    >>> reduce = next(op for op in module.walk() if op.name == "tl.reduce")
+    >>> folded_reduction(reduce, [reduce.operands[0].type.encoding])
+    True
+    >>> lanes = BlockedEncodingAttr(BlockedLayout([1, 1], [4, 8], [4, 1], [1, 0]))
+    >>> folded_reduction(reduce, [lanes])
     False
     """
     from llc.conversion import in_dim_columns
