@@ -356,8 +356,9 @@ def _compile_time_kind(value: object) -> str | None:
             return None
         op = v.op
         if op.name in ("tl.constant", "arith.constant"):
-            splat = getattr(op, "is_splat", True)
-            if not (splat() if callable(splat) else splat):
+            # A dense payload with unequal elements is known per element, not everywhere.
+            splat = getattr(getattr(op, "value", None), "is_splat", None)
+            if callable(splat) and not splat():
                 kind = "indexed"
             continue
         if op.name == "tl.make_range":
