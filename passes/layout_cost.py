@@ -47,6 +47,7 @@ __all__ = [
     "capability_of",
     "conversion_cost",
     "conversion_lower_bound",
+    "folded_reduction",
     "remat_cost",
 ]
 
@@ -322,3 +323,114 @@ def _access_cost(
     sectors = int(sum(len(np.unique(row)) for row in groups))
     instructions = regs // vec
     return AccessCost(vec * bits, instructions, sectors, instructions + SECTOR_CYCLES * sectors)
+
+
+_PER_THREAD_OPS = frozenset(
+    {"tl.splat", "tl.broadcast", "tl.expand_dims", "tl.reshape", "tl.trans"}
+)
+"""Shape ops that only move values between a thread's registers (a reshape that would need a
+data exchange is a conversion of its own in the IR)."""
+_KNOWN_CHAIN_LIMIT = 64
+"""Ops looked at above a reduction's operand before giving up (the fold is for short chains of
+constants and ranges; a longer chain is priced as any other reduction)."""
+
+
+def _compile_time_kind(value: object) -> str | None:
+    """``"uniform"`` when ``value`` is built from constants alone through elementwise and
+    per-thread shape ops (every element the same known value, in any layout), ``"indexed"``
+    when ranges or dense constants enter too (each element's value is known from its
+    coordinates), ``None`` when anything else does (a load, an argument, a conversion, a
+    reduction, ...)."""
+    from xdsl.ir import OpResult
+
+    from llc.dialects.tl import ELEMENTWISE_OP_NAMES
+
+    kind = "uniform"
+    stack, seen = [value], set()
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if len(seen) > _KNOWN_CHAIN_LIMIT or not isinstance(v, OpResult):
+            return None
+        op = v.op
+        if op.name in ("tl.constant", "arith.constant"):
+            # A dense payload with unequal elements is known per element, not everywhere.
+            splat = getattr(getattr(op, "value", None), "is_splat", None)
+            if callable(splat) and not splat():
+                kind = "indexed"
+            continue
+        if op.name == "tl.make_range":
+            kind = "indexed"
+            continue
+        if op.name not in ELEMENTWISE_OP_NAMES and op.name not in _PER_THREAD_OPS:
+            return None
+        stack.extend(op.operands)
+    return kind
+
+
+def folded_reduction(op: Operation, layouts: Sequence[Attribute | None]) -> bool:
+    """True where the whole ``tl.reduce`` folds away at compile time, so it costs nothing: every
+    operand (in ``layouts``, one per tensor operand) holds values each thread knows at compile
+    time, and the reduced axis lies in each thread's registers (no lane or warp base touches
+    it), so the combining is register arithmetic on constants that LLVM folds. Constants are
+    known in any layout; a value built from ``make_range`` (or a dense constant) only where no
+    lane or warp holds a different element (every base of lanes and warps is zero). Triton's
+    output of such a reduction has no shuffle and no add; spread over lanes, the shuffles stay.
+
+    A row sum of ones, with each thread's 8 columns in its registers, then with the columns
+    spread over lanes:
+
+    >>> from llc.dialects.ttgir import parse_triton_module
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> from llc.layouts import BlockedLayout
+    >>> rows = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], "
+    >>> rows += "warpsPerCTA = [4, 1], order = [1, 0]}>"
+    >>> module = parse_triton_module(f'''#r = {rows}
+    ... module attributes {{"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80"}} {{
+    ...   tt.func @f() -> tensor<128xf32, #ttg.slice<{{dim = 1, parent = #r}}>> {{
+    ...     %c = arith.constant dense<1.000000e+00> : tensor<128x8xf32, #r>
+    ...     %s = "tt.reduce"(%c) <{{axis = 1 : i32}}> ({{
+    ...     ^bb0(%a: f32, %b: f32):
+    ...       %m = arith.addf %a, %b : f32
+    ...       tt.reduce.return %m : f32
+    ...     }}) : (tensor<128x8xf32, #r>) -> tensor<128xf32, #ttg.slice<{{dim = 1, parent = #r}}>>
+    ...     tt.return %s : tensor<128xf32, #ttg.slice<{{dim = 1, parent = #r}}>>
+    ...   }}
+    ... }}''', "sum.ttgir")
+    >>> reduce = next(op for op in module.walk() if op.name == "tl.reduce")
+    >>> folded_reduction(reduce, [reduce.operands[0].type.encoding])
+    True
+    >>> lanes = BlockedEncodingAttr(BlockedLayout([1, 1], [4, 8], [4, 1], [1, 0]))
+    >>> folded_reduction(reduce, [lanes])
+    False
+    """
+    from llc.conversion import in_dim_columns
+    from llc.dialects.layout_rules import is_tensor
+    from llc.dialects.tl import shape_of
+
+    if op.name != "tl.reduce" or not layouts:
+        return False
+    axis = op.axis.value.data  # type: ignore[attr-defined]
+    operands = [v for v in op.operands if is_tensor(v)]
+    if len(operands) != len(layouts):
+        return False
+    for v, enc in zip(operands, layouts, strict=True):
+        kind = _compile_time_kind(v)
+        if kind is None or enc is None or not hasattr(enc, "to_linear_layout"):
+            return False
+        shape = shape_of(v.type)
+        try:
+            ll = enc.to_linear_layout(list(padded_shape(shape)))
+        except (LayoutError, ValueError):
+            return False
+        low = sum(size.bit_length() - 1 for _, size in ll.out_dims[:axis])
+        mask = (ll.out_dims[axis][1] - 1) << low
+        for dim in ("lane", "warp", "block"):
+            columns = in_dim_columns(ll, dim) if ll.has_in_dim(dim) else []
+            if any(c & mask for c in columns):
+                return False  # the axis crosses threads: shuffles or shared memory stay
+            if kind == "indexed" and any(columns):
+                return False  # threads hold different elements: values depend on the thread
+    return True

@@ -27,7 +27,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from llc.dialects.layout_rules import is_tensor
 from llc.dialects.tl import ConvertLayoutOp, encoding_of, shape_of
 from llc.passes.layout_assignment import element_bits, walk_ops
-from llc.passes.layout_cost import access_cost, capability_of, conversion_cost
+from llc.passes.layout_cost import access_cost, capability_of, conversion_cost, folded_reduction
 from llc.passes.layout_solver import block_weight
 
 __all__ = [
@@ -255,6 +255,8 @@ def _reduction(op: Operation) -> ReductionLine | None:
             )
         except LayoutError:
             return None
+    if folded_reduction(op, [encoding_of(v.type) for v in operands]):
+        cost = 0.0  # constants reduced in registers: LLVM folds the whole reduction
     first = operands[0]
     return ReductionLine(
         _label(first),

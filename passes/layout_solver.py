@@ -116,6 +116,7 @@ from llc.passes.layout_cost import (
     access_cost,
     conversion_cost,
     conversion_lower_bound,
+    folded_reduction,
     remat_cost,
 )
 
@@ -1047,6 +1048,8 @@ def _price_reduction(
     rule = rule_for(op)
 
     def cost(layouts: Sequence[Attribute | None]) -> float:
+        if folded_reduction(op, [None if e is ANY else e for e in layouts]):
+            return 0.0
         total = 0.0
         for v, enc in zip(operands, layouts, strict=False):
             if enc is None or enc is ANY:

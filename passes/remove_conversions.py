@@ -50,7 +50,7 @@ from llc.passes.layout_assignment import (
     typed_properties,
     walk_ops,
 )
-from llc.passes.layout_cost import capability_of, conversion_cost, remat_cost
+from llc.passes.layout_cost import capability_of, conversion_cost, folded_reduction, remat_cost
 
 __all__ = [
     "RematPlan",
@@ -496,6 +496,13 @@ def _reduction_delta(op: Operation, layouts: dict[int, Attribute], copied: bool 
             new += reduction_cost(want, shape_of(v.type), axis, element_bits(v.type))
         except (LayoutError, ValueError, AttributeError):
             return float("inf")
+    operands = [op.operands[i] for i in tensor_operands(op)]
+    if folded_reduction(op, [encoding_of(v.type) for v in operands]):
+        old = 0.0
+    if folded_reduction(
+        op, [layouts.get(i, encoding_of(op.operands[i].type)) for i in tensor_operands(op)]
+    ):
+        new = 0.0
     return new if copied else max(0.0, new - old)
 
 
@@ -592,7 +599,8 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             if encoding_of(op.src.type) == encoding_of(op.result.type):
                 continue
             if (
-                move_out_of_loop(op, max_slice, log)
+                fold_into_sinks(op, log)
+                or move_out_of_loop(op, max_slice, log)
                 or move_out_of_while(op, max_slice, log)
                 or push_into_if(op, max_slice, log)
             ):
@@ -1210,6 +1218,57 @@ def sink_conversion(
     if log is not None:
         relation = "<" if after < before else "= (one conversion fewer)"
         log.append(f"sink {_label(cvt)} below {user.name}: {after:g} {relation} {before:g}")
+    return True
+
+
+def fold_into_sinks(cvt: ConvertLayoutOp, log: list[str] | None = None) -> bool:
+    """Drop ``cvt(x : A -> B)`` when every reader takes any layout (a ``local_alloc`` or
+    ``local_store`` writing shared memory, a print) and writing ``x`` in ``A`` costs no more than
+    in ``B``: a buffer written from registers and read back by ``local_load`` moves its data
+    from the written layout to the loaded one, priced as that conversion (as ``--layout-report``
+    prices the pair), so ``A`` is taken where it is no farther from the readers' layouts than
+    ``B``. Triton's pass lets such a writer take the layout it is given the same way;
+    rebuilding ``x`` in ``B`` instead (a constant costs nothing) would leave the conversion in
+    the pair. Returns whether it dropped the conversion.
+
+    >>> fold_into_sinks.__name__
+    'fold_into_sinks'
+    """
+    from llc.passes.layout_solver import block_weight
+
+    uses = list(cvt.result.uses)
+    if not uses or any(not _takes_any(u.operation, u.index) for u in uses):
+        return False
+    src, dst = encoding_of(cvt.src.type), encoding_of(cvt.result.type)
+    if src is None or dst is None:
+        return False
+    t = cvt.src.type
+    shape, bits, capability = shape_of(t), element_bits(t), capability_of(cvt)
+
+    def staged(enc: Attribute) -> float:
+        total = 0.0
+        for u in uses:
+            op = u.operation
+            buffer = op.results[0] if op.name == "tl.local_alloc" and op.results else None
+            if op.name == "tl.local_store" and len(op.operands) > 1:
+                buffer = op.operands[1]
+            for r in buffer.uses if buffer is not None else []:
+                reader = r.operation
+                if reader.name == "tl.local_load" and reader.results:
+                    loaded = encoding_of(reader.results[0].type)
+                    if loaded is not None and shape_of(reader.results[0].type) == shape:
+                        total += block_weight(reader.parent_block()) * conversion_cost(
+                            enc, loaded, shape, bits, capability
+                        )
+        return total
+
+    kept, moved = staged(src), staged(dst)
+    if kept > moved:
+        return False
+    cvt.result.replace_all_uses_with(cvt.src)
+    Rewriter.erase_op(cvt)
+    if log is not None:
+        log.append(f"fold {_label(cvt)} into its writers: staged {kept:g} <= {moved:g}")
     return True
 
 
