@@ -1765,7 +1765,8 @@ def solve_model(
             result = SolveResult(None, _INF, "time limit reached", 0.0, proven=False)
         else:
             reduction = reduce_model(model)
-            result = _solve_lazy(reduction.model, left)
+            warm = None if best is staged else [best[n] for n in reduction.kept]
+            result = _solve_lazy(reduction.model, left, warm)
             rounds += result.rounds
         seconds = time.process_time() - start
         if result.choice is None:
@@ -1784,7 +1785,9 @@ def solve_model(
             return SolveResult(choice, exact, "optimal", seconds, rounds)
 
 
-def _solve_lazy(model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S) -> SolveResult:
+def _solve_lazy(
+    model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S, warm: Sequence[int] | None = None
+) -> SolveResult:
     """The exact optimum of ``model`` within ``time_limit`` seconds of CPU time (its ILP).
 
     Conversions are priced lazily: the ILP first counts each one not priced yet at its lower
@@ -1794,11 +1797,14 @@ def _solve_lazy(model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S) -> Sol
 
     Past the time limit the result is not ``proven``: ``choice`` is the cheapest assignment
     priced exactly so far (the staged one, a round's optimum, HiGHS's incumbent), ``None``
-    when none beats the staged assignment.
+    when none beats the staged assignment. ``warm``: an assignment to start from when it is
+    cheaper than the staged one (the best one an earlier round found).
     """
     start = time.process_time()
     staged = model.staged_choice()
     best, best_cost = staged, model.evaluate(staged)  # the warm start is priced exactly
+    if warm is not None and (cost := model.evaluate(warm)) < best_cost:
+        best, best_cost = list(warm), cost
     rounds = 0
     ilp = _Ilp(model)
     ilp.build()
