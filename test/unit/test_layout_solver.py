@@ -36,7 +36,7 @@ def _close(a: float, b: float) -> bool:
 
 def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
     start = time.process_time()
-    covered = total = improved = brute = 0
+    covered = total = improved = brute = reduced = 0
     for seed in ORACLE_SEEDS:
         for case in solve_cases(generate_kernel(seed, steps=1).layout_free):
             total += 1
@@ -60,6 +60,8 @@ def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
             for key, bound in model._lower.items():
                 if key in model._price:
                     assert bound <= model._price[key] + 1e-9, (seed, key)
+            if seed % 50 == 0:
+                reduced += _check_reduction(model, truth, seed)
     seconds = time.process_time() - start
     print(
         f"{total} functions, {covered} enumerated exactly ({brute} by plain enumeration), "
@@ -68,6 +70,7 @@ def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
     assert total >= 300
     assert covered >= 0.9 * total
     assert improved > 0
+    assert reduced > 0
 
 
 @pytest.mark.parametrize("seed", range(0, 40, 4))
@@ -401,30 +404,20 @@ def test_a_shared_conversion_keeps_its_nodes() -> None:
     assert reduce_model(m).kept == [0, 1, 2]
 
 
-def test_reduced_model_reaches_the_exact_minimum_on_generated_kernels() -> None:
-    """:func:`reduce_model` on the generated kernels of the oracle (every conversion priced
-    first, so the tables are exact): the ILP of what is left, expanded, costs the true
-    minimum (``exact_minimum`` on the whole model), and ``solve_model(reduce=True)`` reaches
-    it with lazy prices."""
-    eliminated = checked = 0
-    for seed in range(0, 300, 25):
-        for case in solve_cases(generate_kernel(seed, steps=1).layout_free):
-            model = case.model
-            truth = exact_minimum(model)
-            if truth is None:
-                continue
-            for v, demands in model.demands.items():  # exact prices: exact tables
-                vi = model.value_id[v]
-                for hi in model.cand_ids[model.node_of[v]]:
-                    for t in {t for d in demands for t in d.target_ids if t >= 0}:
-                        model.price(vi, hi, t)
-            reduction = reduce_model(model)
-            eliminated += len(model.candidates) - len(reduction.kept)
-            result = solve_model(reduction.model, 30.0)
-            assert result.proven
-            assert _close(result.objective, truth), (seed, result.objective, truth)
-            assert _close(model.evaluate(reduction.expand(result.choice)), truth), seed
-            lazy = solve_model(model, 30.0, reduce=True)
-            assert lazy.proven and _close(lazy.objective, truth), (seed, lazy.objective, truth)
-            checked += 1
-    assert checked >= 10 and eliminated > checked
+def _check_reduction(model: LayoutModel, truth: float, seed: int) -> int:
+    """:func:`reduce_model` on an oracle kernel (every conversion priced first, so its tables
+    are exact): the ILP of what is left, expanded, costs the true minimum, and so does
+    ``solve_model(reduce=True)`` (lazy prices, rounds); how many nodes were eliminated."""
+    for v, demands in model.demands.items():
+        vi = model.value_id[v]
+        for hi in model.cand_ids[model.node_of[v]]:
+            for t in {t for d in demands for t in d.target_ids if t >= 0}:
+                model.price(vi, hi, t)
+    reduction = reduce_model(model)
+    result = solve_model(reduction.model, 30.0)
+    assert result.proven
+    assert _close(result.objective, truth), (seed, result.objective, truth)
+    assert _close(model.evaluate(reduction.expand(result.choice)), truth), seed
+    lazy = solve_model(model, 30.0, reduce=True)
+    assert lazy.proven and _close(lazy.objective, truth), (seed, lazy.objective, truth)
+    return len(model.candidates) - len(reduction.kept)
