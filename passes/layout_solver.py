@@ -58,8 +58,10 @@ from constant bounds, else :data:`DEFAULT_TRIP_COUNT`):
 **ILP.** Binary ``x[n, i]`` (node ``n`` takes candidate ``i``), ``sum_i x[n, i] = 1``. A term on
 two nodes gets ``y[a, i, b, j] >= 0`` with the local-polytope constraints ``sum_j y = x[a, i]``,
 ``sum_i y = x[b, j]`` (exact for binary ``x``: ``y`` is then the product). A value's shared
-conversion to ``L`` is ``w[v, i, L] >= sum of the y of each demand of L`` (one ``w`` per value,
-source choice and target), so several users demanding the same layout pay once. The objective
+conversion to ``L`` is ``w[v, i, L] >= sum of the y by which one node demands L``, one row per
+demanding node (one ``w`` per value, source choice and target; the demands of one node are one
+expression, as its candidates exclude each other), so several users demanding the same layout
+pay once. The objective
 of the optimum equals the model's cost of its assignment (:meth:`LayoutModel.evaluate`), which
 :func:`brute_force_minimum` checks by enumeration on small functions.
 
