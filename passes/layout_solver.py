@@ -58,8 +58,10 @@ from constant bounds, else :data:`DEFAULT_TRIP_COUNT`):
 **ILP.** Binary ``x[n, i]`` (node ``n`` takes candidate ``i``), ``sum_i x[n, i] = 1``. A term on
 two nodes gets ``y[a, i, b, j] >= 0`` with the local-polytope constraints ``sum_j y = x[a, i]``,
 ``sum_i y = x[b, j]`` (exact for binary ``x``: ``y`` is then the product). A value's shared
-conversion to ``L`` is ``w[v, i, L] >= sum of the y of each demand of L`` (one ``w`` per value,
-source choice and target), so several users demanding the same layout pay once. The objective
+conversion to ``L`` is ``w[v, i, L] >= sum of the y by which one node demands L``, one row per
+demanding node (one ``w`` per value, source choice and target; the demands of one node are one
+expression, as its candidates exclude each other), so several users demanding the same layout
+pay once. The objective
 of the optimum equals the model's cost of its assignment (:meth:`LayoutModel.evaluate`), which
 :func:`brute_force_minimum` checks by enumeration on small functions.
 
@@ -128,11 +130,13 @@ __all__ = [
     "MAX_TIED_CANDIDATES",
     "TIE_ABOVE_VALUES",
     "LayoutModel",
+    "ModelReduction",
     "SolveResult",
     "block_weight",
     "brute_force_minimum",
     "build_model",
     "exact_minimum",
+    "reduce_model",
     "solve_function",
     "trip_count",
 ]
@@ -1229,23 +1233,28 @@ class _Ilp:
             vi = m.value_id[v]
             weight = m.weight[v]
             for i, hi in enumerate(m.cand_ids[s]):
-                # target -> one indicator expression per demand that can ask for it
-                by_target: dict[int, list[tuple[float, list[int]]]] = {}
+                # target -> demanding node -> the indicator that it asks for it: the demands
+                # of one node are one expression (its candidates exclude each other, so the
+                # union of their columns is exact; one row per demand would let the relaxation
+                # pay the largest instead of their sum)
+                by_node: dict[int, dict[int, tuple[float, set[int]]]] = {}
                 for d in demands:
                     if d.key is None:
                         t = d.target_ids[0]
                         if t >= 0 and t != hi:
-                            by_target.setdefault(t, []).append(self.indicator(s, i, None, 0))
+                            const, cols = self.indicator(s, i, None, 0)
+                            by_node.setdefault(t, {})[-1] = (const, set(cols))
                         continue
-                    grouped: dict[int, tuple[float, list[int]]] = {}
                     for j, t in enumerate(d.target_ids):
                         if t < 0 or t == hi:
                             continue
                         const, cols = self.indicator(s, i, d.key, j)
-                        old = grouped.get(t, (0.0, []))
-                        grouped[t] = (old[0] + const, old[1] + cols)
-                    for t, expr in grouped.items():
-                        by_target.setdefault(t, []).append(expr)
+                        old_const, old_cols = by_node.setdefault(t, {}).get(d.key, (0.0, set()))
+                        by_node[t][d.key] = (max(old_const, const), old_cols | set(cols))
+                by_target = {
+                    t: [(const, sorted(cols)) for const, cols in nodes.values()]
+                    for t, nodes in by_node.items()
+                }
                 for t, exprs in by_target.items():
                     if m.is_priced(vi, hi, t) and m.price(vi, hi, t) == 0:
                         continue
@@ -1511,8 +1520,280 @@ class _Ilp:
             h.setSolution(len(index), np.array(index, dtype=np.int32), np.array(value))
 
 
-def solve_model(model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S) -> SolveResult:
-    """The exact optimum of ``model`` within ``time_limit`` seconds of CPU time.
+# ---------------------------------------------------------------------------------- reduction
+@dataclass
+class ModelReduction:
+    """What :func:`reduce_model` left of a model, and how to choose the nodes it eliminated.
+
+    ``model``: the nodes ``kept`` (renumbered in that order) with what was folded into their
+    access costs and pair tables; ``steps``: per eliminated node, in elimination order, its
+    neighbours (none, one or two original nodes) and its cost table over its own candidate and
+    theirs (the node takes the cheapest candidate given its neighbours' choice).
+    """
+
+    model: LayoutModel
+    kept: list[int]
+    steps: list[tuple[int, tuple[int, ...], np.ndarray]]
+    size: int
+
+    def expand(self, choice: Sequence[int]) -> list[int]:
+        """The original model's assignment of the reduced one's ``choice`` (each eliminated
+        node, last eliminated first, takes its cheapest candidate given its neighbours').
+
+        >>> m = LayoutModel(80, candidates=[[1, 2], [3, 4]], unary=[[0.0, 0.0], [1.0, 0.0]])
+        >>> m.add_pair(0, 1, 0, 1, 5.0)
+        >>> m.finalize()
+        >>> r = reduce_model(m)
+        >>> r.kept, r.expand([])
+        ([], [1, 1])
+        """
+        full = [0] * self.size
+        for k, c in zip(self.kept, choice, strict=True):
+            full[k] = c
+        for n, neighbours, table in reversed(self.steps):
+            cut = table[(slice(None), *(full[b] for b in neighbours))]
+            full[n] = int(np.argmin(cut))
+        return full
+
+
+def _value_terms(
+    model: LayoutModel,
+) -> tuple[dict[int, list[SSAValue]], dict[tuple[int, int], list[SSAValue]], set[int]]:
+    """Split the conversion terms by the nodes they depend on: a value whose users' demands
+    depend on its own node alone (``unary``), on one other node too (``pairwise``, keyed by
+    the ordered pair), or on more (their nodes, which no reduction eliminates: a shared
+    conversion is a term over all of them)."""
+    unary: dict[int, list[SSAValue]] = {}
+    pairwise: dict[tuple[int, int], list[SSAValue]] = {}
+    hyper: set[int] = set()
+    for v, demands in model.demands.items():
+        s = model.node_of[v]
+        keys = {d.key for d in demands if d.key is not None and d.key != s}
+        if not keys:
+            unary.setdefault(s, []).append(v)
+        elif len(keys) == 1:
+            (b,) = keys
+            pairwise.setdefault((min(s, b), max(s, b)), []).append(v)
+        else:
+            hyper |= keys | {s}
+    return unary, pairwise, hyper
+
+
+def _value_table(model: LayoutModel, v: SSAValue, other: int | None) -> np.ndarray:
+    """The weighted conversion cost of ``v`` over (its node's candidate, ``other``'s
+    candidate), or over its node's alone (``other`` ``None``): every distinct layout its
+    users demand, at the price known now (exact where priced, else its lower bound)."""
+    m = model
+    s = m.node_of[v]
+    vi = m.value_id[v]
+    demands = m.demands[v]
+    na = len(m.cand_ids[s])
+    nb = 1 if other is None else len(m.cand_ids[other])
+    table = np.zeros((na, nb))
+    for i, hi in enumerate(m.cand_ids[s]):
+        fixed: set[int] = set()
+        for d in demands:
+            if d.key is None:
+                fixed.add(d.target_ids[0])
+            elif d.key == s:
+                fixed.add(d.target_ids[i])
+        for j in range(nb):
+            wanted = set(fixed)
+            if other is not None:
+                wanted.update(d.target_ids[j] for d in demands if d.key == other)
+            wanted.discard(hi)
+            wanted.discard(-1)
+            table[i, j] = m.weight[v] * sum(m.price(vi, hi, t, exact=False) for t in wanted)
+    return table
+
+
+def reduce_model(model: LayoutModel) -> ModelReduction:
+    """Eliminate the nodes whose cost terms link them to at most two other nodes (the PBQP
+    reductions R0, RI and RII), exactly: the reduced model's minimum equals ``model``'s under
+    the prices known now, and :meth:`ModelReduction.expand` turns its optimum into one of
+    ``model``.
+
+    A node ``n`` with access costs ``u`` is eliminated when every term on it is over ``n``
+    alone or ``n`` and one other node (not a conversion several nodes' users share):
+
+    * no neighbour (R0): ``min_i u[i]`` joins the constant;
+    * one neighbour ``a`` (RI): ``a`` takes ``min_i (u[i] + T[i, j])`` as access cost of its
+      candidate ``j``;
+    * two neighbours ``a``, ``b`` (RII): the pair ``(a, b)`` takes the table
+      ``min_i (u[i] + Ta[i, j] + Tb[i, k])``: the minimum over the eliminated node, for
+      each choice of both (the sum of its two tables without the minimum is not the same
+      function).
+
+    Eliminating one node can bring its neighbours down to two, so the reductions repeat
+    (Triton's ``tl.sort`` of a 4x128 tile: 65 of its 95 nodes, every reduction and
+    ``expand_dims`` of the network). Nodes of a shared conversion term stay.
+
+    A chain ``0 - 1 - 2`` where equal neighbours cost 3 and ``b`` costs more than ``a``:
+
+    >>> m = LayoutModel(80, candidates=[["a", "b"]] * 3, unary=[[0, 1.5], [0, 2.0], [0, 1.5]])
+    >>> for a, b in ((0, 1), (1, 2)):
+    ...     for i in range(2):
+    ...         m.add_pair(a, b, i, i, 3.0)
+    >>> m.finalize()
+    >>> r = reduce_model(m)
+    >>> r.kept, r.model.constant, r.expand([])
+    ([], 2.0, [0, 1, 0])
+    >>> m.evaluate([0, 1, 0])
+    2.0
+    """
+    m = model
+    size = len(m.candidates)
+    unary_terms, pair_terms, hyper = _value_terms(m)
+    static_unary = [np.array(u, dtype=float) for u in m.unary]
+    static_pairs: dict[tuple[int, int], np.ndarray] = {
+        key: np.array(t, dtype=float) for key, t in m.pairs.items()
+    }
+    neighbours: list[set[int]] = [set() for _ in range(size)]
+    for a, b in itertools.chain(static_pairs, pair_terms):
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    constant = m.constant
+    alive = [True] * size
+    steps: list[tuple[int, tuple[int, ...], np.ndarray]] = []
+
+    def edge_table(n: int, a: int) -> np.ndarray:
+        """Every term over ``n`` and ``a``, as a table ``[n's candidate, a's candidate]``."""
+        key = (min(n, a), max(n, a))
+        table = static_pairs.pop(key, None)
+        if table is None:
+            table = np.zeros((len(m.candidates[key[0]]), len(m.candidates[key[1]])))
+        for v in pair_terms.pop(key, []):
+            t = _value_table(m, v, a if m.node_of[v] == n else n)
+            table = table + (t if m.node_of[v] == key[0] else t.T)
+        return table if n == key[0] else table.T
+
+    queue = [n for n in range(size) if n not in hyper and len(neighbours[n]) <= 2]
+    while queue:
+        n = queue.pop()
+        if not alive[n] or len(neighbours[n]) > 2:
+            continue
+        u = static_unary[n]
+        for v in unary_terms.pop(n, []):
+            u = u + _value_table(m, v, None)[:, 0]
+        around = tuple(sorted(neighbours[n]))
+        tables = [edge_table(n, a) for a in around]
+        if not around:
+            table = u
+            constant += float(u.min())
+        elif len(around) == 1:
+            (a,) = around
+            table = u[:, None] + tables[0]
+            static_unary[a] = static_unary[a] + table.min(axis=0)
+        else:
+            a, b = around
+            table = u[:, None, None] + tables[0][:, :, None] + tables[1][:, None, :]
+            folded = table.min(axis=0)
+            key = (a, b)
+            static_pairs[key] = static_pairs[key] + folded if key in static_pairs else folded
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+        alive[n] = False
+        steps.append((n, around, table))
+        for a in around:
+            neighbours[a].discard(n)
+            if a not in hyper and len(neighbours[a]) <= 2:
+                queue.append(a)
+        neighbours[n].clear()
+
+    kept = [n for n in range(size) if alive[n]]
+    index = {n: k for k, n in enumerate(kept)}
+    reduced = LayoutModel(
+        m.capability,
+        candidates=[m.candidates[n] for n in kept],
+        node_values=[m.node_values[n] if n < len(m.node_values) else [] for n in kept],
+        pinned=[n < len(m.pinned) and m.pinned[n] for n in kept],
+        unary=[static_unary[n].tolist() for n in kept],
+        weight=m.weight,
+        constant=constant,
+        layouts=m.layouts,
+        layout_id=m.layout_id,
+        cand_ids=[m.cand_ids[n] for n in kept],
+        values=m.values,
+        value_id=m.value_id,
+        _price=m._price,
+        _lower=m._lower,
+        _remat=m._remat,
+        _converts=m._converts,
+        _sigs=m._sigs,
+        _bounds=m._bounds,
+        _fresh=m._fresh,
+        _fresh_converts=m._fresh_converts,
+        tied=m.tied,
+        gather_operands=m.gather_operands,
+    )
+    for (a, b), table in static_pairs.items():
+        reduced.pairs[(index[a], index[b])] = table
+    for v, demands in m.demands.items():
+        s = m.node_of[v]
+        if not alive[s] or any(d.key is not None and not alive[d.key] for d in demands):
+            continue  # folded into a table
+        reduced.node_of[v] = index[s]
+        reduced.demands[v] = [
+            Demand(d.value, None if d.key is None else index[d.key], d.targets, d.target_ids)
+            for d in demands
+        ]
+    return ModelReduction(reduced, kept, steps, size)
+
+
+def solve_model(
+    model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S, reduce: bool = False
+) -> SolveResult:
+    """The exact optimum of ``model`` within ``time_limit`` seconds of CPU time: the ILP of
+    the model that :func:`reduce_model` leaves (``reduce``; else of ``model`` itself), its
+    eliminated nodes chosen back (see :func:`_solve_lazy` for the lazy prices and the budget).
+
+    The reduction's tables hold the prices known when it is made (exact where priced, else
+    lower bounds), so its optimum is a lower bound of the model's; the assignment it expands
+    to is priced exactly, and while that is above the bound the reduction is made again with
+    what was learnt (each round prices at least one conversion more, as a lazy round does).
+
+    >>> m = LayoutModel(80, candidates=[[1, 2], [3]], unary=[[5.0, 2.0], [0.0]])
+    >>> m.finalize()
+    >>> r = solve_model(m)
+    >>> r.choice, r.objective, r.proven
+    ([1, 0], 2.0, True)
+    """
+    if not reduce:
+        return _solve_lazy(model, time_limit)
+    start = time.process_time()
+    staged = model.staged_choice()
+    best, best_cost = staged, model.evaluate(staged)
+    rounds = 0
+    while True:
+        left = time_limit - (time.process_time() - start)
+        if left <= 0:
+            result = SolveResult(None, _INF, "time limit reached", 0.0, proven=False)
+        else:
+            reduction = reduce_model(model)
+            warm = None if best is staged else [best[n] for n in reduction.kept]
+            result = _solve_lazy(reduction.model, left, warm)
+            rounds += result.rounds
+        seconds = time.process_time() - start
+        if result.choice is None:
+            found = None if best is staged else best
+            cost = _INF if found is None else best_cost
+            return SolveResult(found, cost, result.status, seconds, rounds, proven=False)
+        choice = reduction.expand(result.choice)
+        exact = model.evaluate(choice)
+        if exact < best_cost:
+            best, best_cost = choice, exact
+        if not result.proven:
+            found = None if best is staged else best
+            cost = _INF if found is None else best_cost
+            return SolveResult(found, cost, result.status, seconds, rounds, proven=False)
+        if exact <= result.objective + 1e-6 * max(1.0, abs(exact)):
+            return SolveResult(choice, exact, "optimal", seconds, rounds)
+
+
+def _solve_lazy(
+    model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S, warm: Sequence[int] | None = None
+) -> SolveResult:
+    """The exact optimum of ``model`` within ``time_limit`` seconds of CPU time (its ILP).
 
     Conversions are priced lazily: the ILP first counts each one not priced yet at its lower
     bound; the conversions its optimum uses are then priced exactly and the ILP is solved again,
@@ -1521,11 +1802,14 @@ def solve_model(model: LayoutModel, time_limit: float = DEFAULT_BUDGET_S) -> Sol
 
     Past the time limit the result is not ``proven``: ``choice`` is the cheapest assignment
     priced exactly so far (the staged one, a round's optimum, HiGHS's incumbent), ``None``
-    when none beats the staged assignment.
+    when none beats the staged assignment. ``warm``: an assignment to start from when it is
+    cheaper than the staged one (the best one an earlier round found).
     """
     start = time.process_time()
     staged = model.staged_choice()
     best, best_cost = staged, model.evaluate(staged)  # the warm start is priced exactly
+    if warm is not None and (cost := model.evaluate(warm)) < best_cost:
+        best, best_cost = list(warm), cost
     rounds = 0
     ilp = _Ilp(model)
     ilp.build()

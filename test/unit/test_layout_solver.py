@@ -16,8 +16,12 @@ from xdsl.context import Context
 from llc.dialects.ttgir import parse_triton_module
 from llc.passes.layout_passes import OptimizeLayoutsPass, PropagateLayoutsPass
 from llc.passes.layout_solver import (
+    Demand,
+    LayoutModel,
     brute_force_minimum,
     exact_minimum,
+    reduce_model,
+    solve_model,
     trip_count,
 )
 from llc.testing.kernel_gen import KernelConfig, generate_kernel
@@ -32,7 +36,7 @@ def _close(a: float, b: float) -> bool:
 
 def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
     start = time.process_time()
-    covered = total = improved = brute = 0
+    covered = total = improved = brute = reduced = 0
     for seed in ORACLE_SEEDS:
         for case in solve_cases(generate_kernel(seed, steps=1).layout_free):
             total += 1
@@ -56,6 +60,8 @@ def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
             for key, bound in model._lower.items():
                 if key in model._price:
                     assert bound <= model._price[key] + 1e-9, (seed, key)
+            if seed % 50 == 0:
+                reduced += _check_reduction(model, truth, seed)
     seconds = time.process_time() - start
     print(
         f"{total} functions, {covered} enumerated exactly ({brute} by plain enumeration), "
@@ -64,6 +70,7 @@ def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
     assert total >= 300
     assert covered >= 0.9 * total
     assert improved > 0
+    assert reduced > 0
 
 
 @pytest.mark.parametrize("seed", range(0, 40, 4))
@@ -345,3 +352,72 @@ def test_a_broadcast_column_layout_ranks_after_the_row_layouts() -> None:
     assert _redundant(of_column, [of_column], (128,), cache)
     assert not _redundant(of_acc, [of_column], (128,), cache)
     assert _redundant(of_column, [of_acc], (128,), cache)  # the other way round: one is enough
+
+
+def _chain(middle: list[float]) -> LayoutModel:
+    """Nodes 0 - 1 - 2 with two candidates each: equal neighbours cost 3, node 1's access
+    costs ``middle``, the ends' candidate ``b`` 1.5."""
+    m = LayoutModel(80, candidates=[["a", "b"]] * 3, unary=[[0.0, 1.5], middle, [0.0, 1.5]])
+    for a, b in ((0, 1), (1, 2)):
+        for i in range(2):
+            m.add_pair(a, b, i, i, 3.0)
+    m.finalize()
+    return m
+
+
+def test_each_reduction_keeps_the_minimum() -> None:
+    """R0, RI and RII on tiny models, against enumeration: a triangle (node 2 goes first, with
+    two neighbours: RII, then RI, R0; the minimum 3.0 needs node 2 at ``b``: an RII that
+    drops the minimum over it, keeping its first candidate, gives 6.0), the chain 0 - 1 - 2
+    and a star (RI, then R0) and a lone node (R0)."""
+    chain = _chain([0.0, 2.0])
+    triangle = LayoutModel(80, candidates=[["a", "b"]] * 3, unary=[[0, 1.5], [0, 2], [1.5, 0]])
+    for a, b in ((0, 1), (1, 2), (0, 2)):
+        for i in range(2):
+            triangle.add_pair(a, b, i, i, 3.0)
+    triangle.finalize()
+    star = LayoutModel(80, candidates=[["a", "b"]] * 3, unary=[[0.0, 0.5], [0.0, 4.0], [1.0, 0.0]])
+    star.add_pair(0, 1, 0, 0, 2.0)
+    star.add_pair(0, 2, 1, 1, 3.0)
+    star.finalize()
+    lone = LayoutModel(80, candidates=[["a", "b", "c"]], unary=[[2.0, 1.0, 3.0]], constant=0.5)
+    lone.finalize()
+    for model, minimum in ((triangle, 3.0), (chain, 2.0), (star, 1.5), (lone, 1.5)):
+        assert brute_force_minimum(model) == minimum
+        reduction = reduce_model(model)
+        assert reduction.kept == []  # every node eliminated
+        assert reduction.model.constant == minimum
+        assert model.evaluate(reduction.expand([])) == minimum
+
+
+def test_a_shared_conversion_keeps_its_nodes() -> None:
+    """A value two users convert (one conversion shared when both want the same layout) is a
+    term over three nodes: none of them is eliminated (folding it into pairs would pay the
+    conversion twice)."""
+    m = LayoutModel(80, candidates=[["a", "b"]] * 3, unary=[[0.0, 0.0]] * 3)
+    v = object()
+    m.node_of[v] = 0  # type: ignore[index]
+    m.node_values[:] = [[v], [], []]
+    m.weight[v] = 1.0  # type: ignore[index]
+    m.demands[v] = [Demand(v, 1, ["a", "b"]), Demand(v, 2, ["a", "b"])]  # type: ignore[arg-type]
+    m.finalize()
+    assert reduce_model(m).kept == [0, 1, 2]
+
+
+def _check_reduction(model: LayoutModel, truth: float, seed: int) -> int:
+    """:func:`reduce_model` on an oracle kernel (every conversion priced first, so its tables
+    are exact): the ILP of what is left, expanded, costs the true minimum, and so does
+    ``solve_model(reduce=True)`` (lazy prices, rounds); how many nodes were eliminated."""
+    for v, demands in model.demands.items():
+        vi = model.value_id[v]
+        for hi in model.cand_ids[model.node_of[v]]:
+            for t in {t for d in demands for t in d.target_ids if t >= 0}:
+                model.price(vi, hi, t)
+    reduction = reduce_model(model)
+    result = solve_model(reduction.model, 30.0)
+    assert result.proven
+    assert _close(result.objective, truth), (seed, result.objective, truth)
+    assert _close(model.evaluate(reduction.expand(result.choice)), truth), seed
+    lazy = solve_model(model, 30.0, reduce=True)
+    assert lazy.proven and _close(lazy.objective, truth), (seed, lazy.objective, truth)
+    return len(model.candidates) - len(reduction.kept)

@@ -77,27 +77,7 @@ def _triton(kernel: str) -> tuple[FunctionReport, int]:
     return report, _convert_count(text)
 
 
-OVER_BUDGET = {
-    "sort_rows.sm80": "the tied model's last MIP needs 6 to 8 s of CPU to prove 560.508 (its "
-    "root bound is 559.0: the relaxation of the shared conversions is weak on this network); "
-    "the best assignment found within 2 s (561.5) is kept and the rewrite then leaves 0 "
-    "conversions, figure below Triton's (test_sort_figure_is_at_most_tritons)",
-}
-"""Where the solver does not finish within the default budget (strict expected failures)."""
-
-
-@pytest.mark.parametrize(
-    "kernel",
-    [
-        pytest.param(
-            k,
-            marks=[pytest.mark.xfail(raises=AssertionError, strict=True, reason=r)]
-            if (r := OVER_BUDGET.get(k))
-            else [],
-        )
-        for k in KERNELS
-    ],
-)
+@pytest.mark.parametrize("kernel", [k for k in KERNELS if k != "sort_rows.sm80"])
 def test_sort_is_solved_within_the_default_budget(kernel: str) -> None:
     _, _, stderr = _llc(kernel)
     assert "remark:" not in stderr, stderr
@@ -167,10 +147,15 @@ def test_past_the_budget_the_best_assignment_found_is_kept() -> None:
 def test_the_branch_and_bound_stops_at_the_budget() -> None:
     """The budget is CPU time and HiGHS's own limit is wall-clock (with slack, so that a loaded
     machine gives the same layouts): the solver interrupts the branch and bound from its
-    callback. The tied model of the 4x128 sort reaches its MIP after about 0.9 s of lazy
-    rounds and needs 6-8 s more to prove its optimum: with a 2 s budget it stops at about
-    2.05 s, keeping the best assignment found; without the interrupt it ran to 3.1 s (HiGHS's
-    own wall-clock limit). The margin is wide because the machine may be loaded."""
+    callback. The tied model of the 4x128 sort (the one sort not proven within the default
+    budget: ``test_sort_is_solved_within_the_default_budget`` leaves it out) reaches its MIP
+    after about 0.9 s of lazy rounds and needs 5 to 9 s more to prove 560.508 (root bound
+    559.0: the relaxation of the make_range's and the masks' shared conversions, a set cover,
+    is weak); with a 2 s budget it stops at about 2.05 s, keeping the best assignment found
+    (about 560.5, 0 conversions after the rewrite, below Triton's figure); without the
+    interrupt it ran to 3.1 s (HiGHS's own wall-clock limit). The margin is wide because the
+    machine may be loaded. When the sort is proven within the budget, this test fails: move it
+    into ``test_sort_is_solved_within_the_default_budget``."""
     from llc.passes.layout_solver import TIE_ABOVE_VALUES, solve_model
 
     model = _model("sort_rows.sm80", TIE_ABOVE_VALUES)
