@@ -12,8 +12,10 @@ Both are compiled by ``triton.compile`` from the TTGIR stage on, and their PTX i
 ``ld.shared``/``st.shared`` and ``ldmatrix``/``stmatrix`` by bits per thread, ``shfl`` by width.
 The table gives, per thread and per static instruction (a loop body counts once), the bytes
 moved through shared memory and through shuffles; ``wgmma`` reads its shared operands itself
-and is not counted (llc and Triton now stage the same operands for it). A kernel llc cannot read
-yet is listed with the reason.
+and is not counted (llc and Triton now stage the same operands for it). Also per kernel: the
+``ttg.convert_layout`` ops each TTGIR leaves, and the static shared-memory + shuffle wavefront
+bound (:func:`wavefront_bound`); "llc <= Triton" needs both the bytes and the bound at most
+Triton's. A kernel llc cannot read yet is listed with the reason.
 
     python bench/vs_triton_ptx.py [--kernel NAME ...] [--arch 80 --arch 90] [--keep DIR]
 """
