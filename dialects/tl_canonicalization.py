@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import VerifyException
 
 from llc.dialects import tl
 
@@ -267,7 +268,7 @@ class FoldNoOpConversionOfBroadcast(RewritePattern):
         new = tl.BroadcastOp(broadcast.src, op.result.type)  # type: ignore[arg-type]
         try:
             new.verify_tl()
-        except Exception:  # the operand is placed differently: the conversion stays
+        except VerifyException:  # the operand is placed differently: the conversion stays
             return
         new.attributes |= broadcast.attributes
         rewriter.replace(op, new)
