@@ -73,9 +73,15 @@ def conversion_cost(
     the module: ``ldmatrix`` from 75, ``stmatrix`` from 90, neither off CUDA)."""
     if src == dst:
         return 0.0
+    if dtype_bits == 16 and is_staged(src, dst):
+        # Not planned freely: stage_dot_operands stores the source into the operand's swizzled
+        # buffer and loads the operand from it (ldmatrix), whatever the planner would do. (8-
+        # and 32-bit operands are read with ld.shared whose width depends on the operand's
+        # order and kWidth; the planner's figure has matched Triton's PTX for them so far.)
+        return staged_cost(src, dst, shape, dtype_bits, compute_capability)
     padded = padded_shape(shape)
     try:
-        planned = float(
+        return float(
             cost_model.conversion_cost(
                 src.layout,  # type: ignore[attr-defined]
                 dst.layout,  # type: ignore[attr-defined]
@@ -86,13 +92,6 @@ def conversion_cost(
         )
     except (LayoutError, ValueError, AttributeError):
         return UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT * math.prod(padded)
-    if dtype_bits != 16 or not is_staged(src, dst):
-        # 8- and 32-bit operands are read with ld.shared whose width depends on the operand's
-        # order and kWidth; the planner's figure has matched Triton's PTX for them so far.
-        return planned
-    # Not planned freely: stage_dot_operands stores the source into the operand's swizzled
-    # buffer and loads the operand from it (ldmatrix), whatever the planner would have done.
-    return staged_cost(src, dst, shape, dtype_bits, compute_capability)
 
 
 def is_staged(src: Attribute, dst: Attribute) -> bool:
