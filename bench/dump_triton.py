@@ -1070,6 +1070,424 @@ def f16_acc_dot(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: 
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
 
 
+# ---------------------------------------------------------------------------------------------
+# Issue 18, session 5 (engineer p): kernels of other kinds than those above (norms with their
+# backward passes, split-K and int4 matmuls, transposed dot operands, reverse scans, 3-D tiles,
+# tuple reductions, a while loop over tensors, causal attention, fp8 output).
+
+
+@triton.jit
+def rms_norm(
+    x_ptr, w_ptr, y_ptr, rstd_ptr, n_rows, n_cols, stride, eps, BM: tl.constexpr, BN: tl.constexpr
+):
+    """RMSNorm forward over BM rows at once, f16 in and out, the row's rstd saved."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
+    x = x.to(tl.float32)
+    rstd = tl.rsqrt(tl.sum(x * x, axis=1) / n_cols + eps)
+    w = tl.load(w_ptr + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
+    y = x * rstd[:, None] * w[None, :]
+    tl.store(y_ptr + rows[:, None] * stride + cols[None, :], y.to(tl.float16), mask=mask)
+    tl.store(rstd_ptr + rows, rstd, mask=rows < n_rows)
+
+
+@triton.jit
+def rms_norm_bwd(
+    dy_ptr,
+    x_ptr,
+    w_ptr,
+    rstd_ptr,
+    dx_ptr,
+    dw_ptr,
+    n_rows,
+    n_cols,
+    stride,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+):
+    """RMSNorm backward: dx per row, dw summed down the tile's rows then added atomically."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * stride + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    dy = tl.load(dy_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=cols < n_cols, other=0.0)
+    rstd = tl.load(rstd_ptr + rows, mask=rows < n_rows, other=0.0)
+    xhat = x * rstd[:, None]
+    wdy = w[None, :] * dy
+    c = tl.sum(xhat * wdy, axis=1) / n_cols
+    dx = (wdy - xhat * c[:, None]) * rstd[:, None]
+    tl.store(dx_ptr + offs, dx.to(tl.float16), mask=mask)
+    tl.atomic_add(dw_ptr + cols, tl.sum(dy * xhat, axis=0), mask=cols < n_cols)
+
+
+@triton.jit
+def split_k_matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+    SPLIT_K: tl.constexpr,
+):
+    """Split-K: each program sums every SPLIT_K-th K block, then adds its tile atomically."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    pid_k = tl.program_id(2)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = pid_k * BK + tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK * SPLIT_K)):
+        left = K - (k * SPLIT_K + pid_k) * BK
+        a = tl.load(a_ptrs, mask=tl.arange(0, BK)[None, :] < left, other=0.0)
+        b = tl.load(b_ptrs, mask=tl.arange(0, BK)[:, None] < left, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * SPLIT_K
+        b_ptrs += BK * SPLIT_K * stride_bk
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    tl.atomic_add(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc, mask=mask)
+
+
+@triton.jit
+def int4_matmul(
+    a_ptr,
+    b_ptr,
+    scale_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """W4A16: B packs two 4-bit weights per byte along K (low nibble first); unpacked with
+    shifts and masks, interleaved back along K, scaled per column, then a f16 dot."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    rkp = tl.arange(0, BK // 2)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rkp[:, None] * stride_bk + rn[None, :]
+    scale = tl.load(scale_ptr + rn, mask=rn < N, other=0.0)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs)
+        packed = tl.load(b_ptrs)
+        lo = (packed & 0xF).to(tl.int8) - 8
+        hi = ((packed >> 4) & 0xF).to(tl.int8) - 8
+        w = tl.join(lo, hi).permute(0, 2, 1).reshape(BK, BN)
+        b = w.to(tl.float16) * scale[None, :]
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += (BK // 2) * stride_bk
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :]
+    tl.store(c_ptrs, acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def softmax_bwd(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """Softmax backward: dx = y * (dy - sum(y * dy)) row by row, f16 in, f32 math."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * stride + cols[None, :]
+    y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    dy = tl.load(dy_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    dot = tl.sum(y * dy, axis=1, keep_dims=True)
+    tl.store(dx_ptr + offs, (y * (dy - dot)).to(tl.float16), mask=mask)
+
+
+@triton.jit
+def log_softmax_nll(
+    x_ptr,
+    target_ptr,
+    logp_ptr,
+    loss_ptr,
+    n_rows,
+    n_cols,
+    stride,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+):
+    """Log-softmax of BM rows, written out, and each row's NLL picked by its target with a
+    compare against a broadcast column index (no gather)."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * stride + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    z = x - tl.max(x, axis=1)[:, None]
+    logp = z - tl.log(tl.sum(tl.exp(z), axis=1))[:, None]
+    tl.store(logp_ptr + offs, logp, mask=mask)
+    target = tl.load(target_ptr + rows, mask=rows < n_rows, other=0)
+    picked = tl.sum(tl.where(cols[None, :] == target[:, None], logp, 0.0), axis=1)
+    tl.store(loss_ptr + rows, -picked, mask=rows < n_rows)
+
+
+@triton.jit
+def reverse_cumsum(x_ptr, r_ptr, c_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """Suffix sums: tl.cumsum(reverse=True) along the rows and down the columns of one tile."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * stride + rn[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(r_ptr + offs, tl.cumsum(x, axis=1, reverse=True))
+    tl.store(c_ptr + offs, tl.cumsum(x, axis=0, reverse=True))
+
+
+@triton.jit
+def transpose_reduce(x_ptr, y_ptr, s_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """A tile written transposed after a column scale, and the transposed tile's row sums."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :])
+    x = x * tl.max(tl.abs(x), axis=0)[None, :]
+    t = tl.trans(x)
+    tl.store(y_ptr + rn[:, None] * BM + tl.arange(0, BM)[None, :], t)
+    tl.store(s_ptr + rn, tl.sum(t, axis=1))
+
+
+@triton.jit
+def causal_attention(
+    q_ptr,
+    k_ptr,
+    v_ptr,
+    o_ptr,
+    lse_ptr,
+    stride,
+    sm_scale,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    D: tl.constexpr,
+):
+    """Flash attention forward with the causal mask applied inside the loop (exp2, log-sum-exp
+    saved), K read through tl.trans of a row-major tile."""
+    start_m = tl.program_id(0)
+    rm = start_m * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * stride + rd[None, :])
+    m_i = tl.full([BM], -float("inf"), tl.float32)
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    for start_n in range(0, (start_m + 1) * BM, BN):
+        cols = start_n + rn
+        k = tl.load(k_ptr + cols[:, None] * stride + rd[None, :])
+        qk = tl.dot(q, tl.trans(k)) * qk_scale
+        qk = tl.where(rm[:, None] >= cols[None, :], qk, -float("inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + cols[:, None] * stride + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(lse_ptr + rm, m_i + tl.math.log2(l_i))
+    tl.store(o_ptr + rm[:, None] * stride + rd[None, :], (acc / l_i[:, None]).to(tl.float16))
+
+
+@triton.jit
+def scaled_matmul_fp8_out(
+    a_ptr,
+    b_ptr,
+    sa_ptr,
+    sb_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_bk,
+    stride_cm,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """f16 matmul, per-row and per-column scales in the epilogue, clamped and stored as e5m2."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = _matmul_tile(a_ptr, b_ptr, K, stride_am, stride_bk, rm, rn, BM, BN, BK)
+    sa = tl.load(sa_ptr + rm, mask=rm < M, other=1.0)
+    sb = tl.load(sb_ptr + rn, mask=rn < N, other=1.0)
+    acc = tl.clamp(acc * sa[:, None] * sb[None, :], -57344.0, 57344.0)
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :]
+    tl.store(c_ptrs, acc.to(tl.float8e5), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def group_norm(x_ptr, y_ptr, w_ptr, b_ptr, eps, C: tl.constexpr, HW: tl.constexpr, G: tl.constexpr):
+    """Group norm of one sample: the [C, HW] tile reshaped to [G, C/G, HW], statistics over
+    the two inner dims, per-channel affine."""
+    n = tl.program_id(0)
+    rc = tl.arange(0, C)
+    rs = tl.arange(0, HW)
+    offs = n * C * HW + rc[:, None] * HW + rs[None, :]
+    x = tl.load(x_ptr + offs).to(tl.float32)
+    g = tl.reshape(x, (G, C // G, HW))
+    mean = tl.sum(tl.sum(g, axis=2), axis=1) / (C // G * HW)
+    xc = g - mean[:, None, None]
+    var = tl.sum(tl.sum(xc * xc, axis=2), axis=1) / (C // G * HW)
+    xn = tl.reshape(xc * tl.rsqrt(var + eps)[:, None, None], (C, HW))
+    w = tl.load(w_ptr + rc)
+    b = tl.load(b_ptr + rc)
+    tl.store(y_ptr + offs, (xn * w[:, None] + b[:, None]).to(tl.float16))
+
+
+@triton.jit
+def embedding_layer_norm(
+    ids_ptr, emb_ptr, pos_ptr, w_ptr, y_ptr, n_tokens, D: tl.constexpr, BM: tl.constexpr
+):
+    """Token embeddings gathered by loaded ids (pointer arithmetic), plus positions, then
+    layer norm per token."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, D)
+    ids = tl.load(ids_ptr + rows, mask=rows < n_tokens, other=0).to(tl.int64)
+    x = tl.load(emb_ptr + ids[:, None] * D + cols[None, :]).to(tl.float32)
+    x += tl.load(pos_ptr + (rows % 512)[:, None] * D + cols[None, :]).to(tl.float32)
+    mean = tl.sum(x, axis=1) / D
+    xc = x - mean[:, None]
+    rstd = tl.rsqrt(tl.sum(xc * xc, axis=1) / D + 1e-5)
+    w = tl.load(w_ptr + cols)
+    y = xc * rstd[:, None] * w[None, :]
+    tl.store(
+        y_ptr + rows[:, None] * D + cols[None, :], y.to(tl.float16), mask=rows[:, None] < n_tokens
+    )
+
+
+@triton.jit
+def argmax_keepdims(x_ptr, y_ptr, i_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """tl.argmax down the columns with keep_dims, used as a [1, BN] row against the tile: a
+    one-hot of each column's maximum."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :])
+    i = tl.argmax(x, axis=0, keep_dims=True)
+    one_hot = tl.where(rm[:, None] == i, 1.0, 0.0)
+    tl.store(y_ptr + rm[:, None] * stride + rn[None, :], one_hot)
+    tl.store(i_ptr + rn[None, :], i)
+
+
+@triton.jit
+def bucketize(x_ptr, bounds_ptr, counts_ptr, out_ptr, n, BLOCK: tl.constexpr, NB: tl.constexpr):
+    """Histogram-like binning: each value against every boundary (1-D vectors broadcast to
+    2-D), the bin counted by a sum of compares, clipped by a tl.where chain, then counted with
+    atomics."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    bounds = tl.load(bounds_ptr + tl.arange(0, NB))
+    b = tl.sum((x[:, None] >= bounds[None, :]).to(tl.int32), axis=1)
+    b = tl.where(x != x, 0, tl.where(b > NB - 1, NB - 1, tl.where(b < 1, 0, b)))
+    tl.store(out_ptr + offs, b, mask=offs < n)
+    tl.atomic_add(counts_ptr + b, 1, mask=offs < n)
+
+
+@triton.jit
+def tile_3d_permute(x_ptr, y_ptr, s_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    """A 2-D tile reshaped to 3-D, permuted (2, 0, 1), summed over its new middle dim, and the
+    permuted tile flattened and stored."""
+    ra = tl.arange(0, A * B)
+    rc = tl.arange(0, C)
+    x = tl.load(x_ptr + ra[:, None] * C + rc[None, :])
+    t = tl.permute(tl.reshape(x, (A, B, C)), (2, 0, 1))
+    s = tl.sum(t, axis=1)
+    tl.store(s_ptr + tl.arange(0, C)[:, None] * B + tl.arange(0, B)[None, :], s)
+    flat = tl.reshape(t, (C, A * B))
+    tl.store(y_ptr + rc[:, None] * (A * B) + ra[None, :], flat)
+
+
+@triton.jit
+def complex_mul(x_ptr, y_ptr, o_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    """Interleaved complex numbers: tl.split of (re, im) pairs, a product, tl.join back."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, 2 * BN)
+    offs = rm[:, None] * (2 * BN) + rn[None, :]
+    xr, xi = tl.split(tl.reshape(tl.load(x_ptr + offs), (BM, BN, 2)))
+    yr, yi = tl.split(tl.reshape(tl.load(y_ptr + offs), (BM, BN, 2)))
+    out = tl.join(xr * yr - xi * yi, xr * yi + xi * yr)
+    tl.store(o_ptr + offs, tl.reshape(out, (BM, 2 * BN)))
+
+
+@triton.jit
+def dot_trans_a(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """A^T @ B with A stored K-major ([K, M] row-major): the transposed operand of a weight
+    gradient."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + (k + rk)[:, None] * BM + rm[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(tl.trans(a), b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def _minmax_combine(lo1, hi1, n1, lo2, hi2, n2):
+    return tl.minimum(lo1, lo2), tl.maximum(hi1, hi2), n1 + n2
+
+
+@triton.jit
+def minmax_count(x_ptr, lo_ptr, hi_ptr, n_ptr, stride, BM: tl.constexpr, BN: tl.constexpr):
+    """A three-result tl.reduce with a custom combine down the columns: the minimum, the
+    maximum and the count of finite values."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :])
+    finite = tl.abs(x) < float("inf")
+    lo, hi, cnt = tl.reduce(
+        (
+            tl.where(finite, x, float("inf")),
+            tl.where(finite, x, -float("inf")),
+            finite.to(tl.int32),
+        ),
+        0,
+        _minmax_combine,
+    )
+    tl.store(lo_ptr + rn, lo)
+    tl.store(hi_ptr + rn, hi)
+    tl.store(n_ptr + rn, cnt)
+
+
+@triton.jit
+def bisect_rows(x_ptr, t_ptr, y_ptr, iters, BM: tl.constexpr, BN: tl.constexpr):
+    """Bisection for each row's threshold with a while loop carrying 1-D bounds: find tau with
+    sum(max(x - tau, 0)) = t (the sparsemax projection's root), then apply it to the tile."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * BN + rn[None, :])
+    t = tl.load(t_ptr + rm)
+    lo = tl.min(x, axis=1) - t
+    hi = tl.max(x, axis=1)
+    i = 0
+    while i < iters:
+        mid = (lo + hi) * 0.5
+        s = tl.sum(tl.maximum(x - mid[:, None], 0.0), axis=1)
+        lo = tl.where(s > t, mid, lo)
+        hi = tl.where(s > t, hi, mid)
+        i += 1
+    tau = (lo + hi) * 0.5
+    tl.store(y_ptr + rm[:, None] * BN + rn[None, :], tl.maximum(x - tau[:, None], 0.0))
+
+
 KERNELS: dict[str, tuple[Any, dict[str, str], dict[str, int], int]] = {
     "vector_add": (
         vector_add,
@@ -1571,6 +1989,190 @@ KERNELS.update(
             f16_acc_dot,
             _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", K="i32"),
             {"BM": 32, "BN": 64, "BK": 32},
+            4,
+        ),
+    }
+)
+KERNELS.update(
+    {
+        "rms_norm": (
+            rms_norm,
+            _sig(
+                x_ptr="*fp16",
+                w_ptr="*fp16",
+                y_ptr="*fp16",
+                rstd_ptr="*fp32",
+                n_rows="i32",
+                n_cols="i32",
+                stride="i32",
+                eps="fp32",
+            ),
+            {"BM": 4, "BN": 1024},
+            4,
+        ),
+        "rms_norm_bwd": (
+            rms_norm_bwd,
+            _sig(
+                dy_ptr="*fp16",
+                x_ptr="*fp16",
+                w_ptr="*fp32",
+                rstd_ptr="*fp32",
+                dx_ptr="*fp16",
+                dw_ptr="*fp32",
+                n_rows="i32",
+                n_cols="i32",
+                stride="i32",
+            ),
+            {"BM": 8, "BN": 512},
+            8,
+        ),
+        "split_k_matmul": (
+            split_k_matmul,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp32", M="i32", N="i32", **_MM_INTS),
+            {"BM": 64, "BN": 64, "BK": 32, "SPLIT_K": 4},
+            4,
+        ),
+        "int4_matmul": (
+            int4_matmul,
+            _sig(
+                a_ptr="*fp16",
+                b_ptr="*u8",
+                scale_ptr="*fp16",
+                c_ptr="*fp16",
+                M="i32",
+                N="i32",
+                **_MM_INTS,
+            ),
+            {"BM": 64, "BN": 64, "BK": 64},
+            4,
+        ),
+        "softmax_bwd": (
+            softmax_bwd,
+            _sig(
+                y_ptr="*fp16",
+                dy_ptr="*fp16",
+                dx_ptr="*fp16",
+                n_rows="i32",
+                n_cols="i32",
+                stride="i32",
+            ),
+            {"BM": 4, "BN": 512},
+            4,
+        ),
+        "log_softmax_nll": (
+            log_softmax_nll,
+            _sig(
+                x_ptr="*bf16",
+                target_ptr="*i64",
+                logp_ptr="*fp32",
+                loss_ptr="*fp32",
+                n_rows="i32",
+                n_cols="i32",
+                stride="i32",
+            ),
+            {"BM": 2, "BN": 1024},
+            8,
+        ),
+        "reverse_cumsum": (
+            reverse_cumsum,
+            _sig(x_ptr="*fp32", r_ptr="*fp32", c_ptr="*fp32", stride="i32"),
+            {"BM": 32, "BN": 64},
+            4,
+        ),
+        "transpose_reduce": (
+            transpose_reduce,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", s_ptr="*fp32", stride="i32"),
+            {"BM": 64, "BN": 32},
+            4,
+        ),
+        "causal_attention": (
+            causal_attention,
+            _sig(
+                q_ptr="*fp16",
+                k_ptr="*fp16",
+                v_ptr="*fp16",
+                o_ptr="*fp16",
+                lse_ptr="*fp32",
+                stride="i32",
+                sm_scale="fp32",
+            ),
+            {"BM": 64, "BN": 32, "D": 64},
+            4,
+        ),
+        "scaled_matmul_fp8_out": (
+            scaled_matmul_fp8_out,
+            _sig(
+                a_ptr="*fp16",
+                b_ptr="*fp16",
+                sa_ptr="*fp32",
+                sb_ptr="*fp32",
+                c_ptr="*fp8e5",
+                M="i32",
+                N="i32",
+                **_MM_INTS,
+            ),
+            {"BM": 128, "BN": 64, "BK": 32},
+            4,
+        ),
+        "group_norm": (
+            group_norm,
+            _sig(x_ptr="*fp16", y_ptr="*fp16", w_ptr="*fp32", b_ptr="*fp32", eps="fp32"),
+            {"C": 32, "HW": 64, "G": 4},
+            4,
+        ),
+        "embedding_layer_norm": (
+            embedding_layer_norm,
+            _sig(
+                ids_ptr="*i32",
+                emb_ptr="*fp16",
+                pos_ptr="*fp16",
+                w_ptr="*fp32",
+                y_ptr="*fp16",
+                n_tokens="i32",
+            ),
+            {"D": 256, "BM": 8},
+            4,
+        ),
+        "argmax_keepdims": (
+            argmax_keepdims,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", i_ptr="*i32", stride="i32"),
+            {"BM": 64, "BN": 32},
+            4,
+        ),
+        "bucketize": (
+            bucketize,
+            _sig(x_ptr="*fp32", bounds_ptr="*fp32", counts_ptr="*i32", out_ptr="*i32", n="i32"),
+            {"BLOCK": 256, "NB": 16},
+            4,
+        ),
+        "tile_3d_permute": (
+            tile_3d_permute,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", s_ptr="*fp32"),
+            {"A": 4, "B": 16, "C": 32},
+            4,
+        ),
+        "complex_mul": (
+            complex_mul,
+            _sig(x_ptr="*fp32", y_ptr="*fp32", o_ptr="*fp32"),
+            {"BM": 32, "BN": 32},
+            4,
+        ),
+        "dot_trans_a": (
+            dot_trans_a,
+            _sig(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp32", K="i32"),
+            {"BM": 64, "BN": 64, "BK": 32},
+            4,
+        ),
+        "minmax_count": (
+            minmax_count,
+            _sig(x_ptr="*fp32", lo_ptr="*fp32", hi_ptr="*fp32", n_ptr="*i32", stride="i32"),
+            {"BM": 64, "BN": 64},
+            4,
+        ),
+        "bisect_rows": (
+            bisect_rows,
+            _sig(x_ptr="*fp32", t_ptr="*fp32", y_ptr="*fp32", iters="i32"),
+            {"BM": 16, "BN": 128},
             4,
         ),
     }

@@ -12,8 +12,10 @@ Both are compiled by ``triton.compile`` from the TTGIR stage on, and their PTX i
 ``ld.shared``/``st.shared`` and ``ldmatrix``/``stmatrix`` by bits per thread, ``shfl`` by width.
 The table gives, per thread and per static instruction (a loop body counts once), the bytes
 moved through shared memory and through shuffles; ``wgmma`` reads its shared operands itself
-and is not counted (llc and Triton now stage the same operands for it). A kernel llc cannot read
-yet is listed with the reason.
+and is not counted (llc and Triton now stage the same operands for it). Also per kernel: the
+``ttg.convert_layout`` ops each TTGIR leaves, and the static shared-memory + shuffle wavefront
+bound (:func:`wavefront_bound`); "llc <= Triton" needs both the bytes and the bound at most
+Triton's. A kernel llc cannot read yet is listed with the reason.
 
     python bench/vs_triton_ptx.py [--kernel NAME ...] [--arch 80 --arch 90] [--keep DIR]
 """
@@ -36,7 +38,7 @@ from triton.backends.compiler import GPUTarget
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dump_triton import ARCHS, DEFAULT_OUT, KERNELS
-from triton_ptx import moved_bytes, ptx_counts
+from triton_ptx import moved_bytes, ptx_counts, shared_wavefronts
 
 from llc.dialects.ttgir import HardwareDefaults, parse_triton_module
 from llc.passes.targets.ttgir import module_to_ttgir
@@ -67,10 +69,22 @@ def compile_counts(ttgir: str, arch: int, stem: str, keep: Path | None) -> dict[
     return {
         "counts": counts,
         "bytes": moved_bytes(counts),
+        "wavefronts": wavefront_bound(counts),
+        "conversions": ttgir.count("ttg.convert_layout "),
         "smem": int(compiled.metadata.shared),
         "wgmma": ptx.count("wgmma.mma_async"),
         "mma": ptx.count("mma.sync.aligned"),
     }
+
+
+def wavefront_bound(counts: dict[str, int]) -> int:
+    """The static shared-memory + shuffle wavefront bound per warp: ``shared_wavefronts`` of
+    ``bench/triton_ptx.py`` (each access by its width, no conflicts) plus one per ``shfl``.
+
+    >>> wavefront_bound({"st.shared.128": 2, "ldmatrix.128": 1, "shfl": 3, "shfl.32": 3})
+    15
+    """
+    return shared_wavefronts(counts) + counts.get("shfl", 0)
 
 
 def _widths(counts: dict[str, int]) -> str:
@@ -93,11 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"date: {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n")
     print(
         "| kernel | sm | llc smem B | llc shfl B | Triton smem B | Triton shfl B | llc <= Triton "
+        "| conversions llc / Triton | wavefronts llc / Triton "
         "| llc accesses | Triton accesses | mma.sync/wgmma (llc, Triton) |"
     )
-    print("|" + "---|" * 10)
+    print("|" + "---|" * 12)
     totals = {"llc": [0, 0], "triton": [0, 0]}
     above: list[str] = []
+    more_conversions: list[str] = []
     unread: list[str] = []
     uncompiled: list[str] = []
     for name in args.kernel or KERNELS:
@@ -128,12 +144,17 @@ def main(argv: list[str] | None = None) -> int:
                 totals[way][0] += r["bytes"]["shared"]
                 totals[way][1] += r["bytes"]["shuffle"]
             llc, tri = results["llc"]["bytes"], results["triton"]["bytes"]
-            ok = llc["shared"] + llc["shuffle"] <= tri["shared"] + tri["shuffle"]
+            wf = (results["llc"]["wavefronts"], results["triton"]["wavefronts"])
+            cv = (results["llc"]["conversions"], results["triton"]["conversions"])
+            ok = llc["shared"] + llc["shuffle"] <= tri["shared"] + tri["shuffle"] and wf[0] <= wf[1]
             if not ok:
                 above.append(stem)
+            if cv[0] > cv[1]:
+                more_conversions.append(stem)
             print(
                 f"| {name} | {arch} | {llc['shared']} | {llc['shuffle']} | {tri['shared']} | "
-                f"{tri['shuffle']} | {'yes' if ok else '**no**'} | "
+                f"{tri['shuffle']} | {'yes' if ok else '**no**'} | {cv[0]} / {cv[1]} | "
+                f"{wf[0]} / {wf[1]} | "
                 f"{_widths(results['llc']['counts'])} | {_widths(results['triton']['counts'])} | "
                 f"{results['llc']['mma']}/{results['llc']['wgmma']}, "
                 f"{results['triton']['mma']}/{results['triton']['wgmma']} |",
@@ -144,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         smem, shfl = totals[way]
         print(f"{way} total: {smem} B through shared memory, {shfl} B through shuffles")
     print(f"kernels where llc moves more than Triton: {', '.join(above) or 'none'}")
+    print(f"kernels where llc leaves more conversions: {', '.join(more_conversions) or 'none'}")
     for line in unread:
         print(f"not read by llc: {line}")
     for line in uncompiled:

@@ -62,7 +62,7 @@ from llc.dialects.layout_attrs import (
     SliceEncodingAttr,
     layout_attr_for,
 )
-from llc.dialects.tl import ELEMENTWISE_OP_NAMES, encoding_of, shape_of
+from llc.dialects.tl import ELEMENTWISE_OP_NAMES, encoding_of, is_elementwise, shape_of
 from llc.errors import LayoutError
 from llc.layouts import BlockedLayout
 from llc.layouts.common import reshape_layout
@@ -482,32 +482,47 @@ _CAST_CHAIN = frozenset(
 """Single-operand ops Triton's ``computeOrigBitWidth`` looks through (with ``arith`` ones)."""
 
 
+_ORIGIN_SLICE = frozenset(
+    {
+        "tl.convert_layout", "tl.fp_to_fp", "tl.bitcast", "tl.reshape", "tl.trans",
+        "tl.expand_dims", "tl.join", "tl.split", "tl.broadcast", "tl.fp4_to_fp", "tl.load",
+        "tl.descriptor_load",
+    }
+)  # fmt: skip
+"""Ops Triton 3.9's ``computeOrigBitWidth`` walks back through besides pure elementwise ones:
+views, broadcasts, conversions, ``fp4_to_fp`` and the loads themselves."""
+
+
 def _origin_bits(value: SSAValue) -> int:
-    """Triton's ``computeOrigBitWidth``: the element width of a dot operand, or the narrower
-    width it was cast from along a chain of single-operand casts and ``arith`` ops (the first
-    width change from the chain's start), so that an i8 widened to f16 gets i8's ``kWidth``.
+    """Triton 3.9's ``computeOrigBitWidth``: the element width of a dot operand, or the
+    narrowest element loaded in its backward slice through elementwise ops, views, broadcasts
+    and conversions (4 when an ``fp4_to_fp`` is in it), so that an i8 widened to f16 gets i8's
+    ``kWidth``, and so do int4 weights unpacked from bytes, joined and reshaped before the
+    widening (the unpacking is not a chain of single-operand casts).
 
     >>> from xdsl.dialects.builtin import TensorType, f16
     >>> from xdsl.utils.test_value import create_ssa_value
     >>> _origin_bits(create_ssa_value(TensorType(f16, [16, 16])))
     16
     """
-    final = _element_bits(value.type.element_type)  # type: ignore[attr-defined]
-    chain: list[Operation] = []
-    current = value
-    while isinstance(current.owner, Operation) and len(current.owner.operands) == 1:
-        owner = current.owner
-        if not (owner.name in _CAST_CHAIN or owner.name.startswith("arith.")):
-            break
-        chain.append(owner)
-        current = owner.operands[0]
-    for op in reversed(chain):  # Triton's slice is in topological order: the start first
-        operand_type = op.operands[0].type
-        if isinstance(operand_type, TensorType):
-            bits = _element_bits(operand_type.element_type)
-            if bits != final:
-                return min(final, bits)
-    return final
+    narrowest = _element_bits(value.type.element_type)  # type: ignore[attr-defined]
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        owner = stack.pop().owner
+        if not isinstance(owner, Operation) or id(owner) in seen:
+            continue  # block arguments end the slice (Triton omits them)
+        if not (owner.name in _ORIGIN_SLICE or owner.name in _CAST_CHAIN or is_elementwise(owner)):
+            continue
+        seen.add(id(owner))
+        if owner.name == "tl.fp4_to_fp":
+            return 4
+        if owner.name in ("tl.load", "tl.descriptor_load") and owner.results:
+            loaded = owner.results[0].type
+            if isinstance(loaded, TensorType):
+                narrowest = min(narrowest, _element_bits(loaded.element_type))
+        stack.extend(owner.operands)
+    return narrowest
 
 
 def _element_bits(element: Attribute) -> int:

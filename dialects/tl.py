@@ -865,14 +865,20 @@ class BroadcastOp(TLOperation):
 def _same_layout_on(shape: Sequence[int], a: Attribute | None, b: Attribute | None) -> bool:
     """Whether two encodings place a ``shape`` tensor identically (equal linear layouts), as
     Triton accepts for ``tt.broadcast``: ``sizePerThread = [4, 1]`` and ``[1, 1]`` agree on a
-    ``1x64`` operand, whose dim 0 has a single element."""
+    ``1x64`` operand, whose dim 0 has a single element. Registers that repeat an element (zero
+    bases: an mma v3 tile 32 or 64 wide on a ``64x1`` operand) do not count, as Triton drops
+    register bases beyond the shape."""
     if a is None or b is None or not hasattr(a, "to_linear_layout"):
         return False
     padded = [1 << max(0, (d - 1).bit_length()) for d in shape]
     try:
-        return a.to_linear_layout(padded) == b.to_linear_layout(padded)  # type: ignore[attr-defined]
+        la = a.to_linear_layout(padded)  # type: ignore[attr-defined]
+        lb = b.to_linear_layout(padded)  # type: ignore[union-attr]
     except (ValueError, TypeError):
         return False
+    if la == lb:
+        return True
+    return la.remove_zero_bases_along_dim("register") == lb.remove_zero_bases_along_dim("register")
 
 
 @irdl_op_definition

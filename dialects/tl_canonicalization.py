@@ -23,7 +23,9 @@ them alike. A conversion never changes values, so each fold is exact:
   (``tl.local_alloc``, ``tl.local_store``), to a TMA store (``tl.descriptor_store``), to
   ``tl.print`` / ``tl.assert`` is skipped: these read every element whatever its layout;
 * :class:`FoldNoOpConversionIntoView`: a view (``tl.reshape``, ``tl.trans``, ...) reads the
-  source of a conversion between two spellings of one linear layout.
+  source of a conversion between two spellings of one linear layout;
+* :class:`FoldNoOpConversionOfBroadcast`: such a conversion of a ``tl.broadcast`` is the
+  broadcast made in the target layout.
 
 These are the folds of Triton's ``ConvertLayoutOp`` canonicalizer (TritonGPU ``Ops.cpp``).
 
@@ -34,7 +36,8 @@ none (every tl op that is free of side effects is ``Pure``).
 >>> [type(p).__name__ for p in CONVERT_LAYOUT_PATTERNS]  # doctest: +NORMALIZE_WHITESPACE
 ['FoldIdentityConversion', 'FoldConversionChain', 'FoldConvertedConstant',
  'FoldConvertedSplat', 'FoldConvertedRange', 'FoldConvertedLocalLoad', 'FoldConvertedReshape',
- 'FoldConvertedHistogram', 'FoldConversionIntoLayoutFreeUse', 'FoldNoOpConversionIntoView']
+ 'FoldConvertedHistogram', 'FoldConversionIntoLayoutFreeUse', 'FoldNoOpConversionIntoView',
+ 'FoldNoOpConversionOfBroadcast']
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import VerifyException
 
 from llc.dialects import tl
 
@@ -59,6 +63,7 @@ __all__ = [
     "FoldConvertedSplat",
     "FoldIdentityConversion",
     "FoldNoOpConversionIntoView",
+    "FoldNoOpConversionOfBroadcast",
 ]
 
 
@@ -249,6 +254,26 @@ class FoldNoOpConversionIntoView(RewritePattern):
             rewriter.erase(op)
 
 
+class FoldNoOpConversionOfBroadcast(RewritePattern):
+    """``cvt(tl.broadcast %x : A -> A') : A' -> B`` is ``tl.broadcast %x : A -> B`` when ``A'``
+    and ``B`` are the same linear layout and ``B`` places the operand as ``A`` does (the
+    broadcast's own check): attention's row statistics broadcast in one v3 layout and handed to
+    an accumulator in another, where Triton broadcasts across the two."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tl.ConvertLayoutOp, rewriter: PatternRewriter, /) -> None:
+        broadcast = op.src.owner
+        if not isinstance(broadcast, tl.BroadcastOp) or not _no_op(op):
+            return
+        new = tl.BroadcastOp(broadcast.src, op.result.type)  # type: ignore[arg-type]
+        try:
+            new.verify_tl()
+        except VerifyException:  # the operand is placed differently: the conversion stays
+            return
+        new.attributes |= broadcast.attributes
+        rewriter.replace(op, new)
+
+
 def _no_op(cvt: tl.ConvertLayoutOp) -> bool:
     from llc.passes.layout_assignment import same_linear_layout
 
@@ -271,5 +296,6 @@ CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConvertedHistogram(),
     FoldConversionIntoLayoutFreeUse(),
     FoldNoOpConversionIntoView(),
+    FoldNoOpConversionOfBroadcast(),
 )
 """Every fold of ``tl.convert_layout``, in the order the canonicalizer tries them."""

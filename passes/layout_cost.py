@@ -48,11 +48,18 @@ __all__ = [
     "conversion_cost",
     "conversion_lower_bound",
     "folded_reduction",
+    "is_staged",
     "remat_cost",
+    "staged_cost",
 ]
 
 UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT = 8.0
 """Fallback for layouts the model cannot analyse (e.g. a shape a family rejects)."""
+
+
+STAGED_ADDRESS_CYCLES = 2 * cost_model.ALU_CYCLES
+"""Address arithmetic per access of a staged operand (a swizzled offset: an xor and an add),
+as the planned conversions count theirs (about two ``alu`` per shared access)."""
 
 
 def conversion_cost(
@@ -67,6 +74,12 @@ def conversion_cost(
     the module: ``ldmatrix`` from 75, ``stmatrix`` from 90, neither off CUDA)."""
     if src == dst:
         return 0.0
+    if dtype_bits == 16 and is_staged(src, dst):
+        # Not planned freely: stage_dot_operands stores the source into the operand's swizzled
+        # buffer and loads the operand from it (ldmatrix), whatever the planner would do. (8-
+        # and 32-bit operands are read with ld.shared whose width depends on the operand's
+        # order and kWidth; the planner's figure has matched Triton's PTX for them so far.)
+        return staged_cost(src, dst, shape, dtype_bits, compute_capability)
     padded = padded_shape(shape)
     try:
         return float(
@@ -80,6 +93,103 @@ def conversion_cost(
         )
     except (LayoutError, ValueError, AttributeError):
         return UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT * math.prod(padded)
+
+
+def is_staged(src: Attribute, dst: Attribute) -> bool:
+    """Whether a ``src -> dst`` conversion is routed through a shared buffer by
+    ``stage_dot_operands`` (Triton's ReduceDataDuplication): ``dst`` is a dot operand and ``src``
+    neither its mma parent nor a Hopper accumulator.
+
+    >>> from llc.layouts import BlockedLayout, from_triton_params
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr, layout_attr_for
+    >>> mma = from_triton_params("nvidia_mma", {"versionMajor": 2, "versionMinor": 0,
+    ...     "warpsPerCTA": [2, 2], "instrShape": [16, 8]})
+    >>> op = layout_attr_for(from_triton_params("dot_op", {"opIdx": 0, "parent": mma, "kWidth": 2}))
+    >>> rows = BlockedEncodingAttr(BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0]))
+    >>> is_staged(rows, op), is_staged(layout_attr_for(mma), op), is_staged(op, rows)
+    (True, False, False)
+    """
+    target = getattr(dst, "layout", None)
+    if getattr(target, "kind", None) != "dot_op":
+        return False
+    source = getattr(src, "layout", None)
+    if source == target.parent:  # type: ignore[union-attr]
+        return False
+    return not (getattr(source, "kind", None) == "nvidia_mma" and source.is_hopper)  # type: ignore[union-attr]
+
+
+def staged_cost(
+    src: Attribute,
+    dst: Attribute,
+    shape: Sequence[int],
+    dtype_bits: int,
+    compute_capability: int = DEFAULT_COMPUTE_CAPABILITY,
+) -> float:
+    """Cycles per warp of a conversion into a dot operand staged through shared memory (see
+    :func:`is_staged`): each thread stores its ``src`` elements into the buffer that
+    ``shared_layout_for`` gives the tensor (last dim contiguous, swizzled in vectors of
+    ``vec``), as wide as its consecutive registers run along that dim, then loads the operand
+    (``ldmatrix`` for 16-bit operands from sm_75, else as wide as the operand's registers run),
+    one barrier between. Stores from a layout whose registers run along another dim are
+    scalar: the price of staging a transposed tile, which a conversion before the transpose
+    (into the layout the transpose maps onto the operand) avoids.
+
+    >>> from llc.layouts import BlockedLayout, from_triton_params
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr, layout_attr_for
+    >>> mma = from_triton_params("nvidia_mma", {"versionMajor": 2, "versionMinor": 0,
+    ...     "warpsPerCTA": [2, 2], "instrShape": [16, 8]})
+    >>> op = layout_attr_for(from_triton_params("dot_op", {"opIdx": 1, "parent": mma, "kWidth": 2}))
+    >>> rows = BlockedEncodingAttr(BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0]))
+    >>> cols = BlockedEncodingAttr(BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1]))
+    >>> staged_cost(rows, op, (64, 64), 16, 80) < staged_cost(cols, op, (64, 64), 16, 80)
+    True
+    """
+    return _staged_cost(src, dst, padded_shape(shape), max(1, dtype_bits), compute_capability)
+
+
+@functools.lru_cache(maxsize=4096)
+def _staged_cost(
+    src: Attribute, dst: Attribute, padded: tuple[int, ...], bits: int, capability: int
+) -> float:
+    from llc.conversion import in_dim_columns
+
+    try:
+        a = src.to_linear_layout(padded)  # type: ignore[attr-defined]
+        b = dst.to_linear_layout(padded)  # type: ignore[attr-defined]
+    except (LayoutError, ValueError, AttributeError):
+        return UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT * math.prod(padded)
+    # The buffer's contiguous dim is the last one (shared_layout_for), in vectors of at most
+    # 128 bits; a flattened column holds dim 0 in its lowest bits, so the last dim's unit step
+    # is the product of the others.
+    unit = math.prod(padded[:-1])
+    vec = max(1, min(128 // max(bits, 8), padded[-1]))
+    widest = max(1, 128 // bits)
+
+    def run(layout: LinearLayout) -> tuple[int, int]:
+        columns = in_dim_columns(layout, "register")
+        distinct = 1 << EchelonBasis([c for c in columns if c]).rank
+        length = 0
+        for column in columns:
+            if column != unit << length:
+                break
+            length += 1
+        return distinct, min(1 << length, vec, widest)
+
+    def accesses(elements: int, width: int) -> tuple[int, int]:
+        count = max(1, elements // width)
+        return count, count * max(1, width * bits // 32)
+
+    stored, st_vec = run(a)
+    loaded, ld_vec = run(b)
+    if bits == 16 and capability >= 75:
+        ld_vec = widest  # ldmatrix: four 8x8 matrices, 128 bits a thread, either order
+    stores, st_waves = accesses(stored, st_vec)
+    loads, ld_waves = accesses(loaded, ld_vec)
+    return float(
+        (stores + loads) * (cost_model.SHARED_ISSUE_CYCLES + STAGED_ADDRESS_CYCLES)
+        + (st_waves + ld_waves) * cost_model.WAVEFRONT_CYCLES
+        + cost_model.BARRIER_CYCLES
+    )
 
 
 def conversion_lower_bound(

@@ -11,6 +11,11 @@ PTX when it is installed.
 from __future__ import annotations
 
 import functools
+import importlib.util
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -283,3 +288,157 @@ def test_the_lowered_kernel_computes_what_the_tensor_program_does(
             np.testing.assert_allclose(got[name], value, rtol=tolerance, atol=tolerance)
         else:
             np.testing.assert_array_equal(got[name], value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 18, session 5 (engineer p): more real kernels, judged on Triton's PTX too. These run only
+# where Triton is installed (as the bench does): the default test run stays as cheap as it was.
+
+SESSION5_KERNELS = (
+    "rms_norm",
+    "rms_norm_bwd",
+    "split_k_matmul",
+    "int4_matmul",
+    "softmax_bwd",
+    "log_softmax_nll",
+    "reverse_cumsum",
+    "transpose_reduce",
+    "causal_attention",
+    "scaled_matmul_fp8_out",
+    "group_norm",
+    "embedding_layer_norm",
+    "argmax_keepdims",
+    "bucketize",
+    "tile_3d_permute",
+    "complex_mul",
+    "dot_trans_a",
+    "minmax_count",
+    "bisect_rows",
+)
+"""The real kernels of issue 18, session 5 (``bench/dump_triton.py``): norms and their backward
+passes, split-K and int4 matmuls, transposed dot operands, reverse scans, 3-D tiles, tuple
+reductions, a while loop over tensors, causal attention, an fp8 epilogue."""
+PTX_CHECKED = (*SESSION5_KERNELS, "matmul_nt", "fp8_matmul_nt", "attention_dq", "bmm")
+"""Kernels whose PTX data movement (llc's TTGIR and Triton's, both compiled by Triton) the
+Triton-gated test compares: session 5's, and the older ones with a transposed or batched dot
+operand (where llc's layouts once made Triton move more)."""
+MORE_CONVERSIONS_FOR_LESS_DATA = {
+    f"{kernel}.sm{arch}": reason
+    for kernel, reason in (
+        (
+            "group_norm",
+            "2 conversions put each row of the [G, C/G, HW] tile in one thread: 6 shuffles "
+            "against Triton's 200, the same shared-memory bytes",
+        ),
+        (
+            "bisect_rows",
+            "2 conversions outside the while loop make its row sums thread-local: no shuffle "
+            "in the loop against Triton's 336",
+        ),
+    )
+    for arch in (80, 90)
+}
+"""Stems where llc leaves more conversions than Triton and moves less data (checked below)."""
+FEWER_WAVEFRONTS_NOT_YET = {
+    "fp8_matmul_nt.sm80": "the e5m2 B^T operand is staged after the transpose (scalar 8-bit "
+    "stores and loads: 96 wavefronts where Triton's conversion before it takes 24); staging "
+    "is priced as Triton emits it for 16-bit operands only (passes/layout_cost.py)",
+}
+"""Stems whose static wavefront bound is still above Triton's (strict expected failures)."""
+
+needs_triton = pytest.mark.skipif(
+    importlib.util.find_spec("triton") is None,
+    reason="Triton is not installed (pip install -e '.[bench]' for Triton 3.9)",
+)
+
+_PTX_SCRIPT = """
+import json, os, sys
+sys.path.insert(0, sys.argv[1])
+import triton
+from triton.backends.compiler import GPUTarget
+from triton_ptx import moved_bytes, ptx_counts, shared_wavefronts
+out = {}
+for job in json.loads(sys.stdin.read()):
+    ptx = triton.compile(job["path"], target=GPUTarget("cuda", job["arch"], 32)).asm["ptx"]
+    counts = ptx_counts(ptx)
+    moved = moved_bytes(counts)
+    out[job["key"]] = [moved["shared"] + moved["shuffle"],
+                       shared_wavefronts(counts) + counts.get("shfl", 0)]
+print(json.dumps(out))
+"""
+
+
+@functools.cache
+def _ptx_figures(tmp: Path) -> dict[str, list[int]]:
+    """Per stem of :data:`PTX_CHECKED` and side (``llc``/``triton``): the bytes a thread moves
+    through shared memory and shuffles and the static wavefront bound (``bench/triton_ptx.py``),
+    from one Triton process for every compile (importing Triton takes seconds)."""
+    from llc.passes.targets.ttgir import module_to_ttgir
+
+    jobs = []
+    for kernel in PTX_CHECKED:
+        for arch in (80, 90):
+            stem = f"{kernel}.sm{arch}"
+            ours = tmp / f"{stem}.llc.ttgir"
+            ours.write_text(module_to_ttgir(_optimized(stem).clone()))
+            theirs = FIXTURES / f"{stem}.ttgir"
+            for side, path in (("llc", ours), ("triton", theirs)):
+                jobs.append({"key": f"{stem}:{side}", "path": str(path), "arch": arch})
+    result = subprocess.run(
+        [sys.executable, "-c", _PTX_SCRIPT, str(FIXTURES.parents[1] / "bench")],
+        input=json.dumps(jobs),
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, TRITON_DEFAULT_FP_FUSION="1"),
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def ptx_figures(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[int]]:
+    return _ptx_figures(tmp_path_factory.mktemp("ptx"))
+
+
+@needs_triton
+@pytest.mark.parametrize("stem", [f"{k}.sm{a}" for k in SESSION5_KERNELS for a in (80, 90)])
+def test_session5_kernels_cost_no_more_than_tritons_layouts(stem: str) -> None:
+    """The figure (``--layout-report``'s total) at most Triton's, and the conversions at most
+    Triton's except where more of them move less data (:data:`MORE_CONVERSIONS_FOR_LESS_DATA`,
+    whose PTX the next test compares)."""
+    triton_text = (FIXTURES / f"{stem}.ttgir").read_text()
+    module = _optimized(stem).clone()
+    ours, conversions = module_figure(module)
+    theirs, _ = module_figure(parse_triton_module(triton_text, f"{stem}.ttgir"))
+    assert ours <= theirs
+    more = conversions > triton_text.count("ttg.convert_layout ")
+    assert more == (stem in MORE_CONVERSIONS_FOR_LESS_DATA)
+
+
+@needs_triton
+@pytest.mark.xdist_group("session5_ptx")
+@pytest.mark.parametrize(
+    "stem",
+    [
+        pytest.param(
+            f"{k}.sm{a}",
+            marks=[pytest.mark.xfail(strict=True, reason=FEWER_WAVEFRONTS_NOT_YET[f"{k}.sm{a}"])]
+            if f"{k}.sm{a}" in FEWER_WAVEFRONTS_NOT_YET
+            else [],
+        )
+        for k in PTX_CHECKED
+        for a in (80, 90)
+    ],
+)
+def test_tritons_ptx_moves_no_more_data_for_llcs_layouts(
+    stem: str, ptx_figures: dict[str, list[int]]
+) -> None:
+    """Triton 3.9 compiles llc's TTGIR and its own: llc's PTX moves at most as many bytes per
+    thread through shared memory and shuffles, in at most as many wavefronts (static bound)."""
+    (our_bytes, our_waves), (their_bytes, their_waves) = (
+        ptx_figures[f"{stem}:llc"],
+        ptx_figures[f"{stem}:triton"],
+    )
+    assert our_bytes <= their_bytes
+    assert our_waves <= their_waves
