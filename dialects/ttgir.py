@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, cf, func, gpu, math, scf, ub
+from xdsl.dialects import arith, cf, func, gpu, llvm, math, scf, ub
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -210,7 +210,17 @@ _DIALECT_PREFIXES = (
     "proton.",
     "triton_gpu.",
 )
-_OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "amdg.", "nvws.", "nvg.", "proton.")
+_OPAQUE_PREFIXES = (
+    "tt.",
+    "ttg.",
+    "ttng.",
+    "amdgpu.",
+    "amdg.",
+    "nvws.",
+    "nvg.",
+    "proton.",
+    "llvm.",
+)
 """Dialects whose other (region-free) ops are read as :class:`~llc.dialects.tl.OpaqueOp`."""
 
 
@@ -740,11 +750,13 @@ def _opaque(name: str) -> type:
                     i += 1
             result_types: list[Attribute] = []
             flat = body.replace("\n", " ")
-            if n_results:
-                colons = _top_level(flat, " : ")
+            tokens = _implicit_tokens(name, n_results)
+            if n_results - tokens:
+                # The last top-level colon before whitespace (`%v : t` and `%v:\n t` alike).
+                colons = [c for c in _top_level(flat, ":") if flat[c + 1 : c + 2] in (" ", "\t")]
                 if not colons:
                     fail(parser, "no ': types' to read its results from", name_start, line_end)
-                signature = colons[-1] + 3
+                signature = colons[-1] + 2
                 tail = flat[signature:]
                 for sep in ("->", " to "):
                     if marks := _top_level(tail, sep):
@@ -756,16 +768,40 @@ def _opaque(name: str) -> type:
                     signature += lead + 1
                     tail = flat[signature : signature + _closing(flat[signature:])]
                 starts = [0] + [c + 1 for c in _top_level(tail, ",")]
-                for start in starts[-n_results:]:
+                for start in starts[-(n_results - tokens) :]:
                     resume_from(parser, body_start + signature + start)
                     result_types.append(parser.parse_type())
-                if len(result_types) != n_results:
+                if len(result_types) != n_results - tokens:
                     fail(parser, f"expected {n_results} result types", name_start, line_end)
+            result_types += [tl.AsyncTokenType()] * tokens
             resume_from(parser, line_end)
             template = "".join(pieces).rstrip()
             return tl.OpaqueOp(name, template, operands, result_types, refs, mutable)  # type: ignore[arg-type]
 
     return _Opaque
+
+
+_TOKEN_RESULT_OPS: dict[str, int] = {
+    "ttng.tmem_load": 1,
+    "ttng.tmem_store": 0,
+    "ttng.tc_gen5_mma": 0,
+    "ttng.tc_gen5_mma_scaled": 0,
+}
+"""Ops whose custom syntax leaves out the type of a trailing ``!ttg.async.token`` result (the
+token that orders tensor-memory accesses, ``%v, %tok = ttng.tmem_load %m[%dep] : ... ->
+tensor<...>``): op -> how many results its signature does spell."""
+
+
+def _implicit_tokens(name: str, n_results: int) -> int:
+    """How many of ``n_results`` results of op ``name`` are tokens its text gives no type for.
+
+    >>> _implicit_tokens("ttng.tmem_load", 2), _implicit_tokens("ttng.tmem_load", 1)
+    (1, 0)
+    >>> _implicit_tokens("ttng.tc_gen5_mma", 1), _implicit_tokens("ttng.wait_barrier", 0)
+    (1, 0)
+    """
+    spelled = _TOKEN_RESULT_OPS.get(name)
+    return 1 if spelled is not None and n_results == spelled + 1 else 0
 
 
 def _unsupported(name: str) -> type:
@@ -877,10 +913,11 @@ def _generic_fallback(parse_cls: type, real: type[Operation]) -> type:
     return _Generic
 
 
-_MLIR_EXTRA = (cf.Cf, gpu.GPU, ub.UB)
+_MLIR_EXTRA = (cf.Cf, gpu.GPU, ub.UB, llvm.LLVM)
 """MLIR dialects Triton's IR also holds: ``ub.poison`` (the pipeliner's undefined values),
 ``gpu.barrier``, ``cf.br``/``cf.cond_br`` (written back unchanged; the layout passes pin their
-values)."""
+values), and the LLVM dialect's types (``!llvm.array<0 x i8>`` of ``llvm.mlir.global``; every
+``llvm.*`` op is read as an opaque op)."""
 
 
 class TritonContext(Context):
