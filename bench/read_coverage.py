@@ -130,7 +130,8 @@ def reason_of(message: str) -> str:
     if "cannot import the Triton op" in line:
         return line.split(" (supported")[0]
     line = re.sub(r"%[\w#]+", "%V", line)
-    return re.sub(r"(?<![A-Za-z_])\d+", "N", line)[:160]
+    line = re.sub(r"(?<!\w)\d+\b", "N", line)
+    return re.sub(r"\b(?:\d+x)+", lambda m: "Nx" * m.group(0).count("x"), line)[:160]
 
 
 class _TritonWorker:
