@@ -63,6 +63,8 @@ def split_chunks(text: str) -> list[str]:
 _RENAMES = (
     ("#triton_gpu.shared<", "#ttg.swizzled_shared<"),
     ("!tt.memdesc<", "!ttg.memdesc<"),
+    ("triton_nvidia_gpu.global_scratch_alloc", "ttg.global_scratch_alloc"),
+    ("triton_nvidia_gpu.", "ttng."),
     ("triton_gpu.", "ttg."),
     ("tt.experimental_descriptor_", "tt.descriptor_"),
     ("unpacked = true>", "colStride = 1>"),
