@@ -220,6 +220,8 @@ _OPAQUE_PREFIXES = (
     "nvg.",
     "proton.",
     "llvm.",
+    "rocdl.",
+    "nvvm.",
 )
 """Dialects whose other (region-free) ops are read as :class:`~llc.dialects.tl.OpaqueOp`."""
 
