@@ -630,6 +630,18 @@ class PartitionedSharedLayout(SharedLayout):
     Traceback (most recent call last):
     ...
     llc.errors.LayoutError: partitioned_shared: numPartitions 3 must be a positive power of two
+    >>> from llc.layouts.blocked import BlockedLayout
+    >>> for bad in (BlockedLayout([1], [32], [4], [0]), P):  # not a shared layout, nested
+    ...     try:
+    ...         PartitionedSharedLayout(2, 1, 0, bad)
+    ...     except LayoutError as err:
+    ...         print(str(err).split(", got ")[1])
+    'blocked'
+    'partitioned_shared'
+    >>> PartitionedSharedLayout(2, 1, 2, inner)
+    Traceback (most recent call last):
+    ...
+    llc.errors.LayoutError: partitioned_shared: partitionDim 2 is not a dim of the rank-2 layout
     """
 
     num_partitions: int
@@ -653,7 +665,7 @@ class PartitionedSharedLayout(SharedLayout):
         dim = check_int(fam, "partitionDim", self.partition_dim)
         if not 0 <= dim < inner.rank:
             raise LayoutError(
-                f"{fam}: partitionDim {dim} is not a dim of the rank-{inner.rank} partitionLayout"
+                f"{fam}: partitionDim {dim} is not a dim of the rank-{inner.rank} layout"
             )
 
     @property
