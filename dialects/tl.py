@@ -3896,6 +3896,36 @@ class OpaqueAttr(ParametrizedAttribute):
         return self.attr_name.data.startswith("ttng.tensor_memory")
 
 
+@irdl_attr_definition
+class OpaqueType(ParametrizedAttribute, TypeAttribute):
+    """A type of Triton's dialects that llc does not model, kept as its text:
+    ``!nvws.aref<[!ttg.memdesc<1x64x16xf16, #shared, #smem>]>`` is ``type_name`` ``nvws.aref``
+    and ``template`` ``<[{a0}]>`` with the memdesc in ``refs`` (the attributes and types its text
+    names, so that ``-t ttgir`` prints them with its own aliases); ``mutable_refs`` are the
+    indices of the buffer types its text calls ``mutable``. Only opaque ops take or make it.
+
+    >>> t = OpaqueType("nvws.token", "", [])
+    >>> t.type_name.data, t.template.data
+    ('nvws.token', '')
+    """
+
+    name = "tl.opaque_type"
+    type_name: StringAttr
+    template: StringAttr
+    refs: ArrayAttr
+    mutable_refs: ArrayAttr
+
+    def __init__(
+        self, type_name: str, template: str, refs: Sequence[Attribute], mutable: Sequence[int] = ()
+    ):
+        super().__init__(
+            StringAttr(type_name),
+            StringAttr(template),
+            ArrayAttr(refs),
+            ArrayAttr(IntAttr(i) for i in mutable),
+        )
+
+
 @irdl_op_definition
 class OpaqueOp(TLOperation):
     """A Triton op llc does not model, read as it was written (``llc.dialects.ttgir`` reads
@@ -4308,6 +4338,7 @@ TL_OPS: tuple[type[IRDLOperation], ...] = (
 
 TL_TYPES: tuple[type[ParametrizedAttribute], ...] = (
     OpaqueAttr,
+    OpaqueType,
     PointerType,
     MemDescType,
     TensorDescType,

@@ -962,7 +962,10 @@ class TritonContext(Context):
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
         if name == "ttg.memdesc":
             return _TritonMemDesc
-        return super().get_optional_type(TYPE_NAMES.get(name, name))
+        found = super().get_optional_type(TYPE_NAMES.get(name, name))
+        if found is None and name.startswith(_OPAQUE_PREFIXES):
+            return _opaque_type(name)  # type: ignore[return-value]
+        return found
 
 
 _OPAQUE_ATTR_SHIMS: dict[str, type] = {}
@@ -996,6 +999,63 @@ def _opaque_attr(name: str) -> type:
 
     _Shim.name = name  # type: ignore[misc]
     _OPAQUE_ATTR_SHIMS[name] = _Shim
+    return _Shim
+
+
+_OPAQUE_TYPE_SHIMS: dict[str, type] = {}
+
+
+def _opaque_type(name: str) -> type:
+    """Reads ``!<name><...>``, a type of Triton's dialects llc does not model (``!nvws.aref<[
+    !ttg.memdesc<...>]>``, ``!nvws.token``), into :class:`~llc.dialects.tl.OpaqueType`: its
+    text kept, every ``#attribute`` and ``!type`` it names read (so that aliases such as
+    ``#shared`` are printed again by ``-t ttgir``)."""
+    if name in _OPAQUE_TYPE_SHIMS:
+        return _OPAQUE_TYPE_SHIMS[name]
+
+    class _Shim(ParametrizedAttribute, TypeAttribute):
+        @classmethod
+        def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+            content, start = parser.lexer.input.content, parser.pos
+            if not content.startswith("<", start):
+                return (StringAttr(""), ArrayAttr([]), ArrayAttr([]))
+            end = start + 1 + _closing(content[start + 1 :]) + 1
+            pieces: list[str] = []
+            refs: list[Attribute] = []
+            mutable: list[int] = []
+            i = start
+            while i < end:
+                if _REF_START_RE.match(content, i):
+                    resume_from(parser, i)
+                    ref = parser.parse_attribute() if content[i] == "#" else parser.parse_type()
+                    ref_end = i + len(content[i : parser.pos].rstrip())
+                    if isinstance(ref, tl.MemDescType) and ", mutable" in content[i:ref_end]:
+                        mutable.append(len(refs))
+                    pieces.append(f"{{a{len(refs)}}}")
+                    refs.append(ref)
+                    i = ref_end
+                else:
+                    pieces.append({"{": "{{", "}": "}}"}.get(content[i], content[i]))
+                    i += 1
+            resume_from(parser, end)
+            return (
+                StringAttr("".join(pieces)),
+                ArrayAttr(refs),
+                ArrayAttr(IntAttr(m) for m in mutable),
+            )
+
+        @classmethod
+        def new(cls, params: Sequence[Attribute]) -> tl.OpaqueType:  # type: ignore[override]
+            template, refs, mutable = params
+            return tl.OpaqueType(
+                name,
+                template.data,  # type: ignore[attr-defined]
+                refs.data,  # type: ignore[attr-defined]
+                [m.data for m in mutable.data],  # type: ignore[attr-defined]
+            )
+
+    _Shim.name = name  # type: ignore[misc]
+    _OPAQUE_TYPE_SHIMS[name] = _Shim
     return _Shim
 
 

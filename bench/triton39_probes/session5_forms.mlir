@@ -57,3 +57,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %c : tensor<64x64xf32, #v3>
   }
 }
+
+// -----
+
+// Types of a dialect llc does not model: an aref over two buffers, one of them mutable.
+#nv8 = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:100"} {
+  tt.func @arefs(%x: !ttg.memdesc<2x32x64xi8, #nv8, #ttg.shared_memory, mutable>, %y: !ttg.memdesc<2x64x32xi8, #nv8, #ttg.shared_memory>, %k: i32) {
+    %r = nvws.aref.create %x, %y : !nvws.aref<[!ttg.memdesc<2x32x64xi8, #nv8, #ttg.shared_memory, mutable>, !ttg.memdesc<2x64x32xi8, #nv8, #ttg.shared_memory>]>
+    %a, %b, %tok = nvws.aref.put.enter %r[%k, %k] : !nvws.aref<[!ttg.memdesc<2x32x64xi8, #nv8, #ttg.shared_memory, mutable>, !ttg.memdesc<2x64x32xi8, #nv8, #ttg.shared_memory>]> -> !ttg.memdesc<32x64xi8, #nv8, #ttg.shared_memory, mutable>, !ttg.memdesc<64x32xi8, #nv8, #ttg.shared_memory>, !ttg.async.token
+    nvws.aref.put.exit %r[%k], %tok [#nvws.async_op<tma_load>] : !nvws.aref<[!ttg.memdesc<2x32x64xi8, #nv8, #ttg.shared_memory, mutable>, !ttg.memdesc<2x64x32xi8, #nv8, #ttg.shared_memory>]>, !ttg.async.token
+    tt.return
+  }
+}
