@@ -63,8 +63,12 @@ def split_chunks(text: str) -> list[str]:
 _RENAMES = (
     ("#triton_gpu.shared<", "#ttg.swizzled_shared<"),
     ("!tt.memdesc<", "!ttg.memdesc<"),
+    ("triton_nvidia_gpu.global_scratch_alloc", "ttg.global_scratch_alloc"),
+    ("triton_nvidia_gpu.", "ttng."),
     ("triton_gpu.", "ttg."),
     ("tt.experimental_descriptor_", "tt.descriptor_"),
+    ("unpacked = true>", "colStride = 1>"),
+    ("unpacked = false>", "colStride = 1>"),
 )
 
 
@@ -83,7 +87,14 @@ def modernize(text: str) -> str:
     for old, new in _RENAMES:
         text = text.replace(old, new)
     text = _CTA_TRIPLE.sub(_cga_bases, text)
-    return re.sub(r"!tt\.tensordesc<tensor<([^<>]*)>>", r"!tt.tensordesc<\1>", text)
+    text = re.sub(r"(!tt\.tensordesc|, )<tensor<([^<>]*)>>", r"\1<\2>", text)
+    return _OLD_CAST.sub(r"\1 \2 ->", text)
+
+
+_OLD_CAST = re.compile(
+    r"(tt\.(?:splat|broadcast|int_to_ptr|ptr_to_int|bitcast) %[\w#]+ :) \(([^()]+)\) ->"
+)
+"""Older Triton's ``tt.splat %x : (f32) -> tensor<...>``: 3.9 writes ``: f32 -> tensor<...>``."""
 
 
 _CTA_TRIPLE = re.compile(
@@ -121,8 +132,8 @@ def reason_of(message: str) -> str:
     if "cannot import the Triton op" in line:
         return line.split(" (supported")[0]
     line = re.sub(r"%[\w#]+", "%V", line)
-    line = re.sub(r"\b\d+\b", "N", line)
-    return re.sub(r"(?<=\d|N)x\d+", "xN", line)[:160]
+    line = re.sub(r"(?<!\w)\d+\b", "N", line)
+    return re.sub(r"\b(?:\d+x)+", lambda m: "Nx" * m.group(0).count("x"), line)[:160]
 
 
 class _TritonWorker:

@@ -61,6 +61,7 @@ __all__ = [
     "NVMMASharedEncodingAttr",
     "NvidiaMmaEncodingAttr",
     "PaddedSharedEncodingAttr",
+    "PartitionedSharedEncodingAttr",
     "SharedEncodingAttr",
     "SharedLinearEncodingAttr",
     "SliceEncodingAttr",
@@ -318,6 +319,18 @@ class AMDRotatingSharedEncodingAttr(SharedEncodingAttr):
     alias_prefix = "shared"
 
 
+@irdl_attr_definition
+class PartitionedSharedEncodingAttr(SharedEncodingAttr):
+    """``#tl.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0,
+    partitionLayout = #shared}>`` (Triton ``#ttg.partitioned_shared``: a buffer cut into
+    pieces spread over shared-memory partitions, :class:`llc.layouts.PartitionedSharedLayout`;
+    it has no linear layout in llc)."""
+
+    name = "tl.partitioned_shared"
+    kind = "partitioned_shared"
+    alias_prefix = "shared"
+
+
 _PADDING_RE = re.compile(r"<\s*\[([^\]]*)\]\s*")
 
 
@@ -334,6 +347,7 @@ LAYOUT_ATTRIBUTES: list[type[LayoutEncodingAttr]] = [
     SharedLinearEncodingAttr,
     PaddedSharedEncodingAttr,
     AMDRotatingSharedEncodingAttr,
+    PartitionedSharedEncodingAttr,
 ]
 """Every layout attribute class, in the order of the contract (register them in the dialect)."""
 

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, cf, func, gpu, math, scf, ub
+from xdsl.dialects import arith, cf, func, gpu, llvm, math, scf, ub
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -210,7 +210,19 @@ _DIALECT_PREFIXES = (
     "proton.",
     "triton_gpu.",
 )
-_OPAQUE_PREFIXES = ("tt.", "ttg.", "ttng.", "amdgpu.", "amdg.", "nvws.", "nvg.", "proton.")
+_OPAQUE_PREFIXES = (
+    "tt.",
+    "ttg.",
+    "ttng.",
+    "amdgpu.",
+    "amdg.",
+    "nvws.",
+    "nvg.",
+    "proton.",
+    "llvm.",
+    "rocdl.",
+    "nvvm.",
+)
 """Dialects whose other (region-free) ops are read as :class:`~llc.dialects.tl.OpaqueOp`."""
 
 
@@ -740,11 +752,13 @@ def _opaque(name: str) -> type:
                     i += 1
             result_types: list[Attribute] = []
             flat = body.replace("\n", " ")
-            if n_results:
-                colons = _top_level(flat, " : ")
+            tokens = _implicit_tokens(name, n_results)
+            if n_results - tokens:
+                # The last top-level colon before whitespace (`%v : t` and `%v:\n t` alike).
+                colons = [c for c in _top_level(flat, ":") if flat[c + 1 : c + 2] in (" ", "\t")]
                 if not colons:
                     fail(parser, "no ': types' to read its results from", name_start, line_end)
-                signature = colons[-1] + 3
+                signature = colons[-1] + 2
                 tail = flat[signature:]
                 for sep in ("->", " to "):
                     if marks := _top_level(tail, sep):
@@ -756,16 +770,40 @@ def _opaque(name: str) -> type:
                     signature += lead + 1
                     tail = flat[signature : signature + _closing(flat[signature:])]
                 starts = [0] + [c + 1 for c in _top_level(tail, ",")]
-                for start in starts[-n_results:]:
+                for start in starts[-(n_results - tokens) :]:
                     resume_from(parser, body_start + signature + start)
                     result_types.append(parser.parse_type())
-                if len(result_types) != n_results:
+                if len(result_types) != n_results - tokens:
                     fail(parser, f"expected {n_results} result types", name_start, line_end)
+            result_types += [tl.AsyncTokenType()] * tokens
             resume_from(parser, line_end)
             template = "".join(pieces).rstrip()
             return tl.OpaqueOp(name, template, operands, result_types, refs, mutable)  # type: ignore[arg-type]
 
     return _Opaque
+
+
+_TOKEN_RESULT_OPS: dict[str, int] = {
+    "ttng.tmem_load": 1,
+    "ttng.tmem_store": 0,
+    "ttng.tc_gen5_mma": 0,
+    "ttng.tc_gen5_mma_scaled": 0,
+}
+"""Ops whose custom syntax leaves out the type of a trailing ``!ttg.async.token`` result (the
+token that orders tensor-memory accesses, ``%v, %tok = ttng.tmem_load %m[%dep] : ... ->
+tensor<...>``): op -> how many results its signature does spell."""
+
+
+def _implicit_tokens(name: str, n_results: int) -> int:
+    """How many of ``n_results`` results of op ``name`` are tokens its text gives no type for.
+
+    >>> _implicit_tokens("ttng.tmem_load", 2), _implicit_tokens("ttng.tmem_load", 1)
+    (1, 0)
+    >>> _implicit_tokens("ttng.tc_gen5_mma", 1), _implicit_tokens("ttng.wait_barrier", 0)
+    (1, 0)
+    """
+    spelled = _TOKEN_RESULT_OPS.get(name)
+    return 1 if spelled is not None and n_results == spelled + 1 else 0
 
 
 def _unsupported(name: str) -> type:
@@ -877,10 +915,11 @@ def _generic_fallback(parse_cls: type, real: type[Operation]) -> type:
     return _Generic
 
 
-_MLIR_EXTRA = (cf.Cf, gpu.GPU, ub.UB)
+_MLIR_EXTRA = (cf.Cf, gpu.GPU, ub.UB, llvm.LLVM)
 """MLIR dialects Triton's IR also holds: ``ub.poison`` (the pipeliner's undefined values),
 ``gpu.barrier``, ``cf.br``/``cf.cond_br`` (written back unchanged; the layout passes pin their
-values)."""
+values), and the LLVM dialect's types (``!llvm.array<0 x i8>`` of ``llvm.mlir.global``; every
+``llvm.*`` op is read as an opaque op)."""
 
 
 class TritonContext(Context):
@@ -923,7 +962,10 @@ class TritonContext(Context):
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
         if name == "ttg.memdesc":
             return _TritonMemDesc
-        return super().get_optional_type(TYPE_NAMES.get(name, name))
+        found = super().get_optional_type(TYPE_NAMES.get(name, name))
+        if found is None and name.startswith(_OPAQUE_PREFIXES):
+            return _opaque_type(name)  # type: ignore[return-value]
+        return found
 
 
 _OPAQUE_ATTR_SHIMS: dict[str, type] = {}
@@ -957,6 +999,63 @@ def _opaque_attr(name: str) -> type:
 
     _Shim.name = name  # type: ignore[misc]
     _OPAQUE_ATTR_SHIMS[name] = _Shim
+    return _Shim
+
+
+_OPAQUE_TYPE_SHIMS: dict[str, type] = {}
+
+
+def _opaque_type(name: str) -> type:
+    """Reads ``!<name><...>``, a type of Triton's dialects llc does not model (``!nvws.aref<[
+    !ttg.memdesc<...>]>``, ``!nvws.token``), into :class:`~llc.dialects.tl.OpaqueType`: its
+    text kept, every ``#attribute`` and ``!type`` it names read (so that aliases such as
+    ``#shared`` are printed again by ``-t ttgir``)."""
+    if name in _OPAQUE_TYPE_SHIMS:
+        return _OPAQUE_TYPE_SHIMS[name]
+
+    class _Shim(ParametrizedAttribute, TypeAttribute):
+        @classmethod
+        def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+            content, start = parser.lexer.input.content, parser.pos
+            if not content.startswith("<", start):
+                return (StringAttr(""), ArrayAttr([]), ArrayAttr([]))
+            end = start + 1 + _closing(content[start + 1 :]) + 1
+            pieces: list[str] = []
+            refs: list[Attribute] = []
+            mutable: list[int] = []
+            i = start
+            while i < end:
+                if _REF_START_RE.match(content, i):
+                    resume_from(parser, i)
+                    ref = parser.parse_attribute() if content[i] == "#" else parser.parse_type()
+                    ref_end = i + len(content[i : parser.pos].rstrip())
+                    if isinstance(ref, tl.MemDescType) and ", mutable" in content[i:ref_end]:
+                        mutable.append(len(refs))
+                    pieces.append(f"{{a{len(refs)}}}")
+                    refs.append(ref)
+                    i = ref_end
+                else:
+                    pieces.append({"{": "{{", "}": "}}"}.get(content[i], content[i]))
+                    i += 1
+            resume_from(parser, end)
+            return (
+                StringAttr("".join(pieces)),
+                ArrayAttr(refs),
+                ArrayAttr(IntAttr(m) for m in mutable),
+            )
+
+        @classmethod
+        def new(cls, params: Sequence[Attribute]) -> tl.OpaqueType:  # type: ignore[override]
+            template, refs, mutable = params
+            return tl.OpaqueType(
+                name,
+                template.data,  # type: ignore[attr-defined]
+                refs.data,  # type: ignore[attr-defined]
+                [m.data for m in mutable.data],  # type: ignore[attr-defined]
+            )
+
+    _Shim.name = name  # type: ignore[misc]
+    _OPAQUE_TYPE_SHIMS[name] = _Shim
     return _Shim
 
 

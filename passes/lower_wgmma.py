@@ -604,6 +604,13 @@ def lower_warp_group_dot(lowering: Any, op: Operation) -> None:
         )
     b_layout, (k, n_total) = _memdesc_layout(b.type)
     element = b.type.element_type  # type: ignore[attr-defined]
+    a_element = a.type.element_type  # type: ignore[attr-defined]
+    if a_element != element:
+        # The verifier takes two float types of one width as Triton's does; the instructions
+        # below are emitted for one element type.
+        raise LayoutError(
+            f"wgmma: llc emits A and B of one element type, not {a_element} x {element}"
+        )
     bits = simt.bit_width(element)
     kinst = instruction_k(bits)
     m = int(rt.get_shape()[0])

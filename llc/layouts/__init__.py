@@ -48,6 +48,7 @@ from llc.layouts.shared import (
     AmdRotatingSharedLayout,
     NvmmaSharedLayout,
     PaddedSharedLayout,
+    PartitionedSharedLayout,
     SharedLinearLayout,
     SwizzledSharedLayout,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "NvidiaMmaLayout",
     "NvmmaSharedLayout",
     "PaddedSharedLayout",
+    "PartitionedSharedLayout",
     "SharedLayout",
     "SharedLinearLayout",
     "SliceLayout",
@@ -244,6 +246,15 @@ def _padded_shared(p: _Params) -> Layout:
     return PaddedSharedLayout(intervals, paddings, p.take("offset"), p.take("block", default=()))
 
 
+def _partitioned_shared(p: _Params) -> Layout:
+    return PartitionedSharedLayout(
+        p.take("numPartitions"),
+        p.take("numGroups"),
+        p.take("partitionDim"),
+        p.take("partitionLayout"),
+    )
+
+
 _BUILDERS: dict[str, Callable[[_Params], Layout]] = {
     "blocked": _blocked,
     "slice": _slice,
@@ -257,6 +268,7 @@ _BUILDERS: dict[str, Callable[[_Params], Layout]] = {
     "shared_linear": _shared_linear,
     "padded_shared": _padded_shared,
     "amd_rotating_shared": _amd_rotating_shared,
+    "partitioned_shared": _partitioned_shared,
 }
 
 #: Triton mnemonic -> layout class.
@@ -273,6 +285,7 @@ LAYOUT_KINDS: dict[str, type[Layout]] = {
     "shared_linear": SharedLinearLayout,
     "padded_shared": PaddedSharedLayout,
     "amd_rotating_shared": AmdRotatingSharedLayout,
+    "partitioned_shared": PartitionedSharedLayout,
 }
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "AmdRotatingSharedLayout",
     "NvmmaSharedLayout",
     "PaddedSharedLayout",
+    "PartitionedSharedLayout",
     "SharedLinearLayout",
     "SwizzledSharedLayout",
 ]
@@ -605,4 +606,85 @@ class PaddedSharedLayout(SharedLayout):
         return params | {
             "offset": [list(b) for b in self.offset],
             "block": [list(b) for b in self.block],
+        }
+
+
+@dataclass(frozen=True)
+class PartitionedSharedLayout(SharedLayout):
+    """Triton's ``#ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0,
+    partitionLayout = #shared}>`` (AMD gfx1250): the tensor is cut along ``partitionDim`` into
+    ``numPartitions * numGroups`` pieces, each laid out by ``partitionLayout``, and the pieces
+    are spread over ``numPartitions`` buffers that the allocator places in different physical
+    shared-memory partitions (so that accesses to neighbouring pieces do not conflict).
+
+    One linear map from an offset to the tensor does not describe buffers at unrelated
+    addresses, so llc reads, checks and prints this layout and keeps it on the buffers, but
+    :meth:`to_linear_layout` (what a conversion through the buffer would need) is a
+    :class:`~llc.errors.LayoutError`.
+
+    >>> inner = SwizzledSharedLayout(2, 2, 4, [1, 0])
+    >>> P = PartitionedSharedLayout(2, 4, 0, inner)
+    >>> P.rank, P.triton_params()["numGroups"]
+    (2, 4)
+    >>> PartitionedSharedLayout(3, 1, 0, inner)
+    Traceback (most recent call last):
+    ...
+    llc.errors.LayoutError: partitioned_shared: numPartitions 3 must be a positive power of two
+    >>> from llc.layouts.blocked import BlockedLayout
+    >>> for bad in (BlockedLayout([1], [32], [4], [0]), P):  # not a shared layout, nested
+    ...     try:
+    ...         PartitionedSharedLayout(2, 1, 0, bad)
+    ...     except LayoutError as err:
+    ...         print(str(err).split(", got ")[1])
+    'blocked'
+    'partitioned_shared'
+    >>> PartitionedSharedLayout(2, 1, 2, inner)
+    Traceback (most recent call last):
+    ...
+    llc.errors.LayoutError: partitioned_shared: partitionDim 2 is not a dim of the rank-2 layout
+    """
+
+    num_partitions: int
+    num_groups: int
+    partition_dim: int
+    partition_layout: SharedLayout
+
+    kind = "partitioned_shared"
+
+    def __post_init__(self) -> None:
+        fam = self.kind
+        for name, value in (("numPartitions", self.num_partitions), ("numGroups", self.num_groups)):
+            if not is_pow2(check_int(fam, name, value)):
+                raise LayoutError(f"{fam}: {name} {value} must be a positive power of two")
+        inner = self.partition_layout
+        if not isinstance(inner, SharedLayout) or isinstance(inner, PartitionedSharedLayout):
+            raise LayoutError(
+                f"{fam}: partitionLayout must be a shared layout that is not partitioned, "
+                f"got {getattr(inner, 'kind', inner)!r}"
+            )
+        dim = check_int(fam, "partitionDim", self.partition_dim)
+        if not 0 <= dim < inner.rank:
+            raise LayoutError(
+                f"{fam}: partitionDim {dim} is not a dim of the rank-{inner.rank} layout"
+            )
+
+    @property
+    def rank(self) -> int:
+        return self.partition_layout.rank
+
+    def _check_rank(self, shape: tuple[int, ...]) -> None:
+        self.partition_layout._check_rank(shape)
+
+    def _build(self, shape: tuple[int, ...]) -> LinearLayout:
+        raise LayoutError(
+            f"{self.kind}: llc does not model the placement of a partitioned buffer's pieces "
+            "(no linear layout for it)"
+        )
+
+    def triton_params(self) -> dict[str, object]:
+        return {
+            "numPartitions": self.num_partitions,
+            "numGroups": self.num_groups,
+            "partitionDim": self.partition_dim,
+            "partitionLayout": self.partition_layout,
         }

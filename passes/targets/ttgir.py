@@ -97,6 +97,10 @@ class TTGIRPrinter(LLCPrinter):
                 self._mutable.add(op.result.type)
             elif isinstance(op, tl.OpaqueOp):  # as its text said
                 self._mutable.update(op.refs.data[i.data] for i in op.mutable_refs.data)
+                for ref in op.refs.data:  # and the buffers inside its types (!nvws.aref<[...]>)
+                    if isinstance(ref, tl.OpaqueType):
+                        inner = ref.refs.data
+                        self._mutable.update(inner[i.data] for i in ref.mutable_refs.data)  # type: ignore[attr-defined]
             elif isinstance(op, tl.LocalStoreOp | tl.AsyncCopyGlobalToLocalOp):
                 # Triton rejects a store into an immutable buffer (one allocated from a value
                 # and written again later).
@@ -272,6 +276,9 @@ class TTGIRPrinter(LLCPrinter):
         if isinstance(attribute, tl.OpaqueAttr):
             self.print_string(attribute.text)
             return
+        if isinstance(attribute, tl.OpaqueType):
+            self._print_opaque_type(attribute)
+            return
         if isinstance(attribute, tl.AsyncTokenType):
             self.print_string("!ttg.async.token")
             return
@@ -283,6 +290,18 @@ class TTGIRPrinter(LLCPrinter):
                 self._print_layout(attribute)
             return
         super().print_attribute(attribute)
+
+    def _print_opaque_type(self, attribute: tl.OpaqueType) -> None:
+        """A type llc read as it was written (``!nvws.aref<[!ttg.memdesc<...>]>``): its text
+        again, the attributes and types it names as this printer names them (a buffer in it is
+        ``mutable`` where the text said so: :meth:`print_alias_definitions`)."""
+        self.print_string(f"!{attribute.type_name.data}")
+        refs = attribute.refs.data
+        for piece in _TEMPLATE_RE.split(attribute.template.data):
+            if piece.startswith("{a") and piece.endswith("}"):
+                self.print_attribute(refs[int(piece[2:-1])])
+            else:
+                self.print_string(piece.replace("{{", "{").replace("}}", "}"))
 
     def print_memdesc(self, attribute: tl.MemDescType, prefix: str = "!ttg.memdesc") -> None:
         """``!ttg.memdesc<64x8xf32, #shared, #smem[, mutable][, 64x32]>`` (the allocation
