@@ -20,10 +20,20 @@ from llc.passes.layout_solver import (
     exact_minimum,
     trip_count,
 )
-from llc.testing.kernel_gen import KernelConfig, generate_kernel
+from llc.testing.kernel_gen import KernelConfig, generate_kernel, generate_loop_kernel
 from llc.testing.layout_oracle import solve_cases, staged_analysis
 
-ORACLE_SEEDS = range(300)
+ORACLE_SEEDS = range(284)
+LOOP_SEEDS = range(8)
+"""Kernels of :func:`generate_loop_kernel` per number of loop arguments its chain reads (1, 2):
+the option of carrying loop values a second time, enumerated by the oracle too."""
+
+
+def _oracle_texts() -> list[str]:
+    texts = [generate_kernel(seed, steps=1).layout_free for seed in ORACLE_SEEDS]
+    return texts + [
+        generate_loop_kernel(s, args).layout_free for args in (1, 2) for s in LOOP_SEEDS
+    ]
 
 
 def _close(a: float, b: float) -> bool:
@@ -32,11 +42,13 @@ def _close(a: float, b: float) -> bool:
 
 def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
     start = time.process_time()
-    covered = total = improved = brute = 0
-    for seed in ORACLE_SEEDS:
-        for case in solve_cases(generate_kernel(seed, steps=1).layout_free):
+    covered = total = improved = brute = with_options = copied = 0
+    for seed, text in enumerate(_oracle_texts()):
+        for case in solve_cases(text):
             total += 1
             model = case.model
+            with_options += bool(model.options)
+            copied += any(case.result.choice[n] == 1 for n in model.options)
             # (b) never above the staged analysis on the same model
             assert case.optimum <= case.staged + 1e-9, (seed, case.optimum, case.staged)
             improved += case.optimum < case.staged - 1e-6
@@ -59,9 +71,11 @@ def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
     seconds = time.process_time() - start
     print(
         f"{total} functions, {covered} enumerated exactly ({brute} by plain enumeration), "
-        f"{improved} cheaper than the staged analysis, {seconds:.1f} s CPU"
+        f"{improved} cheaper than the staged analysis, {with_options} with loop options "
+        f"({copied} carrying a loop value twice), {seconds:.1f} s CPU"
     )
     assert total >= 300
+    assert with_options >= 2 * len(LOOP_SEEDS) and copied >= 2
     assert covered >= 0.9 * total
     assert improved > 0
 
