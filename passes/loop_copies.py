@@ -329,19 +329,7 @@ def add_loop_copies(model: object, ops: Sequence[Operation]) -> int:
             served.append((v, t, item))
     finder.prune()
     served = [s for s in served if s[2] in finder.requires]
-    # the options the served demands reach, in a stable order
-    order: list[Item] = []
-    seen: set[Item] = set()
-    work = [s[2] for s in served]
-    while work:
-        item = work.pop(0)
-        if item in seen:
-            continue
-        seen.add(item)
-        order.append(item)
-        work += finder.requires[item]
-    if len(order) > MAX_LOOP_OPTIONS:
-        return 0  # too many to weigh within the budget: the conversions stay
+    order = _within_limit(served, finder, m)
     node: dict[Item, int] = {}
     for item in order:
         n = len(m.candidates)  # type: ignore[attr-defined]
@@ -367,9 +355,49 @@ def add_loop_copies(model: object, ops: Sequence[Operation]) -> int:
                     cost = outer * m.provision(init, have, enc)  # type: ignore[attr-defined]
                     m.add_pair(node[item], i_node, 1, i, cost)  # type: ignore[attr-defined]
     for v, t, item in served:
+        if item not in node:
+            continue
         m.recomputed[(v, m.intern(t))] = node[item]  # type: ignore[attr-defined]
         m.recomputed_of.setdefault(v, []).append(node[item])  # type: ignore[attr-defined]
     return len(order)
+
+
+def _closure(item: Item, finder: _Finder) -> list[Item]:
+    """``item`` and every option it requires, ``item`` first."""
+    out: list[Item] = []
+    seen: set[Item] = set()
+    work = [item]
+    while work:
+        x = work.pop(0)
+        if x not in seen:
+            seen.add(x)
+            out.append(x)
+            work += finder.requires[x]
+    return out
+
+
+def _within_limit(served: list, finder: _Finder, model: object) -> list[Item]:
+    """The options to add: the closures of the served demands, at most
+    :data:`MAX_LOOP_OPTIONS` in all. A demand its value cannot meet by taking the layout
+    itself (a layout outside its node's candidates: a dot operand) comes first, then the
+    longer chains (a chain's last op serves the demand that matters; its intermediate values
+    are demanded too, in their consumers' candidate layouts), each whole or not at all."""
+    m = model
+    closures = {item: _closure(item, finder) for _, _, item in served}
+
+    def rank(s: tuple) -> tuple[bool, int]:
+        v, t, item = s
+        own = m.candidates[m.node_of[v]]  # type: ignore[attr-defined]
+        return (t in own, -len(closures[item]))
+
+    order: list[Item] = []
+    taken: set[Item] = set()
+    for _, _, item in sorted(served, key=rank):
+        extra = [x for x in closures[item] if x not in taken]
+        if len(taken) + len(extra) <= MAX_LOOP_OPTIONS:
+            order += extra
+            taken.update(extra)
+    return order
 
 
 def active_loop_copies(model: object, choice: Sequence[int]) -> LoopCopyPlan:
