@@ -8,12 +8,14 @@ lower bounds the lazy pricing starts from are below the exact prices.
 
 from __future__ import annotations
 
+import functools
 import time
 
 import pytest
 from xdsl.context import Context
 
 from llc.dialects.ttgir import parse_triton_module
+from llc.passes.layout_assignment import LayoutAnalysis
 from llc.passes.layout_passes import OptimizeLayoutsPass, PropagateLayoutsPass
 from llc.passes.layout_solver import (
     brute_force_minimum,
@@ -80,11 +82,17 @@ def test_ilp_reaches_the_exact_minimum_on_generated_kernels() -> None:
     assert improved > 0
 
 
+@functools.cache
+def _staged(seed: int) -> LayoutAnalysis:
+    """The staged analysis of the f32 kernel of ``seed`` (shared by the two tests below)."""
+    return staged_analysis(generate_kernel(seed, config=KernelConfig()).layout_free)
+
+
 @pytest.mark.parametrize("seed", range(0, 40, 4))
 def test_staged_decisions_take_the_cheapest_option(seed: int) -> None:
     """The staged analysis' conflict resolution (anchors and resolve) picks a cheapest option
     (the solver's warm start and the fallback past its budget)."""
-    analysis = staged_analysis(generate_kernel(seed, config=KernelConfig()).layout_free)
+    analysis = _staged(seed)
     for costs, choice in analysis.decisions:
         cheapest = min(cost for cost, _ in costs)
         chosen = [cost for cost, enc in costs if enc == choice]
@@ -92,10 +100,7 @@ def test_staged_decisions_take_the_cheapest_option(seed: int) -> None:
 
 
 def test_staged_decisions_are_made() -> None:
-    made = sum(
-        len(staged_analysis(generate_kernel(seed, config=KernelConfig()).layout_free).decisions)
-        for seed in range(0, 40, 4)
-    )
+    made = sum(len(_staged(seed).decisions) for seed in range(0, 40, 4))
     # f32 kernels on 4 warps (the original generator's configuration) reach conflicts that the
     # narrower types and other CTAs of the wider generator rarely do
     assert made >= 5
