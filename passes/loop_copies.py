@@ -312,7 +312,7 @@ def add_loop_copies(model: object, ops: Sequence[Operation]) -> int:
     >>> add_loop_copies(LayoutModel(80), [])
     0
     """
-    from llc.passes.layout_solver import CHANGE_COST, block_weight
+    from llc.passes.layout_solver import CHANGE_COST
 
     m = model
     finder = _Finder(ops, m.gather_operands)  # type: ignore[attr-defined]
@@ -346,20 +346,29 @@ def add_loop_copies(model: object, ops: Sequence[Operation]) -> int:
             if r != item:
                 m.implies.append((node[item], node[r]))  # type: ignore[attr-defined]
         if item[0] == "copy":
-            slot, enc = item[1], item[2]
-            init = slot.init
-            if init in m.node_of:  # type: ignore[attr-defined]
-                i_node = m.node_of[init]  # type: ignore[attr-defined]
-                outer = block_weight(slot.loop.parent_block())
-                for i, have in enumerate(m.candidates[i_node]):  # type: ignore[attr-defined]
-                    cost = outer * m.provision(init, have, enc)  # type: ignore[attr-defined]
-                    m.add_pair(node[item], i_node, 1, i, cost)  # type: ignore[attr-defined]
+            _demand_init(m, item[1].init, node[item], item[2])
     for v, t, item in served:
         if item not in node:
             continue
         m.recomputed[(v, m.intern(t))] = node[item]  # type: ignore[attr-defined]
         m.recomputed_of.setdefault(v, []).append(node[item])  # type: ignore[attr-defined]
     return len(order)
+
+
+def _demand_init(model: object, init: SSAValue, option: int, enc: Attribute) -> None:
+    """A copy on needs its init value in ``enc``: a demand keyed on the copy's node, priced as
+    every demand is (lazily, a conversion or a recomputation, shared with the init's other
+    users asking for ``enc``, at the weight where the init is defined)."""
+    from llc.passes.layout_solver import Demand
+
+    m = model
+    if init not in m.node_of:  # type: ignore[attr-defined]
+        return
+    if init not in m.value_id:  # type: ignore[attr-defined]
+        m.value_id[init] = len(m.values)  # type: ignore[attr-defined]
+        m.values.append(init)  # type: ignore[attr-defined]
+    demand = Demand(init, option, [None, enc], [-1, m.intern(enc)])  # type: ignore[attr-defined]
+    m.demands.setdefault(init, []).append(demand)  # type: ignore[attr-defined]
 
 
 def _closure(item: Item, finder: _Finder) -> list[Item]:
@@ -518,10 +527,8 @@ def realise_loop_copies(plan: LoopCopyPlan) -> int:
         ]
         inits = []
         for slot, enc in copies:
-            init = slot.init
-            inits.append(
-                init if encoding_of(init.type) == enc else insert_conversion(init, enc, loop)
-            )
+            init = _strip(slot.init)
+            inits.append(init if encoding_of(init.type) == enc else insert_conversion(init, enc))
         served_results = [(_value_at(p), enc, item) for p, enc, item in results if p[1] is loop]
         if loop.name == "scf.for":
             new_loop: Operation = scf.ForOp(
