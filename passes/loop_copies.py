@@ -274,8 +274,15 @@ class _Finder:
                 if item not in reaches and any(r in reaches for r in reqs):
                     reaches.add(item)
                     changed = True
+        keep = set(reaches)  # and what they require (a sub-chain from scalars alone)
+        work = list(reaches)
+        while work:
+            for r in self.requires[work.pop()]:
+                if r not in keep:
+                    keep.add(r)
+                    work.append(r)
         for item in list(self.requires):
-            if item not in reaches:
+            if item not in keep:
                 del self.requires[item]
 
 
