@@ -364,3 +364,25 @@ def test_a_broadcast_column_layout_ranks_after_the_row_layouts() -> None:
     assert _redundant(of_column, [of_column], (128,), cache)
     assert not _redundant(of_acc, [of_column], (128,), cache)
     assert _redundant(of_column, [of_acc], (128,), cache)  # the other way round: one is enough
+
+
+def test_the_greedy_loop_copy_is_off_after_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One source of truth: after the whole-function solver (which weighs carrying loop values
+    twice itself, ``llc.passes.loop_copies``) the greedy ``duplicate_loop_argument`` is never
+    asked; the staged path still asks it."""
+    from pathlib import Path
+
+    import llc.passes.remove_conversions as rc
+
+    text = (Path(__file__).parents[1] / "lit/transforms/rc-loop-arg-twice.ttgir").read_text()
+    original = rc.duplicate_loop_argument
+    for solver in ("ilp", "staged"):
+        calls: list[int] = []
+
+        def spy(*args: object, **kwargs: object) -> bool:
+            calls.append(1)  # noqa: B023 (read right after the pass, in this iteration)
+            return original(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(rc, "duplicate_loop_argument", spy)
+        OptimizeLayoutsPass(solver=solver).apply(Context(), parse_triton_module(text, "twice"))
+        assert (len(calls) > 0) == (solver == "staged"), (solver, len(calls))
