@@ -51,6 +51,7 @@ from llc.passes.layout_assignment import (
     value_name,
     walk_ops,
 )
+from llc.passes.loop_copies import realise_loop_copies
 from llc.passes.remove_conversions import (
     erase_dead_ops,
     fold_conversions,
@@ -200,11 +201,15 @@ def solve_layouts(
     budget: float,
     debug: bool = False,
     tie_above: int | None = None,
+    loop_copies: list | None = None,
 ) -> tuple[dict[SSAValue, Attribute], dict[Operation, Attribute], bool]:
     """The ``solve`` stage: each function's assignment by :mod:`llc.passes.layout_solver`,
     starting from the staged analysis' (kept, with a remark, past ``budget`` seconds).
-    Returns the layouts, the stores' layouts, and whether some function was solved."""
+    Returns the layouts, the stores' layouts, and whether some function was solved; the loop
+    values the solver carries a second time (:class:`llc.passes.loop_copies.LoopCopyPlan`,
+    one per solved function that has some) go to ``loop_copies``."""
     from llc.passes.layout_solver import TIE_ABOVE_VALUES, assignment_of, solve_function
+    from llc.passes.loop_copies import active_loop_copies
 
     if tie_above is None:
         tie_above = TIE_ABOVE_VALUES
@@ -257,6 +262,14 @@ def solve_layouts(
                 members = ", ".join(value_name(v) for v in model.node_values[n])
                 lines.append(f"//   {members}: {short_layout(model.candidates[n][c])}")
         solved = True
+        plan = active_loop_copies(model, result.choice)
+        if plan:
+            lines.append(
+                f"//   @{name}: {len(plan.copies)} loop values carried a second time, "
+                f"{len(plan.ops)} ops recomputed in the loops"
+            )
+            if loop_copies is not None:
+                loop_copies.append(plan)
         new_layouts, new_sinks = assignment_of(model, result.choice)
         layouts.update(new_layouts)
         sinks.update(new_sinks)
@@ -283,14 +296,17 @@ class PropagateLayoutsPass(_LayoutPass):
         with gc_paused():
             analysis = self.analyse(op, ["anchors", "propagate", "resolve", "fill"])
             solved = False
+            copies: list = []
             if self.solver == "ilp":
                 layouts, sinks, solved = solve_layouts(
-                    op, analysis, self.solver_budget, self.debug, self.solver_tie_above
+                    op, analysis, self.solver_budget, self.debug, self.solver_tie_above, copies
                 )
             else:
                 layouts, sinks = analysis.assignment(), analysis.sink_layouts
             materialize(op, layouts, sinks, analysis.hw)
             fold_conversions(op)
+            for plan in copies:  # the loop values the solver carries twice, as it chose
+                realise_loop_copies(plan)
             if solved:  # the recomputations the solver chose over conversions
                 log: list[str] = []
                 rematerialize_from_scalars(op, log=log)
@@ -364,6 +380,10 @@ class RemoveConversionsPass(_LayoutPass):
     max_slice: int = 64
     solver: str = "ilp"
     solver_budget: float = 2.0
+    duplicate_loops: bool = True
+    """Whether the greedy rewrites carry loop values a second time
+    (:func:`~llc.passes.remove_conversions.duplicate_loop_argument`): off after the
+    whole-function solver, which weighs that option itself."""
 
     @by_warp_scope_pass
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -381,7 +401,7 @@ class RemoveConversionsPass(_LayoutPass):
             # Per function: a module's functions are laid out independently, so each keeps
             # whichever of its input, the greedy rewrites and the solver's rewrite has the
             # lowest figure.
-            if remove_conversions(op, self.max_slice, log):
+            if remove_conversions(op, self.max_slice, log, self.duplicate_loops):
                 for mine, before in zip(
                     _function_figures(op), _function_figures(given), strict=True
                 ):
@@ -424,7 +444,8 @@ class RemoveConversionsPass(_LayoutPass):
             ).apply(ctx, solved)
             if _dot_layouts(solved) != _dot_layouts(op) or _signatures(solved) != _signatures(op):
                 return None
-            remove_conversions(solved, self.max_slice)
+            # The solver weighed carrying loop values twice: the greedy copy does not redo it.
+            remove_conversions(solved, self.max_slice, duplicate=False)
             solved.verify()
         except (LayoutError, VerifyException):
             return None  # an assignment the rewrite cannot state keeps the greedy result
@@ -464,9 +485,12 @@ class OptimizeLayoutsPass(_LayoutPass):
             ).apply(ctx, op)
             # The solver ran in llc-propagate-layouts already; the greedy rewrites after it
             # keep its optimum (the pass drops any rewrite that would raise the figure).
-            RemoveConversionsPass(**options, max_slice=self.max_slice, solver="staged").apply(
-                ctx, op
-            )
+            RemoveConversionsPass(
+                **options,
+                max_slice=self.max_slice,
+                solver="staged",
+                duplicate_loops=self.solver != "ilp",
+            ).apply(ctx, op)
             CanonicalizePass().apply(ctx, op)
             CommonSubexpressionElimination().apply(ctx, op)
             DeadCodeElimination().apply(ctx, op)

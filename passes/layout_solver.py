@@ -289,6 +289,15 @@ class LayoutModel:
     """The gathers the anchors laid out (warp-local), with the layout the rewrite converts both
     their operands to: what their rule sees when the rewrite recomputes one in another layout
     (:func:`rematerialization`), which the IR the model is built on does not carry yet."""
+    options: dict[int, tuple] = field(default_factory=dict)
+    """Option nodes (candidates ``[None, layout]``; 1: on) of :mod:`llc.passes.loop_copies`: a
+    loop value carried a second time, or a loop body op recomputed, in that layout."""
+    implies: list[tuple[int, int]] = field(default_factory=list)
+    """``(a, b)``: option node ``a`` on requires option node ``b`` on."""
+    recomputed: dict[tuple[SSAValue, int], int] = field(default_factory=dict)
+    """``(value, layout index)`` -> the option node that, on, gives ``value`` in that layout
+    with no conversion (its users' demands of that layout cost nothing more)."""
+    recomputed_of: dict[SSAValue, list[int]] = field(default_factory=dict)
 
     def intern(self, enc: Attribute) -> int:
         """The index of ``enc`` in :attr:`layouts` (added if new)."""
@@ -401,6 +410,8 @@ class LayoutModel:
         hi = self.cand_ids[node][choice[node]]
         vi = self.value_id[v]
         wanted = self.targets(v, hi, choice)
+        if v in self.recomputed_of:
+            wanted = {t for t in wanted if not _served(self, v, t, choice)}
         return self.weight[v] * sum(self.price(vi, hi, t, exact) for t in wanted)
 
     def evaluate(self, choice: Sequence[int]) -> float:
@@ -409,6 +420,8 @@ class LayoutModel:
         >>> LayoutModel(80, candidates=[[None]], unary=[[3.0]], constant=1.0).evaluate([0])
         4.0
         """
+        if self.implies and not _options_closed(self, choice):
+            return _INF
         total = self.constant
         for n, costs in enumerate(self.unary):
             total += costs[choice[n]]
@@ -447,6 +460,17 @@ class LayoutModel:
     def staged_choice(self) -> list[int]:
         """The staged analysis' assignment (every node's candidate 0)."""
         return [0] * len(self.candidates)
+
+
+def _served(model: LayoutModel, v: SSAValue, t: int, choice: Sequence[int]) -> bool:
+    """Whether an option that ``choice`` turns on gives ``v`` in layout ``t``."""
+    n = model.recomputed.get((v, t))
+    return n is not None and choice[n] == 1
+
+
+def _options_closed(model: LayoutModel, choice: Sequence[int]) -> bool:
+    """Whether every option ``choice`` turns on has the options it requires on."""
+    return all(choice[a] != 1 or choice[b] == 1 for a, b in model.implies)
 
 
 def rematerialization(
@@ -678,10 +702,13 @@ def build_model(
     staged: dict[SSAValue, Attribute],
     staged_sinks: dict[Operation, Attribute],
     tie_above: int | None = TIE_ABOVE_VALUES,
+    loop_copies: bool = True,
 ) -> LayoutModel:
     """The model of ``func`` after the staged analysis (``staged``: every tensor value's
     layout; ``staged_sinks``: every store's). With more than ``tie_above`` tensor values
-    (``None``: never) the model is tied (:func:`_tie_elementwise`)."""
+    (``None``: never) the model is tied (:func:`_tie_elementwise`). With ``loop_copies``, loop
+    values may be carried a second time in another layout
+    (:func:`llc.passes.loop_copies.add_loop_copies`)."""
     from llc.passes.axis_info import AxisAnalysis
     from llc.passes.coalesce import coalesced_layout
 
@@ -970,6 +997,10 @@ def build_model(
         for k, i in enumerate(operands):
             demand(op.operands[i], r, per_operand[k])
     model.finalize()
+    if loop_copies:
+        from llc.passes.loop_copies import add_loop_copies
+
+        add_loop_copies(model, ops)
     return model
 
 
@@ -1258,6 +1289,9 @@ class _Ilp:
                 for t, exprs in by_target.items():
                     if m.is_priced(vi, hi, t) and m.price(vi, hi, t) == 0:
                         continue
+                    if (v, t) in m.recomputed:
+                        self._served_demand(vi, hi, t, weight, exprs, m.recomputed[(v, t)])
+                        continue
                     if any(const >= 1 for const, _ in exprs):
                         self.priced.append((vi, hi, t, weight, self.indicator(s, i, None, 0)))
                         continue
@@ -1268,8 +1302,31 @@ class _Ilp:
                     for _, cols in exprs:
                         self.rows.append(([w, *cols], [1.0] + [-1.0] * len(cols), 0.0, _INF))
                     self.priced.append((vi, hi, t, weight, (0.0, [w])))
+        for a, b in m.implies:  # an option on needs the options it reads on
+            xa, xb = self.x[a], self.x[b]
+            assert xa is not None and xb is not None
+            self.rows.append(([xb[1], xa[1]], [1.0, -1.0], 0.0, _INF))
         self.base_costs = list(self.costs)
         self.base_constant = self.constant
+
+    def _served_demand(
+        self,
+        vi: int,
+        hi: int,
+        t: int,
+        weight: float,
+        exprs: list[tuple[float, list[int]]],
+        option: int,
+    ) -> None:
+        """A demand of layout ``t`` that option node ``option`` can serve instead of a
+        conversion: the conversion column ``w`` is needed where a demand is and the option
+        is off (``w + x[option, on] >= demand``)."""
+        xo = self.x[option]
+        assert xo is not None
+        w = self.col(0.0)
+        for const, cols in exprs:
+            self.rows.append(([w, xo[1], *cols], [1.0, 1.0] + [-1.0] * len(cols), const, _INF))
+        self.priced.append((vi, hi, t, weight, (0.0, [w])))
 
     def reprice(self) -> None:
         """The objective with the current prices (exact where known, else lower bounds)."""
@@ -1352,6 +1409,11 @@ class _Ilp:
         h.setOptionValue("mip_abs_gap", 1e-7)
         h.setOptionValue("threads", 1)
         h.setOptionValue("presolve", "off")
+        if self.model.options:
+            # Loop options (llc.passes.loop_copies) leave the relaxation fractional, and
+            # HiGHS's root then fills its cut pool (thousands of cuts for a 100-node model):
+            # a small pool halves the solve of such models (measured in RESULTS).
+            h.setOptionValue("mip_pool_soft_limit", 100)
         # HiGHS's own time limit is wall-clock (given slack below, so that a loaded machine
         # does not change the result); the budget is CPU time, enforced by interrupting the
         # branch and bound from its callback (it keeps its incumbent).
@@ -1905,8 +1967,12 @@ def brute_force_minimum(model: LayoutModel, cap: int = ENUMERATION_CAP) -> float
         terms.append(([a, b], ("pair", (a, b, table))))
     for v, demands in model.demands.items():
         nodes = [model.node_of[v]] + [d.key for d in demands if d.key is not None]
+        nodes += model.recomputed_of.get(v, [])
         link(nodes)
         terms.append((list(dict.fromkeys(nodes)), ("value", v)))
+    for a, b in model.implies:
+        link((a, b))
+        terms.append(([a, b], ("implies", (a, b))))
     components: dict[int, list[int]] = {}
     for i in free:
         components.setdefault(find(i), []).append(i)
@@ -1986,8 +2052,11 @@ def exact_minimum(model: LayoutModel, cap: int = ENUMERATION_CAP) -> float | Non
                 factors.append(((b,), np.asarray(table[0, :], dtype=float)))
             else:
                 constant += float(table[0, 0])
+        for a, b in model.implies:  # an option on without what it reads: impossible
+            factors.append(((a, b), np.array([[0.0, 0.0], [_INF, 0.0]])))
         for v, demands in model.demands.items():
             nodes = [model.node_of[v]] + [d.key for d in demands if d.key is not None]
+            nodes += model.recomputed_of.get(v, [])
             axes = tuple(dict.fromkeys(x for x in nodes if size[x] > 1))
             if math.prod(size[x] for x in axes) > cap:
                 return None
@@ -2054,6 +2123,9 @@ def _eliminate(
 
 def _term_value(model: LayoutModel, term: object, choice: Sequence[int], exact: bool) -> float:
     kind, payload = term  # type: ignore[misc]
+    if kind == "implies":
+        a, b = payload
+        return _INF if choice[a] == 1 and choice[b] != 1 else 0.0
     if kind == "pair":
         a, b, table = payload
         return float(table[choice[a], choice[b]])

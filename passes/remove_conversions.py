@@ -585,8 +585,13 @@ def _conversion_cost_of(cvt: ConvertLayoutOp) -> float:
     )
 
 
-def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | None = None) -> int:
+def remove_conversions(
+    module: ModuleOp, max_slice: int = 64, log: list[str] | None = None, duplicate: bool = True
+) -> int:
     """Rematerialize, hoist and move conversions out of loops until nothing improves.
+    ``duplicate``: also carry loop values a second time (:func:`duplicate_loop_argument`), the
+    staged path's greedy choice; the whole-function solver weighs that option itself
+    (:mod:`llc.passes.loop_copies`), so after it this is off.
 
     Returns the number of conversions removed or replaced by cheaper ones.
     """
@@ -614,7 +619,7 @@ def remove_conversions(module: ModuleOp, max_slice: int = 64, log: list[str] | N
             good = plan is not None and bool(plan.order) and plan.better_than(before)
             # Moving the conversion down (Triton's forward propagation) when that is cheaper
             # than recomputing its producers in the target layout.
-            if not good and duplicate_loop_argument(op, max_slice, log):
+            if not good and duplicate and duplicate_loop_argument(op, max_slice, log):
                 improved += 1
                 changed = True
                 continue

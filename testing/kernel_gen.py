@@ -73,6 +73,7 @@ __all__ = [
     "draw_config",
     "generate_kernel",
     "generate_large_module",
+    "generate_loop_kernel",
 ]
 
 NUM_WARPS = 4
@@ -317,6 +318,8 @@ class _Builder:
     """Draws the optional ``tl.gather`` step (its own stream: the other steps of a seed's kernel
     stay what they were before gathers were added); ``None``: no gathers."""
     config: KernelConfig = field(default_factory=lambda: KernelConfig())
+    loop_chain_args: int = 0
+    """Loop-carried tensors of the :meth:`carried_chain` loop a kernel starts with (0: none)."""
     program_offset: str | None = None
     """The element offset of this program's part of every buffer (grids of several programs)."""
 
@@ -1072,6 +1075,62 @@ class _Builder:
             if v.elem == self.dt:
                 self.pool.append(_Value(r, v.shape, v.elem, v.layout))
 
+    def carried_chain(self, args: int) -> None:
+        """An ``scf.for`` carrying ``args`` (1 or 2) 2-D tensors whose body computes a chain
+        from the carried values alone (no load), stores it and stores its transpose: the chain
+        is needed in two layouts on every iteration, so the solver weighs carrying the loop
+        values a second time (:mod:`llc.passes.loop_copies`) against a conversion per
+        iteration and against uncoalesced stores."""
+        shape = (self.rng.choice((8, 16)), self.rng.choice((8, 16)))
+        inits = [self.fresh_load(shape)]
+        if args == 2:  # computed from the first: one load's pointers fewer to lay out
+            inits.append(self.unary(inits[0]))
+        trips = self.rng.choice((1, 2, 3, 8, 16))
+        c0, c1, cn = self.scalar_const(0), self.scalar_const(1), self.scalar_const(trips)
+        tshape = (shape[1], shape[0])
+        pointers = []
+        for s in (shape, tshape):
+            base = f"%out{len(self.outputs)}"
+            self.outputs.append(base)
+            pointers.append(self.pointers(base, s, self.new_layout(s)))
+        iv = self.fresh("i")
+        accs = [self.fresh("acc") for _ in inits]
+        results = [self.fresh("res") for _ in inits]
+        pairs = list(zip(accs, inits, strict=True))
+        self.op(
+            lambda T, N: (
+                f"{', '.join(results)} = scf.for {iv} = {c0} to {cn} step {c1} "
+                f"iter_args({', '.join(f'{a} = {N(v.name)}' for a, v in pairs)})"
+                f" -> ({', '.join(T(v.shape, v.elem, v.layout) for v in inits)}) : i32 {{"
+            )
+        )
+        with self.region():
+            inner = [_Value(a, v.shape, v.elem, v.layout) for a, v in zip(accs, inits, strict=True)]
+            self.pool = list(inner)
+            value = self.binary(inner[0], inner[1]) if args == 2 else self.unary(inner[0])
+            for _ in range(self.rng.randint(0, 1)):
+                value = self.unary(value)
+            for ptrs, v in ((pointers[0], value), (pointers[1], self.trans(value))):
+                w = self.convert(v, ptrs.layout)  # type: ignore[arg-type]
+                self.op(
+                    lambda T, N, p=ptrs, w=w: (
+                        f"tl.store {p.name}, {N(w.name)} : {T(w.shape, self.ptr, p.layout)}"
+                    )
+                )
+            yields = [self.convert(value, inits[0].layout)]  # type: ignore[arg-type]
+            if args == 2:
+                second = self.unary(inner[1]) if self.rng.random() < 0.5 else inner[1]
+                yields.append(self.convert(second, inits[1].layout))  # type: ignore[arg-type]
+            self.op(
+                lambda T, N: (
+                    f"scf.yield {', '.join(N(y.name) for y in yields)} : "
+                    f"{', '.join(T(y.shape, y.elem, y.layout) for y in yields)}"
+                )
+            )
+        self.emit_raw("}")
+        for r, v in zip(results, inits, strict=True):
+            self.pool.append(_Value(r, v.shape, v.elem, v.layout))
+
     def body_step(self, v: _Value) -> _Value:
         """One step of a loop or branch body that transforms ``v`` (same shape)."""
         roll = self.rng.random()
@@ -1174,6 +1233,8 @@ class _Builder:
             self.emit(lambda T: f"{offset} = arith.muli {pid}, {size} : i32")
             self.program_offset = offset
         self.fresh_load()
+        if self.loop_chain_args:
+            self.carried_chain(self.loop_chain_args)
         for _ in range(steps):
             self.step()
         if self.gather_rng is not None and self.gather_rng.random() < 0.4:
@@ -1219,6 +1280,31 @@ def generate_kernel(
     config = config or draw_config(seed)
     builder = _Builder(rng, gather_rng=random.Random(f"gather{seed}"), config=config)
     laid, free = builder.function("kernel", steps if steps is not None else rng.randint(4, 9))
+    return GeneratedKernel(
+        seed=seed,
+        entry="kernel",
+        laid_out=_module(builder.aliases, laid, config),
+        layout_free=_module({}, free, config),
+        num_ops=builder.num_ops,
+        num_conversions=builder.num_conversions,
+        config=config,
+    )
+
+
+def generate_loop_kernel(seed: int, args: int) -> GeneratedKernel:
+    """A kernel of the default configuration that starts with a loop whose body computes a chain
+    from ``args`` (1 or 2) loop-carried tensors alone and needs it in two layouts
+    (:meth:`_Builder.carried_chain`): the solver's option of carrying
+    loop values a second time.
+
+    >>> k = generate_loop_kernel(1, 2)
+    >>> "scf.for" in k.layout_free and "tl.trans" in k.layout_free
+    True
+    """
+    rng = random.Random(f"loop{args}-{seed}")
+    config = KernelConfig()
+    builder = _Builder(rng, config=config, loop_chain_args=args)
+    laid, free = builder.function("kernel", 0)
     return GeneratedKernel(
         seed=seed,
         entry="kernel",

@@ -34,3 +34,15 @@ def test_generated_kernel_keeps_semantics(seed: int) -> None:
                 assert encoding_of(value.type) is not None, f"{op.name} result has no layout"
     if seed % 4 == 0:
         check_pipeline(kernel.laid_out, "llc-optimize-layouts", entry=kernel.entry)
+
+
+def test_loop_values_carried_twice_keep_semantics() -> None:
+    """A generated loop whose chain reads two loop arguments and is needed in two layouts: the
+    solver carries both a second time (the loop gains iteration arguments), and the rewritten
+    kernel computes what the input does (``llc.passes.loop_copies``)."""
+    from llc.testing.kernel_gen import generate_loop_kernel
+
+    kernel = generate_loop_kernel(5, 2)
+    out = check_pipeline_module(kernel.layout_free, "llc-optimize-layouts", entry=kernel.entry)
+    [loop] = [op for op in walk_ops(out) if op.name == "scf.for"]
+    assert len(loop.results) == 4  # two carried values, each carried twice
