@@ -834,7 +834,7 @@ def build_model(
     def backward(rule: object, op: Operation, enc: Attribute, results: int) -> list | None:
         key = (op, enc)
         if key not in required_of:
-            required_of[key] = _backward(rule, op, [enc] * results)
+            required_of[key] = backward_layouts(rule, op, [enc] * results)
         return required_of[key]
 
     # The layouts a laid-out function's signature gives its returned values: the rewrite
@@ -1096,7 +1096,7 @@ def _price_reduction(
     if results and rule is not None and op.results[results[0]] in model.node_of:
         r = model.node_of[op.results[results[0]]]
         for j, lr in enumerate(cands[r]):
-            required = _backward(rule, op, [lr] * len(results))
+            required = backward_layouts(rule, op, [lr] * len(results))
             if required is not None:
                 model.unary[r][j] += cost(required)
     elif operands and operands[0] in model.node_of:
@@ -1105,8 +1105,22 @@ def _price_reduction(
             model.unary[n][j] += cost([enc] * len(operands))
 
 
-def _backward(rule: object, op: Operation, encs: list[Attribute]) -> list[Attribute] | None:
-    """``rule.backward``, ``None`` where the layout algebra rejects the layout."""
+def backward_layouts(rule: object, op: Operation, encs: list[Attribute]) -> list[Attribute] | None:
+    """``rule.backward``: the operand layouts that give ``op`` the result layouts ``encs``;
+    ``None`` where the layout algebra rejects them.
+
+    >>> from xdsl.dialects.arith import AddfOp
+    >>> from xdsl.dialects.builtin import TensorType, f32
+    >>> from xdsl.utils.test_value import create_ssa_value
+    >>> from llc.dialects.layout_attrs import BlockedEncodingAttr
+    >>> from llc.dialects.layout_rules import rule_for
+    >>> from llc.layouts import BlockedLayout
+    >>> x = create_ssa_value(TensorType(f32, [64]))
+    >>> add = AddfOp(x, x)
+    >>> enc = BlockedEncodingAttr(BlockedLayout([1], [32], [4], [0]))
+    >>> backward_layouts(rule_for(add), add, [enc]) == [enc, enc]
+    True
+    """
     try:
         return rule.backward(op, encs)  # type: ignore[attr-defined]
     except _RULE_ERRORS:
@@ -1155,7 +1169,7 @@ def _fallback(
     derived, _ = derive(staged[first])
     if derived is None:
         return None
-    return _backward(rule, op, [derived] * len(tensor_results(op)))
+    return backward_layouts(rule, op, [derived] * len(tensor_results(op)))
 
 
 # ---------------------------------------------------------------------------------- the ILP

@@ -154,7 +154,7 @@ def _recomputable(op: Operation) -> bool:
 
 
 def _backward(op: Operation, enc: Attribute) -> list | None:
-    from llc.passes.layout_solver import _backward as backward
+    from llc.passes.layout_solver import backward_layouts as backward
 
     return backward(rule_for(op), op, [enc] * len(tensor_results(op)))
 
