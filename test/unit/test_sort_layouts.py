@@ -46,6 +46,11 @@ MORE_CONVERSIONS = {
 """Where llc leaves more ``convert_layout`` ops than Triton on purpose, and why."""
 
 
+def _by_kernel(kernels: object) -> list:
+    """One xdist group per kernel: its tests share one compilation (``_llc`` is cached)."""
+    return [pytest.param(k, marks=pytest.mark.xdist_group(f"sort-{k}")) for k in kernels]
+
+
 def _convert_count(text: str) -> int:
     return sum(1 for line in text.splitlines() if "convert_layout" in line)
 
@@ -77,20 +82,20 @@ def _triton(kernel: str) -> tuple[FunctionReport, int]:
     return report, _convert_count(text)
 
 
-@pytest.mark.parametrize("kernel", [k for k in KERNELS if k != "sort_rows.sm80"])
+@pytest.mark.parametrize("kernel", _by_kernel(k for k in KERNELS if k != "sort_rows.sm80"))
 def test_sort_is_solved_within_the_default_budget(kernel: str) -> None:
     _, _, stderr = _llc(kernel)
     assert "remark:" not in stderr, stderr
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel", _by_kernel(KERNELS))
 def test_sort_figure_is_at_most_tritons(kernel: str) -> None:
     report, _, _ = _llc(kernel)
     triton, _ = _triton(kernel)
     assert report.total <= triton.total + 1e-6, (report.total, triton.total)
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel", _by_kernel(KERNELS))
 def test_sort_conversions_are_at_most_tritons_or_pay_for_themselves(kernel: str) -> None:
     """At most Triton's conversions, except where :data:`MORE_CONVERSIONS` says why: there the
     conversions cost less than what they save on the reductions (and the exception still

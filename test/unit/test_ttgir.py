@@ -80,11 +80,13 @@ imported."""
 
 def _fixtures(paths: list[Path]) -> list[object]:
     """``paths`` as parameters, each fixture of :data:`UNREADABLE` marked as expected to fail
-    to parse."""
+    to parse, the tests of one kernel in one xdist group."""
     params = []
     for path in paths:
         reason = UNREADABLE.get(path.name) or UNREADABLE.get(path.name.split(".")[0])
         marks = [pytest.mark.xfail(raises=ParseError, strict=True, reason=reason)] if reason else []
+        # the tests of one kernel (its TTIR and TTGIR) on one xdist worker: ``_imported`` once
+        marks.append(pytest.mark.xdist_group(f"fixture-{path.stem}"))
         params.append(pytest.param(path, id=path.name, marks=marks))
     return params
 
