@@ -231,7 +231,8 @@ class SimtProgram:
             result = self._next
             self._next += 1
             self._types[result] = type_
-        self.instrs.append(Instr(op, result, type_, tuple(args), tuple(sorted(attrs.items()))))
+        sorted_attrs = tuple(sorted(attrs.items())) if attrs else ()
+        self.instrs.append(Instr(op, result, type_, tuple(args), sorted_attrs))
         return -1 if result is None else result
 
     # scalars
@@ -261,8 +262,9 @@ class SimtProgram:
 
     def vperm(self, a: int, b: int, mask: Sequence[int]) -> int:
         """A register renaming: element ``i`` is ``concat(a, b)[mask[i]]`` (``vector.shuffle``)."""
-        elem = self.type_of(a)[2]
-        if a == b and list(mask) == list(range(self.type_of(a)[1])):
+        _, n, elem = self.type_of(a)
+        # The length first: a one-element pick from a wide vector must not build its range.
+        if a == b and len(mask) == n and list(mask) == list(range(n)):
             return a  # the identity renaming
         return self._emit("vperm", ("vec", len(mask), elem), (a, b), mask=tuple(mask))
 
@@ -1096,12 +1098,13 @@ def _shuffle_body(p: SimtProgram, x: int, wm: _WarpMap, Q: list[int], bits: int)
         wanted.append([(g_rho, base_reg ^ matrix_vector_product(D, a)) for a in range(1 << len(D))])
     # One shuffle per lane offset and 32-bit word: narrow elements with the same lane offset
     # travel packed (the packing is a register move); 64-bit elements take two shuffles.
-    by_offset: dict[int, list[int]] = {}
+    # (Ordered sets: a wide source, thousands of registers per offset, made the list
+    # membership test quadratic.)
+    ordered: dict[int, dict[int, None]] = {}
     for keys in wanted:
         for lane_offset, reg in keys:
-            regs = by_offset.setdefault(lane_offset, [])
-            if reg not in regs:
-                regs.append(reg)
+            ordered.setdefault(lane_offset, {})[reg] = None
+    by_offset = {offset: list(regs) for offset, regs in ordered.items()}
     # Senders pre-permute only the registers they send (and those the permutation moves into
     # them): a select per register and lane bit, not per source register.
     sent = {reg for regs in by_offset.values() for reg in regs}

@@ -81,7 +81,11 @@ assignment priced exactly so far (:attr:`SolveResult.proven` false): a lazy roun
 the branch and bound's incumbent (which starts from the best assignment known, the staged one
 first) when cheaper than the staged assignment, else the staged one; the pass prints a
 ``remark:`` saying which. HiGHS's own time limit is wall-clock (with slack); the CPU budget
-stops its branch and bound from its interrupt callback.
+stops its branch and bound from its interrupt callback. The budget covers pricing too (planning
+a conversion of a large tile takes up to a second or more): :meth:`LayoutModel.price` plans no
+new conversion past the deadline, so the staged assignment's exact price, the prices before the
+first MIP and those of each round's optimum all stop there (status :data:`PRICING_STATUS`), and
+a function overruns its budget by one conversion's planning at most.
 
 >>> MAX_SOLVER_CANDIDATES, DEFAULT_TRIP_COUNT
 (4, 8)
@@ -170,6 +174,18 @@ CHANGE_COST = 1e-6
 """Added per node that leaves its staged layout: among equal optima the staged one is kept."""
 
 _INF = float("inf")
+
+_clock = time.process_time
+"""The budget's clock (the process' CPU time; tests inject their own)."""
+
+PRICING_STATUS = "time limit reached while pricing conversions"
+""":attr:`SolveResult.status` of a solve whose budget ran out while it priced conversions."""
+
+
+class _BudgetSpent(Exception):
+    """Raised by :meth:`LayoutModel.price` asked for a conversion it never priced, past
+    :attr:`LayoutModel.deadline`: the solve keeps what it priced so far."""
+
 
 _KNOWN_CONVERSIONS: dict[tuple, float] = {}
 """Conversions already priced exactly (by any function): a model takes their price at once
@@ -298,6 +314,10 @@ class LayoutModel:
     """``(value, layout index)`` -> the option node that, on, gives ``value`` in that layout
     with no conversion (its users' demands of that layout cost nothing more)."""
     recomputed_of: dict[SSAValue, list[int]] = field(default_factory=dict)
+    deadline: float = _INF
+    """The budget's clock (:data:`_clock`) past which :meth:`price` plans no new conversion
+    (it raises :class:`_BudgetSpent`): a solve then overruns its budget by one conversion's
+    planning at most, not by all of them (set by the solve, reset when it returns)."""
 
     def intern(self, enc: Attribute) -> int:
         """The index of ``enc`` in :attr:`layouts` (added if new)."""
@@ -370,6 +390,8 @@ class LayoutModel:
         known_key = (have, want, shape, bits, self.capability)
         convert = _KNOWN_CONVERSIONS.get(known_key)
         if convert is None:
+            if _clock() > self.deadline:
+                raise _BudgetSpent
             convert = conversion_cost(have, want, shape, bits, self.capability)
             convert += CONVERSION_OP_COST
             if len(_KNOWN_CONVERSIONS) >= 1 << 16:
@@ -1459,14 +1481,14 @@ class _Ilp:
 
     def _interrupt(self, kind: int, message: str, out: object, inp: object, data: object) -> None:
         """HiGHS's MIP callback: stop the branch and bound past :attr:`deadline` (CPU time)."""
-        if time.process_time() > self.deadline:
+        if _clock() > self.deadline:
             with contextlib.suppress(AttributeError):  # a HiGHS without the field: no interrupt
                 inp.user_interrupt = True  # type: ignore[attr-defined]
 
     def solve(self, time_limit: float) -> SolveResult:
         import highspy
 
-        start = time.process_time()
+        start = _clock()
         self.deadline = start + time_limit
         m = self.model
         if not self.costs:
@@ -1512,7 +1534,7 @@ class _Ilp:
             # try (Triton's tl.sort of a 1x256 f16 row: 6 MIP rounds, 3.5 s, before; 1.3 s now).
             while (
                 values
-                and time.process_time() - start < time_limit
+                and _clock() - start < time_limit
                 and fractional(values)
                 and self._price_used(values)
             ):
@@ -1534,7 +1556,7 @@ class _Ilp:
             )
             self._set_start(h)
             # HiGHS counts wall-clock time: give it slack, the budget is checked in CPU time
-            left = max(1e-6, time_limit - (time.process_time() - start))
+            left = max(1e-6, time_limit - (_clock() - start))
             h.setOptionValue("time_limit", 4 * left + 1.0)
             # No presolve: on these small models it costs more than it saves, and each round
             # would redo it.
@@ -1544,7 +1566,7 @@ class _Ilp:
         if self._integer and status == highspy.HighsModelStatus.kOptimal:
             self._incumbent = list(values)
         if status != highspy.HighsModelStatus.kOptimal:
-            seconds = time.process_time() - start
+            seconds = _clock() - start
             found = None
             if self._integer and h.getInfo().primal_solution_status == 2:  # feasible
                 # Past the time limit the branch and bound still holds its best assignment.
@@ -1552,7 +1574,7 @@ class _Ilp:
             return SolveResult(found, _INF, h.modelStatusToString(status), seconds, proven=False)
         objective = h.getInfo().objective_function_value + self.constant
         choice = self._choice(values)
-        return SolveResult(choice, objective, "optimal", time.process_time() - start)
+        return SolveResult(choice, objective, "optimal", _clock() - start)
 
     def _price_used(self, values: Sequence[float]) -> bool:
         """Price exactly the conversions a (fractional) solution pays for at a lower bound and
@@ -1836,12 +1858,26 @@ def solve_model(
     """
     if not reduce:
         return _solve_lazy(model, time_limit)
-    start = time.process_time()
+    start = _clock()
+    outer = model.deadline
+    model.deadline = min(outer, start + time_limit)
+    try:
+        return _solve_reduced(model, time_limit, start)
+    except _BudgetSpent:
+        return SolveResult(None, _INF, PRICING_STATUS, _clock() - start, proven=False)
+    finally:
+        model.deadline = outer
+
+
+def _solve_reduced(model: LayoutModel, time_limit: float, start: float) -> SolveResult:
+    """:func:`solve_model` with ``reduce`` (past the deadline, pricing raises
+    :class:`_BudgetSpent` here; the reduced rounds' own pricing is bounded by
+    :func:`_solve_lazy`)."""
     staged = model.staged_choice()
     best, best_cost = staged, model.evaluate(staged)
     rounds = 0
     while True:
-        left = time_limit - (time.process_time() - start)
+        left = time_limit - (_clock() - start)
         if left <= 0:
             result = SolveResult(None, _INF, "time limit reached", 0.0, proven=False)
         else:
@@ -1849,7 +1885,7 @@ def solve_model(
             warm = None if best is staged else [best[n] for n in reduction.kept]
             result = _solve_lazy(reduction.model, left, warm)
             rounds += result.rounds
-        seconds = time.process_time() - start
+        seconds = _clock() - start
         if result.choice is None:
             found = None if best is staged else best
             cost = _INF if found is None else best_cost
@@ -1881,43 +1917,55 @@ def _solve_lazy(
     when none beats the staged assignment. ``warm``: an assignment to start from when it is
     cheaper than the staged one (the best one an earlier round found).
     """
-    start = time.process_time()
+    start = _clock()
+    outer = model.deadline
+    model.deadline = min(outer, start + time_limit)
     staged = model.staged_choice()
-    best, best_cost = staged, model.evaluate(staged)  # the warm start is priced exactly
-    if warm is not None and (cost := model.evaluate(warm)) < best_cost:
-        best, best_cost = list(warm), cost
+    best: list[int] | None = None  # the staged assignment is unpriced until evaluated
+    best_cost = _INF
     rounds = 0
-    ilp = _Ilp(model)
-    ilp.build()
 
     def unproven(status: str) -> SolveResult:
-        seconds = time.process_time() - start
-        if best is staged:
+        seconds = _clock() - start
+        if best is None or best is staged:
             return SolveResult(None, _INF, status, seconds, rounds, proven=False)
         return SolveResult(best, best_cost, status, seconds, rounds, proven=False)
 
-    while True:
-        rounds += 1
-        ilp.reprice()
-        left = time_limit - (time.process_time() - start)
-        if left <= 0:
-            return unproven("time limit reached")
-        ilp.start = best
-        result = ilp.solve(left)
-        if result.choice is None:
-            return unproven(result.status)
-        exact = model.evaluate(result.choice)
-        if not result.proven:
+    try:
+        best, best_cost = staged, model.evaluate(staged)  # the warm start is priced exactly
+        if warm is not None and (cost := model.evaluate(warm)) < best_cost:
+            best, best_cost = list(warm), cost
+        ilp = _Ilp(model)
+        ilp.build()
+        while True:
+            rounds += 1
+            ilp.reprice()
+            left = time_limit - (_clock() - start)
+            if left <= 0:
+                return unproven("time limit reached")
+            ilp.start = best
+            result = ilp.solve(left)
+            if result.choice is None:
+                return unproven(result.status)
+            exact = model.evaluate(result.choice)
+            if not result.proven:
+                if exact < best_cost:
+                    best, best_cost = result.choice, exact
+                return unproven(result.status)
+            if exact <= result.objective + 1e-6 * max(1.0, abs(exact)):
+                result.objective = exact
+                result.rounds = rounds
+                result.seconds = _clock() - start
+                return result
             if exact < best_cost:
                 best, best_cost = result.choice, exact
-            return unproven(result.status)
-        if exact <= result.objective + 1e-6 * max(1.0, abs(exact)):
-            result.objective = exact
-            result.rounds = rounds
-            result.seconds = time.process_time() - start
-            return result
-        if exact < best_cost:
-            best, best_cost = result.choice, exact
+    except _BudgetSpent:
+        # Past the deadline a conversion was about to be planned (before or between ILP
+        # rounds, or while pricing a round's optimum): the best assignment priced exactly so
+        # far stands, the one being priced is dropped.
+        return unproven(PRICING_STATUS)
+    finally:
+        model.deadline = outer
 
 
 def solve_function(
@@ -1930,18 +1978,30 @@ def solve_function(
 ) -> tuple[LayoutModel | None, SolveResult]:
     """Build and solve ``func``'s model within ``budget`` seconds (``tie_above``: see
     :func:`build_model`)."""
-    start = time.process_time()
+    start = _clock()
     model = build_model(analysis, func, staged, staged_sinks, tie_above)
-    left = budget - (time.process_time() - start)
-    if left <= 0:
-        return model, SolveResult(None, _INF, "time limit reached", time.process_time() - start)
-    staged = model.staged_choice()
-    staged_cost = model.evaluate(staged)
+    model.deadline = start + budget
+    try:
+        # The staged assignment is priced under the budget too (its conversions are planned
+        # exactly): past the deadline the function keeps it unpriced.
+        staged = model.staged_choice()
+        staged_cost = model.evaluate(staged)
+    except _BudgetSpent:
+        model.deadline = _INF
+        return model, SolveResult(None, _INF, PRICING_STATUS, _clock() - start, proven=False)
     if staged_cost <= model.lower_bound() + 1e-9 * max(1.0, staged_cost):
         # Nothing can beat it (no conversion, every access at its cheapest): no ILP needed.
-        return model, SolveResult(staged, staged_cost, "optimal", time.process_time() - start)
-    result = solve_model(model, left)
-    result.seconds = time.process_time() - start
+        model.deadline = _INF
+        return model, SolveResult(staged, staged_cost, "optimal", _clock() - start)
+    left = budget - (_clock() - start)
+    if left <= 0:
+        model.deadline = _INF
+        return model, SolveResult(None, _INF, "time limit reached", _clock() - start, proven=False)
+    try:
+        result = solve_model(model, left)
+    finally:
+        model.deadline = _INF
+    result.seconds = _clock() - start
     return model, result
 
 

@@ -9,6 +9,7 @@ lower bounds the lazy pricing starts from are below the exact prices.
 from __future__ import annotations
 
 import functools
+import math
 import time
 
 import pytest
@@ -144,7 +145,9 @@ module {
 
 
 def test_budget_fallback_keeps_the_staged_assignment(capsys: pytest.CaptureFixture[str]) -> None:
-    text = generate_kernel(5, steps=2).layout_free
+    # Not seed 5: its staged assignment is at the model's lower bound, proven optimal with no
+    # ILP and no conversion to price, which no budget stops.
+    text = generate_kernel(0, steps=2).layout_free
     from llc.dialects.diagnostics import parse_module
     from llc.tools.run import make_context
 
@@ -462,3 +465,47 @@ def test_the_greedy_loop_copy_is_off_after_the_solver(monkeypatch: pytest.Monkey
         monkeypatch.setattr(rc, "duplicate_loop_argument", spy)
         OptimizeLayoutsPass(solver=solver).apply(Context(), parse_triton_module(text, "twice"))
         assert (len(calls) > 0) == (solver == "staged"), (solver, len(calls))
+
+
+@pytest.mark.parametrize("budget", [0.0, 2.5])
+def test_the_budget_covers_pricing(
+    budget: float, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Planning a conversion exactly is the solve's slow step (a large tile: a second and
+    more): past the budget no further conversion is planned, and the function keeps the best
+    assignment priced so far (here: the staged one) with a remark. The clock is injected
+    (each exact price takes one second of it, nothing else does), so the test does not
+    depend on the machine's speed."""
+    import llc.passes.layout_solver as solver
+    from llc.dialects.diagnostics import parse_module
+    from llc.tools.run import make_context
+
+    now = [0.0]
+    started: list[float] = []
+    real = solver.conversion_cost
+
+    def one_second_each(*args: object) -> float:
+        started.append(now[0])
+        now[0] += 1.0
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "_clock", lambda: now[0])
+    monkeypatch.setattr(solver, "conversion_cost", one_second_each)
+    monkeypatch.setattr(solver, "_KNOWN_CONVERSIONS", {})
+    text = generate_kernel(0, steps=2).layout_free  # 14 exact prices to prove its optimum
+    outputs = []
+    for options in ({"solver": "staged"}, {"solver_budget": budget}):
+        module = parse_module(make_context(), text, "k")
+        PropagateLayoutsPass(**options).apply(Context(), module)
+        outputs.append(str(module))
+    assert started == [float(s) for s in range(len(started))]
+    # Prices begin at 0, 1, 2, ... s of the clock: those up to the deadline, none after it
+    # (the budget is overrun by one price at most).
+    assert len(started) == math.floor(budget) + 1
+    assert outputs[0] == outputs[1]
+    err = capsys.readouterr().err
+    assert (
+        "remark: llc-propagate-layouts: @kernel: the layout solver did not finish within its "
+        f"budget of {budget:g} s (time limit reached while pricing conversions); keeping the "
+        "staged assignment"
+    ) in err

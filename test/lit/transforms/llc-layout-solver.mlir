@@ -4,11 +4,12 @@
 // RUN: llc-opt %s -p llc-propagate-layouts --split-input-file --layout-report | filecheck %s
 // RUN: llc-opt %s -p 'llc-propagate-layouts{solver=staged}' --split-input-file --layout-report | filecheck %s --check-prefix=STAGED
 // RUN: llc-opt %s -p 'llc-propagate-layouts{debug=true}' --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=DEBUG
-// Past its budget (0 s here) a function keeps the staged assignment, with a remark.
+// Past its budget (0 s here) a function keeps the staged assignment, with a remark. The budget
+// covers pricing: past it no conversion is planned, not even the staged assignment's.
 // RUN: llc-opt %s -p 'llc-propagate-layouts{solver-budget=0.0}' --split-input-file --layout-report 2>%t.err | filecheck %s --check-prefix=STAGED
 // RUN: filecheck %s --check-prefix=BUDGET < %t.err
-// BUDGET: remark: llc-propagate-layouts: @matmul_f16_out: the layout solver did not finish within its budget of 0 s (time limit reached); keeping the staged assignment
-// BUDGET: remark: llc-propagate-layouts: @carried: the layout solver did not finish
+// BUDGET: remark: llc-propagate-layouts: @matmul_f16_out: the layout solver did not finish within its budget of 0 s (time limit reached while pricing conversions); keeping the staged assignment
+// BUDGET: remark: llc-propagate-layouts: @carried: the layout solver did not finish within its budget of 0 s (time limit reached while pricing conversions); keeping the staged assignment
 
 // Truncation placement (issue 18's matmul): the f16 result of the accumulator's truncf joins,
 // through scf.if, a value loaded in the coalesced layout. The staged analysis lays the whole
