@@ -174,6 +174,14 @@ def staged_cost(
     >>> cols = BlockedEncodingAttr(BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1]))
     >>> staged_cost(rows, op, (64, 64), 16, 80) < staged_cost(cols, op, (64, 64), 16, 80)
     True
+
+    8-bit operands are priced so too (``conversion_cost``), each byte access issuing alone (a
+    loop-invariant base plus an immediate: :data:`STAGED_BYTE_ADDRESS_CYCLES`):
+
+    >>> b8 = from_triton_params("dot_op", {"opIdx": 1, "parent": mma, "kWidth": 4})
+    >>> op8 = layout_attr_for(b8)
+    >>> conversion_cost(rows, op8, (64, 64), 8, 80) == staged_cost(rows, op8, (64, 64), 8, 80)
+    True
     """
     return _staged_cost(src, dst, padded_shape(shape), max(1, dtype_bits), compute_capability)
 
