@@ -61,6 +61,14 @@ STAGED_ADDRESS_CYCLES = 2 * cost_model.ALU_CYCLES
 """Address arithmetic per access of a staged operand (a swizzled offset: an xor and an add),
 as the planned conversions count theirs (about two ``alu`` per shared access)."""
 
+STAGED_BYTE_ADDRESS_CYCLES = 0.0
+"""Address arithmetic per access of a staged 8-bit operand: none. A thread's byte accesses to
+the fixed buffer are a loop-invariant base register plus an immediate offset (Triton's PTX:
+``st.shared.b8 [%r16+4]``, ``ld.shared.b8 [%r22+416]``), so each issues alone."""
+
+PACK_CYCLES_PER_BYTE = 2 * cost_model.ALU_CYCLES
+"""Widening and permuting one 8-bit element into a wide shared-memory store (``cvt`` + ``prmt``)."""
+
 
 def conversion_cost(
     src: Attribute,
@@ -74,25 +82,48 @@ def conversion_cost(
     the module: ``ldmatrix`` from 75, ``stmatrix`` from 90, neither off CUDA)."""
     if src == dst:
         return 0.0
-    if dtype_bits == 16 and is_staged(src, dst):
+    if dtype_bits in (8, 16) and is_staged(src, dst):
         # Not planned freely: stage_dot_operands stores the source into the operand's swizzled
-        # buffer and loads the operand from it (ldmatrix), whatever the planner would do. (8-
-        # and 32-bit operands are read with ld.shared whose width depends on the operand's
-        # order and kWidth; the planner's figure has matched Triton's PTX for them so far.)
+        # buffer and loads the operand from it (ldmatrix, or ld.shared as wide as the operand's
+        # registers run along the buffer), whatever the planner would do. (32-bit operands
+        # keep the planner's figure: it has matched Triton's PTX for them so far.)
         return staged_cost(src, dst, shape, dtype_bits, compute_capability)
     padded = padded_shape(shape)
     try:
-        return float(
-            cost_model.conversion_cost(
-                src.layout,  # type: ignore[attr-defined]
-                dst.layout,  # type: ignore[attr-defined]
-                padded,
-                max(1, dtype_bits),
-                compute_capability,
-            ).total
+        planned = cost_model.conversion_cost(
+            src.layout,  # type: ignore[attr-defined]
+            dst.layout,  # type: ignore[attr-defined]
+            padded,
+            max(1, dtype_bits),
+            compute_capability,
         )
+        return float(planned.total) + _packing_cycles(planned, src, padded, dtype_bits)
     except (LayoutError, ValueError, AttributeError):
         return UNKNOWN_CONVERSION_CYCLES_PER_ELEMENT * math.prod(padded)
+
+
+def _packing_cycles(
+    planned: cost_model.ConversionCost, src: Attribute, padded: tuple[int, ...], bits: int
+) -> float:
+    """ALU cycles per warp that packing 8-bit elements into the planned round trip's wide stores
+    takes: each byte lives in its own register and is widened and permuted into the vector
+    (``cvt`` + ``prmt``, as Triton's PTX does), one of the two saved per store. 16-bit pairs
+    pack by register naming, and the planner's figure already counts its shuffles."""
+    if bits != 8 or planned.strategy != "shared":
+        return 0.0
+    stores = planned.instruction_counts.get("st.shared", 0)
+    elements = _distinct_registers(src, padded)
+    if not stores or elements <= stores:
+        return 0.0
+    return float(PACK_CYCLES_PER_BYTE * elements - cost_model.ALU_CYCLES * stores)
+
+
+@functools.lru_cache(maxsize=4096)
+def _distinct_registers(layout: Attribute, padded: tuple[int, ...]) -> int:
+    from llc.conversion import in_dim_columns
+
+    columns = in_dim_columns(layout.to_linear_layout(padded), "register")  # type: ignore[attr-defined]
+    return 1 << EchelonBasis([c for c in columns if c]).rank
 
 
 def is_staged(src: Attribute, dst: Attribute) -> bool:
@@ -143,6 +174,14 @@ def staged_cost(
     >>> cols = BlockedEncodingAttr(BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1]))
     >>> staged_cost(rows, op, (64, 64), 16, 80) < staged_cost(cols, op, (64, 64), 16, 80)
     True
+
+    8-bit operands are priced so too (``conversion_cost``), each byte access issuing alone (a
+    loop-invariant base plus an immediate: :data:`STAGED_BYTE_ADDRESS_CYCLES`):
+
+    >>> b8 = from_triton_params("dot_op", {"opIdx": 1, "parent": mma, "kWidth": 4})
+    >>> op8 = layout_attr_for(b8)
+    >>> conversion_cost(rows, op8, (64, 64), 8, 80) == staged_cost(rows, op8, (64, 64), 8, 80)
+    True
     """
     return _staged_cost(src, dst, padded_shape(shape), max(1, dtype_bits), compute_capability)
 
@@ -185,8 +224,9 @@ def _staged_cost(
         ld_vec = widest  # ldmatrix: four 8x8 matrices, 128 bits a thread, either order
     stores, st_waves = accesses(stored, st_vec)
     loads, ld_waves = accesses(loaded, ld_vec)
+    address = STAGED_ADDRESS_CYCLES if bits > 8 else STAGED_BYTE_ADDRESS_CYCLES
     return float(
-        (stores + loads) * (cost_model.SHARED_ISSUE_CYCLES + STAGED_ADDRESS_CYCLES)
+        (stores + loads) * (cost_model.SHARED_ISSUE_CYCLES + address)
         + (st_waves + ld_waves) * cost_model.WAVEFRONT_CYCLES
         + cost_model.BARRIER_CYCLES
     )

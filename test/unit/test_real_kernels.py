@@ -318,10 +318,19 @@ SESSION5_KERNELS = (
 """The real kernels of issue 18, session 5 (``bench/dump_triton.py``): norms and their backward
 passes, split-K and int4 matmuls, transposed dot operands, reverse scans, 3-D tiles, tuple
 reductions, a while loop over tensors, causal attention, an fp8 epilogue."""
-PTX_CHECKED = (*SESSION5_KERNELS, "matmul_nt", "fp8_matmul_nt", "attention_dq", "bmm")
+PTX_CHECKED = (
+    *SESSION5_KERNELS,
+    "matmul_nt",
+    "fp8_matmul_nt",
+    "matmul_fp8",
+    "attention_dq",
+    "bmm",
+)
 """Kernels whose PTX data movement (llc's TTGIR and Triton's, both compiled by Triton) the
 Triton-gated test compares: session 5's, and the older ones with a transposed or batched dot
-operand (where llc's layouts once made Triton move more)."""
+operand (where llc's layouts once made Triton move more), and ``matmul_fp8``, whose e5m2 B
+operand llc once widened inside the mma layout (fewer wavefronts, more bytes) when its staging
+was priced with per-access address arithmetic or without the packing of the other route."""
 MORE_CONVERSIONS_FOR_LESS_DATA = {
     f"{kernel}.sm{arch}": reason
     for kernel, reason in (
@@ -339,11 +348,7 @@ MORE_CONVERSIONS_FOR_LESS_DATA = {
     for arch in (80, 90)
 }
 """Stems where llc leaves more conversions than Triton and moves less data (checked below)."""
-FEWER_WAVEFRONTS_NOT_YET = {
-    "fp8_matmul_nt.sm80": "the e5m2 B^T operand is staged after the transpose (scalar 8-bit "
-    "stores and loads: 96 wavefronts where Triton's conversion before it takes 24); staging "
-    "is priced as Triton emits it for 16-bit operands only (passes/layout_cost.py)",
-}
+FEWER_WAVEFRONTS_NOT_YET: dict[str, str] = {}
 """Stems whose static wavefront bound is still above Triton's (strict expected failures)."""
 
 needs_triton = pytest.mark.skipif(
