@@ -546,9 +546,9 @@ def _op_types(op: Operation, skip_unchecked_args: bool = False) -> Iterator[tupl
         for block in region.blocks:
             for i, a in enumerate(block.args):
                 # Triton checks a layout against the warps only on the operands and results of
-                # the ops that verify layouts, never on a block argument as such: an argument
-                # that only ops of dialects llc does not model read (an amdg.concat of 2-warp
-                # tiles in a 4-warp module, in Triton's lit tests) is not checked either.
+                # its tt/ttg/ttng ops, never on a block argument as such: an argument that only
+                # ops of other dialects llc does not model read (an amdg.concat of 2-warp tiles
+                # in a 4-warp module, in Triton's lit tests) is not checked either.
                 if (
                     skip_unchecked_args
                     and a.uses
