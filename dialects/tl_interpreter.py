@@ -268,7 +268,7 @@ def _is_float(typ: Attribute) -> bool:
 
 def _mx_operand(value: np.ndarray, scale: np.ndarray | None, fmt: str, k_axis: int) -> np.ndarray:
     """An MX operand of ``tl.dot_scaled`` as float64: elements times ``2^(scale - 127)``."""
-    from llc.mxfp import MX_BLOCK, decode, decode_e8m0, unpack_fp4
+    from llc.mxfp import decode, decode_e8m0, unpack_fp4
 
     if fmt == "e2m1":
         elements = decode(unpack_fp4(value, k_axis), "e2m1")
@@ -279,7 +279,9 @@ def _mx_operand(value: np.ndarray, scale: np.ndarray | None, fmt: str, k_axis: i
     if scale is None:  # an operand without scales
         return elements
     scales = decode_e8m0(scale.astype(np.int64) & 255)
-    return elements * np.repeat(scales, MX_BLOCK, axis=k_axis)
+    # A scale covers 32 (OCP MX) or 16 consecutive elements along K: the verifier admits both.
+    group = elements.shape[k_axis] // scales.shape[k_axis]
+    return elements * np.repeat(scales, group, axis=k_axis)
 
 
 # --------------------------------------------------------------------------------------

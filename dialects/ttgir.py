@@ -703,7 +703,7 @@ def _opaque(name: str) -> type:
             body = content[body_start:line_end]
             following = content[line_end:].lstrip("\n \t")
             if body.rstrip().endswith(("{", "(")) or _REGION_START_RE.match(following):
-                fail(parser, "an op with regions is not read", name_start, body_start)
+                fail(parser, _why_regions_are_not_read(name), name_start, body_start)
             prefix = content[content.rfind("\n", 0, name_start) + 1 : name_start]
             n_results = 0
             if "=" in prefix:
@@ -1250,3 +1250,25 @@ def rename_module_attributes(module: ModuleOp, defaults: HardwareDefaults) -> No
         target = "cuda:100"  # tensor memory is Blackwell's: Triton rejects its ops below sm_100
     attrs.setdefault(tl.TARGET_ATTR, StringAttr(target))
     _ = TensorType
+
+
+def _why_regions_are_not_read(name: str) -> str:
+    """The located error for an op with regions of a dialect llc does not model.
+
+    >>> print(_why_regions_are_not_read("nvws.warp_group"))  # doctest: +ELLIPSIS
+    an op with regions is not read: nvws.warp_group's partitions run on their own num_warps ...
+    >>> _why_regions_are_not_read("amdg.some_loop")
+    'an op with regions is not read'
+    """
+    if name == "nvws.warp_group":
+        # Each partition runs on its own num_warps (8 in a 4-warp module in Triton's tests):
+        # the layouts of the ops inside must fit that count, which llc's hardware lookup knows
+        # for ttg.warp_specialize partitions only, and the partitions read values defined above
+        # them where ttg.warp_specialize passes explicit captures. Read as an opaque op with
+        # regions, the layout passes would relay out the ops inside for the module's warps.
+        return (
+            "an op with regions is not read: nvws.warp_group's partitions run on their own "
+            "num_warps and read values from above (ttg.warp_specialize takes explicit "
+            "captures); lower it to ttg.warp_specialize first (Triton's nvws-lower-warp-group)"
+        )
+    return "an op with regions is not read"

@@ -115,11 +115,17 @@ def compute_capability_of(target: str | None) -> int:
     :data:`DEFAULT_COMPUTE_CAPABILITY`; a target that is not CUDA (``"hip:gfx942"``) -> 0, which
     rules out ``ldmatrix`` and ``stmatrix``.
 
-    >>> [compute_capability_of(t) for t in ("cuda:80", "cuda:90a", None, "hip:gfx942")]
-    [80, 90, 90, 0]
+    A CUDA target without a capability (``cuda``, ``cuda:0``, as Triton's lit inputs write it)
+    is :data:`llc.targets.UNSPECIFIED_CUDA_CAPABILITY`.
+
+    >>> [compute_capability_of(t) for t in ("cuda:80", "cuda:90a", None, "hip:gfx942", "cuda")]
+    [80, 90, 90, 0, 90]
     """
+    from llc.targets import capability_target
+
     if target is None or target == "":
         return DEFAULT_COMPUTE_CAPABILITY
+    target = capability_target(target)
     vendor, _, arch = target.partition(":")
     digits = arch.rstrip("a")
     if vendor != "cuda" or not digits.isdigit():

@@ -78,6 +78,27 @@ def _known_targets() -> str:
     )
 
 
+UNSPECIFIED_CUDA_CAPABILITY = 90
+"""The capability llc's choices assume for a CUDA target that names none: Triton's lit inputs
+write ``"cuda:0"`` or a bare ``"cuda"`` for passes that do not depend on the architecture (Triton
+reads them and only a pass that asks for the capability fails). llc reads them too, prints
+them back as written, and prices, picks instructions and emits PTX as for ``cuda:90`` (sm_90,
+the default target of the layout passes)."""
+
+
+def capability_target(target: str) -> str:
+    """The target llc's choices are made for: ``target`` itself, or ``cuda:90``
+    (:data:`UNSPECIFIED_CUDA_CAPABILITY`) for a CUDA target without a capability (``cuda``,
+    ``cuda:0``). The module keeps the target as it was written.
+
+    >>> [capability_target(t) for t in ("cuda", "cuda:0", "cuda:80", "hip:gfx942")]
+    ['cuda:90', 'cuda:90', 'cuda:80', 'hip:gfx942']
+    """
+    if target in ("cuda", "cuda:0"):
+        return f"cuda:{UNSPECIFIED_CUDA_CAPABILITY}"
+    return target
+
+
 def check_target(target: str) -> str:
     """``target`` if it names a known GPU (``cuda:80``, ``cuda:90a``, ``hip:gfx942``), else a
     :class:`~llc.errors.LayoutError` naming it and the accepted values.
@@ -89,7 +110,7 @@ def check_target(target: str) -> str:
     ...
     llc.errors.LayoutError: unknown target 'banana': expected cuda:CC with CC one of 70, ...
     """
-    if (match := _CUDA.fullmatch(target)) is not None:
+    if (match := _CUDA.fullmatch(capability_target(target))) is not None:
         if int(match.group(1)) in CUDA_CAPABILITIES:
             return target
     elif target.startswith("hip:") and target[len("hip:") :] in HIP_ARCHS:

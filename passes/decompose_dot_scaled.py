@@ -112,7 +112,7 @@ def _decode_f8(b: _Builder, codes: SSAValue, fmt: str) -> SSAValue:
 
 def _scales(b: _Builder, scale: SSAValue, side: str, k: int) -> SSAValue:
     """The f32 factors ``2^(s - 127)`` of every element of the ``side`` operand (``M x K`` for A,
-    ``K x N`` for B)."""
+    ``K x N`` for B); each scale covers ``K / groups`` consecutive elements along K (32 or 16)."""
     shape = tl.shape_of(scale.type)
     s = b.cast(tl.ExtUIOp, scale, i32)
     bits = b.ints(arith.ShLIOp, s, 23)
@@ -120,13 +120,14 @@ def _scales(b: _Builder, scale: SSAValue, side: str, k: int) -> SSAValue:
     bits = b.select(b.cmp("eq", s, 255), b.const(shape, i32, 0x7FC00000), bits)
     factor = b.cast(tl.BitcastOp, bits, f32)
     rows, groups = shape
+    group = k // groups  # 32 (OCP MX) or 16 elements along K share a scale
     if side == "b":
         factor = b.add(tl.TransOp(factor, [1, 0], TensorType(f32, [groups, rows])))
         wide = b.add(tl.ExpandDimsOp(factor, 1, TensorType(f32, [groups, 1, rows])))
-        wide = b.add(tl.BroadcastOp(wide, TensorType(f32, [groups, 32, rows])))
+        wide = b.add(tl.BroadcastOp(wide, TensorType(f32, [groups, group, rows])))
         return b.add(tl.ReshapeOp(wide, TensorType(f32, [k, rows])))
     wide = b.add(tl.ExpandDimsOp(factor, 2, TensorType(f32, [rows, groups, 1])))
-    wide = b.add(tl.BroadcastOp(wide, TensorType(f32, [rows, groups, 32])))
+    wide = b.add(tl.BroadcastOp(wide, TensorType(f32, [rows, groups, group])))
     return b.add(tl.ReshapeOp(wide, TensorType(f32, [rows, k])))
 
 

@@ -80,7 +80,7 @@ from llc.passes.hopper_dots import (
     rewrite_hopper_dots,
 )
 from llc.passes.layout_cost import conversion_cost
-from llc.targets import check_target
+from llc.targets import capability_target, check_target
 
 __all__ = [
     "Hardware",
@@ -119,7 +119,9 @@ class Hardware:
 
     @property
     def arch(self) -> str:
-        return self.target.partition(":")[2]
+        # cuda and cuda:0 (no capability, as in Triton's lit inputs) are chosen for as cuda:90;
+        # the module keeps the target as written.
+        return capability_target(self.target).partition(":")[2]
 
     @property
     def cuda_capability(self) -> int | None:

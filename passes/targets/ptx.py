@@ -77,7 +77,7 @@ def ptx_arch(module: ModuleOp, override: str = "") -> str:
     if override:
         return _checked_arch(override)
     target = module.attributes.get("tl.target")
-    if isinstance(target, StringAttr) and target.data.startswith("cuda:"):
+    if isinstance(target, StringAttr) and target.data.partition(":")[0] == "cuda":
         cc = compute_capability_of(target.data)
         return "sm_90" if cc >= 90 else "sm_80"
     return "sm_80"

@@ -226,3 +226,47 @@ def test_layout_rule_of_fp4_to_fp_round_trips() -> None:
     )
     arg = next(o for o in other.walk() if o.name == "func.func").args[0]
     assert rule.backward(op, [arg.type.encoding]) is None
+
+
+@pytest.mark.parametrize("decomposed", [False, True])
+def test_dot_scaled_with_one_scale_per_16_matches_numpy(decomposed: bool) -> None:
+    """nvfp4-style groups (Triton 3.9 reads them for sm_120): a 16x32 e4m3 operand with 16x2
+    scales applies each scale to 16 consecutive K elements, in the interpreter and after
+    ``llc-decompose-dot-scaled``. Repeating each scale 32 times would misscale half of K."""
+    from xdsl.context import Context
+
+    from llc.mxfp import decode, decode_e8m0
+    from llc.passes.decompose_dot_scaled import DecomposeDotScaledPass
+    from llc.testing.semantics import make_interpreter, parse
+
+    rng = np.random.default_rng(16)
+    m, n, k = 16, 8, 32
+    a = rng.integers(0, 0x7E, (m, k)).astype(np.int8)  # finite e4m3 codes, both signs below
+    b = rng.integers(0, 0x7E, (k, n)).astype(np.int8)
+    a_s = rng.integers(120, 135, (m, k // 16)).astype(np.uint8)
+    b_s = rng.integers(120, 135, (n, k // 16)).astype(np.uint8)
+    a[::3] |= -128
+    acc = np.zeros((m, n), np.float32)
+    ta, tas, tb, tbs = (
+        f"tensor<{m}x{k}xi8>",
+        f"tensor<{m}x2xi8>",
+        f"tensor<{k}x{n}xi8>",
+        f"tensor<{n}x2xi8>",
+    )
+    tc = f"tensor<{m}x{n}xf32>"
+    text = f"""
+func.func @k(%a: {ta}, %as: {tas}, %b: {tb}, %bs: {tbs}, %c: {tc}) -> {tc} {{
+  %d = tl.dot_scaled %a, %as, %b, %bs, %c {{lhs = "e4m3", rhs = "e4m3"}}
+       : ({ta}, {tas}, {tb}, {tbs}, {tc}) -> {tc}
+  func.return %d : {tc}
+}}"""
+    module = parse(text)
+    if decomposed:
+        DecomposeDotScaledPass().apply(Context(), module)
+        assert "tl.dot_scaled" not in str(module)
+    args = (a, a_s.view(np.int8), b, b_s.view(np.int8), acc)
+    (got,) = make_interpreter(module).call_op("k", args)
+    a_ref = decode(a.astype(np.int64) & 255, "e4m3fn") * np.repeat(decode_e8m0(a_s), 16, axis=1)
+    b_ref = decode(b.astype(np.int64) & 255, "e4m3fn") * np.repeat(decode_e8m0(b_s), 16, axis=1).T
+    want = a_ref @ b_ref
+    assert np.allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)

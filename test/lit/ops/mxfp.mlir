@@ -48,7 +48,7 @@ func.func @bad_scale(%a: tensor<4x32xi8>, %as: tensor<4x1xi8>, %b: tensor<32x8xi
   %d = tl.dot_scaled %a, %as, %b, %bs, %c {lhs = "e2m1", rhs = "e2m1"} : (tensor<4x32xi8>, tensor<4x1xi8>, tensor<32x8xi8>, tensor<8x1xi8>, tensor<4x8xf32>) -> tensor<4x8xf32>
   func.return
 }
-// CHECK: tl.dot_scaled: a_scale must be 4x2 (one scale per 32 along K), got [4, 1]
+// CHECK: tl.dot_scaled: a_scale must be 4x2 or 4x4 (one scale per 32 or 16 along K), got [4, 1]
 
 // -----
 
