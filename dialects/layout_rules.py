@@ -49,7 +49,7 @@ A structural rule that answers ``None`` both ways is a barrier (``cat``, ``histo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from xdsl.dialects.builtin import TensorType
@@ -639,6 +639,18 @@ def _fp4_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
         packed = LinearLayout.from_bases(bases, ll.get_out_dim_names(), sizes)
     except LayoutError:
         return None
+    from llc.dialects.layout_attrs import DotOperandEncodingAttr
+
+    # Triton's own rule spells a dot operand's packed layout as the dot operand of half the
+    # kWidth (the same map): a conversion into it is then priced, and lowered, as a dot operand's.
+    layout = getattr(encs[0], "layout", None)
+    if isinstance(encs[0], DotOperandEncodingAttr) and layout.k_width % 2 == 0:  # type: ignore[union-attr]
+        try:
+            half = DotOperandEncodingAttr(replace(layout, k_width=layout.k_width // 2))  # type: ignore[arg-type]
+            if half.to_linear_layout(sizes) == packed:  # type: ignore[attr-defined]
+                return [half]
+        except LayoutError:
+            pass
     return [_linear_attr(packed)]
 
 
