@@ -58,6 +58,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from llc.dialects.layout_attrs import (
     BlockedEncodingAttr,
     DistributedEncodingAttr,
+    DotOperandEncodingAttr,
     LinearEncodingAttr,
     SliceEncodingAttr,
     layout_attr_for,
@@ -639,15 +640,13 @@ def _fp4_backward(op: Operation, encs: list[Encoding]) -> list[Encoding] | None:
         packed = LinearLayout.from_bases(bases, ll.get_out_dim_names(), sizes)
     except LayoutError:
         return None
-    from llc.dialects.layout_attrs import DotOperandEncodingAttr
-
     # Triton's own rule spells a dot operand's packed layout as the dot operand of half the
     # kWidth (the same map): a conversion into it is then priced, and lowered, as a dot operand's.
-    layout = getattr(encs[0], "layout", None)
-    if isinstance(encs[0], DotOperandEncodingAttr) and layout.k_width % 2 == 0:  # type: ignore[union-attr]
+    if isinstance(encs[0], DotOperandEncodingAttr) and encs[0].layout.k_width % 2 == 0:
+        layout = encs[0].layout
         try:
-            half = DotOperandEncodingAttr(replace(layout, k_width=layout.k_width // 2))  # type: ignore[arg-type]
-            if half.to_linear_layout(sizes) == packed:  # type: ignore[attr-defined]
+            half = DotOperandEncodingAttr(replace(layout, k_width=layout.k_width // 2))
+            if half.to_linear_layout(sizes) == packed:
                 return [half]
         except LayoutError:
             pass

@@ -514,13 +514,7 @@ def realise_loop_copies(plan: LoopCopyPlan) -> int:
         if position[0] == "result" and position[1].name in ("scf.for", "scf.while"):
             results.append((position, enc, item))
             continue
-        v = _value_at(position)
-        for use in list(v.uses):
-            cvt = use.operation
-            if isinstance(cvt, ConvertLayoutOp) and encoding_of(cvt.result.type) == enc:
-                cvt.result.replace_all_uses_with(values[item])
-                Rewriter.erase_op(cvt)
-                replaced += 1
+        replaced += _serve_conversions(_value_at(position), enc, values[item])
     # 4. the loops: yields, inits, results
     by_loop: dict[Operation, list[tuple[Slot, Attribute]]] = {}
     for slot, enc in plan.copies:
@@ -563,14 +557,22 @@ def realise_loop_copies(plan: LoopCopyPlan) -> int:
             for k, (s, e) in enumerate(copies)
         }
         for v, enc, item in served_results:
-            for use in list(v.uses):
-                cvt = use.operation
-                if isinstance(cvt, ConvertLayoutOp) and encoding_of(cvt.result.type) == enc:
-                    cvt.result.replace_all_uses_with(extra[item])
-                    Rewriter.erase_op(cvt)
-                    replaced += 1
+            replaced += _serve_conversions(v, enc, extra[item])
         for old, new in zip(loop.results, new_loop.results, strict=False):
             new.name_hint = old.name_hint
             old.replace_all_uses_with(new)
         Rewriter.erase_op(loop)
     return replaced
+
+
+def _serve_conversions(value: SSAValue, enc: Attribute, served: SSAValue) -> int:
+    """Replace each conversion of ``value`` into ``enc`` by ``served`` (the copy or recompute
+    that gives ``value`` in ``enc``); how many were erased."""
+    erased = 0
+    for use in list(value.uses):
+        cvt = use.operation
+        if isinstance(cvt, ConvertLayoutOp) and encoding_of(cvt.result.type) == enc:
+            cvt.result.replace_all_uses_with(served)
+            Rewriter.erase_op(cvt)
+            erased += 1
+    return erased

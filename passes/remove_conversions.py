@@ -50,7 +50,13 @@ from llc.passes.layout_assignment import (
     typed_properties,
     walk_ops,
 )
-from llc.passes.layout_cost import capability_of, conversion_cost, folded_reduction, remat_cost
+from llc.passes.layout_cost import (
+    capability_of,
+    conversion_cost,
+    folded_reduction,
+    is_staged,
+    remat_cost,
+)
 
 __all__ = [
     "RematPlan",
@@ -1356,16 +1362,10 @@ def stage_dot_operands(module: ModuleOp) -> int:
     for op in list(walk_ops(module)):
         if not isinstance(op, ConvertLayoutOp) or op.parent is None:
             continue
-        dst = encoding_of(op.result.type)
-        layout = getattr(dst, "layout", None)
-        if getattr(layout, "kind", None) != "dot_op":
-            continue
-        src_layout = getattr(encoding_of(op.src.type), "layout", None)
-        if src_layout == layout.parent:  # type: ignore[union-attr]
-            continue
-        if getattr(src_layout, "kind", None) == "nvidia_mma" and src_layout.is_hopper:  # type: ignore[union-attr]
-            # A v3 accumulator feeding wgmma's register A (another v3 parent: attention with
-            # two tile widths) stays a register conversion, as in Triton's ReduceDataDuplication.
+        # The cost model prices exactly these conversions as staged (one predicate for both). A
+        # v3 accumulator feeding wgmma's register A (another v3 parent: attention with two tile
+        # widths) stays a register conversion, as in Triton's ReduceDataDuplication.
+        if not is_staged(encoding_of(op.src.type), encoding_of(op.result.type)):
             continue
         t = op.src.type
         assert isinstance(t, TensorType)

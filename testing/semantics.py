@@ -400,12 +400,12 @@ def check_same_semantics(
     Raises :class:`SemanticsMismatch` naming the first output that differs (and where), or
     ``ValueError`` when the two modules do not have the same outputs.
     """
-    if not verify:
-        before = before if isinstance(before, ModuleOp) else parse(before)
-        after = after if isinstance(after, ModuleOp) else parse(after)
-        return _compare_runs(before, after, entry, seeds, buffer_elements, grid, rtol, atol)
+
+    def checked(module: str | ModuleOp) -> ModuleOp:
+        return module if isinstance(module, ModuleOp) and not verify else parse(module)
+
     return _compare_runs(
-        parse(before), parse(after), entry, seeds, buffer_elements, grid, rtol, atol
+        checked(before), checked(after), entry, seeds, buffer_elements, grid, rtol, atol
     )
 
 
