@@ -1856,7 +1856,9 @@ def solve_model(
     >>> r.choice, r.objective, r.proven
     ([1, 0], 2.0, True)
     """
-    if not reduce:
+    if not reduce or model.options:
+        # The reductions know nothing of the loop options' implication rows (``implies``): a
+        # model with options is solved whole.
         return _solve_lazy(model, time_limit)
     start = _clock()
     outer = model.deadline
